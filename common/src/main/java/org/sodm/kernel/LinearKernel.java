@@ -1,0 +1,21 @@
+package org.sodm.kernel;
+
+import org.sodm.data.SparseVector;
+
+/** k(u, v) = u'v. */
+public final class LinearKernel implements Kernel {
+  @Override
+  public double eval(SparseVector a, SparseVector b) {
+    return a.dot(b);
+  }
+
+  @Override
+  public double self(SparseVector a) {
+    return a.squaredNorm();
+  }
+
+  @Override
+  public KernelSpec spec() {
+    return KernelSpec.linear();
+  }
+}
