@@ -1,0 +1,90 @@
+package org.sodm.data;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parses delimited text: one column is the label, every other column a numeric feature
+ * (feature index = position among the non-label columns, 1-based; zeros are not stored).
+ * No quoting (numeric data). Not thread-safe.
+ */
+public final class CsvParser {
+  private final char delimiter;
+  private final int labelColumn;
+  private final int expectedColumns;
+
+  /**
+   * @param labelColumn 0-based label column, or a negative number counting from the end
+   *     (-1 = last column)
+   * @param expectedColumns number of columns every row must have, or 0 to take it from the first row
+   */
+  public CsvParser(char delimiter, int labelColumn, int expectedColumns) {
+    this.delimiter = delimiter;
+    this.labelColumn = labelColumn;
+    this.expectedColumns = expectedColumns;
+  }
+
+  /** Splits a line into trimmed fields. */
+  public List<String> split(String line) {
+    List<String> out = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i <= line.length(); i++) {
+      if (i == line.length() || line.charAt(i) == delimiter) {
+        out.add(line.substring(start, i).trim());
+        start = i + 1;
+      }
+    }
+    return out;
+  }
+
+  /** True when no feature field of the line parses as a number (so it is a header). */
+  public boolean looksLikeHeader(String line) {
+    List<String> f = split(line);
+    int lc = resolve(f.size());
+    for (int c = 0; c < f.size(); c++) {
+      if (c != lc && Labels.parseNumber(f.get(c)) != null) return false;
+    }
+    return true;
+  }
+
+  private int resolve(int columns) {
+    return labelColumn >= 0 ? labelColumn : columns + labelColumn;
+  }
+
+  /** Parses one row; null for a blank line. */
+  public Row parse(String line) throws RecordException {
+    if (line.isBlank()) return null;
+    List<String> f = split(line);
+    if (expectedColumns > 0 && f.size() != expectedColumns) {
+      throw new RecordException("expected " + expectedColumns + " columns, found " + f.size(), line);
+    }
+    int lc = resolve(f.size());
+    if (lc < 0 || lc >= f.size()) {
+      throw new RecordException("label column " + labelColumn + " does not exist in a row of " + f.size() + " columns", line);
+    }
+    String rawLabel = f.get(lc);
+    if (rawLabel.isEmpty()) throw new RecordException("missing label", line);
+    String label = Labels.canonical(rawLabel);
+    int[] idx = new int[f.size() - 1];
+    double[] val = new double[f.size() - 1];
+    int k = 0;
+    int feature = 0;
+    for (int c = 0; c < f.size(); c++) {
+      if (c == lc) continue;
+      feature++;
+      String t = f.get(c);
+      double v;
+      try {
+        v = Double.parseDouble(t);
+      } catch (NumberFormatException e) {
+        throw new RecordException("column " + (c + 1) + " is not a number", t);
+      }
+      if (!Double.isFinite(v)) throw new RecordException("column " + (c + 1) + " is NaN or infinite", t);
+      if (v != 0) {
+        idx[k] = feature;
+        val[k++] = v;
+      }
+    }
+    return new Row(label, new SparseVector(java.util.Arrays.copyOf(idx, k), java.util.Arrays.copyOf(val, k)));
+  }
+}

@@ -1,0 +1,145 @@
+package org.sodm.data;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.sodm.avro.FeatureStat;
+import org.sodm.avro.FeatureStats;
+import org.sodm.avro.ScalerRecord;
+
+/**
+ * Per-feature linear scaling to [lower, upper] from training min/max, exactly as
+ * {@code svm-scale -l lower -u upper}: x' = lower + (upper - lower)(x - min)/(max - min).
+ * Features with max == min, and features never seen in training, are dropped. Values outside
+ * the training range are not clipped. Zeros that scale to a non-zero value are materialised
+ * (so [-1,1] scaling makes sparse data dense, as with svm-scale).
+ */
+public final class Scaler {
+  private final double lower;
+  private final double upper;
+  private final int[] indices;
+  private final double[] mins;
+  private final double[] maxs;
+  /** Dense lookup by feature index - 1; NaN where the feature is dropped. */
+  private final double[] scale;
+  private final double[] shift;
+
+  public Scaler(double lower, double upper, int[] indices, double[] mins, double[] maxs) {
+    if (!(lower < upper)) throw new IllegalArgumentException("scale lower " + lower + " must be < upper " + upper);
+    this.lower = lower;
+    this.upper = upper;
+    this.indices = indices;
+    this.mins = mins;
+    this.maxs = maxs;
+    int dim = indices.length == 0 ? 0 : indices[indices.length - 1];
+    scale = new double[dim];
+    shift = new double[dim];
+    Arrays.fill(scale, Double.NaN);
+    for (int k = 0; k < indices.length; k++) {
+      double s = (upper - lower) / (maxs[k] - mins[k]);
+      scale[indices[k] - 1] = s;
+      shift[indices[k] - 1] = lower - s * mins[k];
+    }
+  }
+
+  /** From ingest statistics; constant features are dropped. */
+  public static Scaler fromStats(FeatureStats stats, double lower, double upper) {
+    List<FeatureStat> keep = new ArrayList<>();
+    for (FeatureStat f : stats.getFeatures()) {
+      if (f.getMax() > f.getMin()) keep.add(f);
+    }
+    int[] idx = new int[keep.size()];
+    double[] lo = new double[keep.size()];
+    double[] hi = new double[keep.size()];
+    for (int k = 0; k < idx.length; k++) {
+      idx[k] = keep.get(k).getIndex();
+      lo[k] = keep.get(k).getMin();
+      hi[k] = keep.get(k).getMax();
+    }
+    return new Scaler(lower, upper, idx, lo, hi);
+  }
+
+  /** Parses "01" / "0,1" / "[0,1]" / "-1,1" / "11"; null for "none". */
+  public static double[] parseRange(String s) {
+    String t = s.trim().replace("[", "").replace("]", "").replace(" ", "");
+    switch (t) {
+      case "none":
+      case "":
+        return null;
+      case "01":
+      case "0,1":
+        return new double[] {0, 1};
+      case "11":
+      case "-11":
+      case "-1,1":
+        return new double[] {-1, 1};
+      default:
+        throw new IllegalArgumentException("scale must be none, 0,1 or -1,1; got '" + s + "'");
+    }
+  }
+
+  public SparseVector apply(SparseVector x) {
+    int dim = scale.length;
+    int[] outI = new int[lower == 0 ? x.nnz() : dim];
+    double[] outV = new double[outI.length];
+    int k = 0;
+    if (lower == 0) {
+      for (int t = 0; t < x.nnz(); t++) {
+        int f = x.index(t) - 1;
+        if (f >= dim || Double.isNaN(scale[f])) continue;
+        double v = shift[f] + scale[f] * x.value(t);
+        if (v != 0) {
+          outI[k] = f + 1;
+          outV[k++] = v;
+        }
+      }
+    } else {
+      int t = 0;
+      for (int f = 0; f < dim; f++) {
+        double raw = 0;
+        while (t < x.nnz() && x.index(t) - 1 < f) t++;
+        if (t < x.nnz() && x.index(t) - 1 == f) raw = x.value(t);
+        if (Double.isNaN(scale[f])) continue;
+        double v = shift[f] + scale[f] * raw;
+        if (v != 0) {
+          outI[k] = f + 1;
+          outV[k++] = v;
+        }
+      }
+    }
+    return new SparseVector(Arrays.copyOf(outI, k), Arrays.copyOf(outV, k));
+  }
+
+  public double lower() {
+    return lower;
+  }
+
+  public double upper() {
+    return upper;
+  }
+
+  public ScalerRecord toAvro() {
+    List<Integer> i = new ArrayList<>();
+    List<Double> lo = new ArrayList<>();
+    List<Double> hi = new ArrayList<>();
+    for (int k = 0; k < indices.length; k++) {
+      i.add(indices[k]);
+      lo.add(mins[k]);
+      hi.add(maxs[k]);
+    }
+    return new ScalerRecord(lower, upper, i, lo, hi);
+  }
+
+  public static Scaler fromAvro(ScalerRecord r) {
+    int n = r.getIndices().size();
+    int[] i = new int[n];
+    double[] lo = new double[n];
+    double[] hi = new double[n];
+    for (int k = 0; k < n; k++) {
+      i[k] = r.getIndices().get(k);
+      lo[k] = r.getMins().get(k);
+      hi[k] = r.getMaxs().get(k);
+    }
+    return new Scaler(r.getLower(), r.getUpper(), i, lo, hi);
+  }
+}
