@@ -30,8 +30,8 @@ class ScalerAndStatsTest {
     for (int i = 0; i < d.length; i++) {
       SparseVector x = SparseVector.ofDense(d[i]);
       String label = i % 3 == 0 ? "1" : "0";
-      all.add(label, x, "f:" + (i + 1));
-      (i < 80 ? a : b).add(label, x, "f:" + (i + 1));
+      all.add(label, x, i + 1, "f:" + (i + 1));
+      (i < 80 ? b : a).add(label, x, i + 1, "f:" + (i + 1));
     }
     a.merge(b);
     FeatureStats s = all.toAvro();
@@ -75,7 +75,7 @@ class ScalerAndStatsTest {
     d[0][4] = 3; // make feature 5 constant 3 in every row
     for (double[] row : d) row[4] = 3;
     StatsAccumulator acc = new StatsAccumulator();
-    for (double[] row : d) acc.add("1", SparseVector.ofDense(row), "x");
+    for (double[] row : d) acc.add("1", SparseVector.ofDense(row), 1, "x");
     for (double[] range : new double[][] {{0, 1}, {-1, 1}}) {
       Scaler s = Scaler.fromStats(acc.toAvro(), range[0], range[1]);
       Scaler back = Scaler.fromAvro(s.toAvro());
