@@ -1,0 +1,70 @@
+package org.sodm.jobs.support;
+
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Configuration keys (each documented with its default in {@code conf/sodm-default.xml}) and
+ * the creation of a Configuration that carries those defaults.
+ */
+public final class SodmConf {
+  private SodmConf() {}
+
+  public static final String DEFAULT_RESOURCE = "sodm-default.xml";
+
+  public static final String SEED = "sodm.seed";
+  public static final String OVERWRITE = "sodm.overwrite";
+  public static final String AVRO_CODEC = "sodm.avro.codec";
+
+  public static final String INGEST_FORMAT = "sodm.ingest.format";
+  public static final String INGEST_LABEL_COLUMN = "sodm.ingest.csv.label.column";
+  public static final String INGEST_DELIMITER = "sodm.ingest.csv.delimiter";
+  public static final String INGEST_HEADER = "sodm.ingest.csv.header";
+  public static final String INGEST_SKIP_BAD = "sodm.ingest.skip.bad.records";
+  public static final String INGEST_SCALE = "sodm.ingest.scale";
+  public static final String INGEST_MAX_LABELS = "sodm.ingest.max.labels";
+
+  public static final String GENERATE_ROWS = "sodm.generate.rows";
+  public static final String GENERATE_FEATURES = "sodm.generate.features";
+  public static final String GENERATE_NOISE = "sodm.generate.noise";
+
+  static {
+    Configuration.addDefaultResource(DEFAULT_RESOURCE);
+  }
+
+  /** A new Configuration with sodm's defaults; local mode unless the environment says otherwise. */
+  public static Configuration create() {
+    return new Configuration();
+  }
+
+  /** Makes sure the defaults resource is registered (class init does it). */
+  public static void init() {
+    // the static block ran
+  }
+
+  /** Reads a key that sodm-default.xml must define; fails naming it when absent. */
+  public static String require(Configuration conf, String key) {
+    String v = conf.getTrimmed(key);
+    if (v == null) {
+      throw new IllegalStateException("configuration key " + key + " has no value (is " + DEFAULT_RESOURCE + " on the classpath?)");
+    }
+    return v;
+  }
+
+  public static long requireLong(Configuration conf, String key) {
+    String v = require(conf, key);
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  public static double requireDouble(Configuration conf, String key) {
+    String v = require(conf, key);
+    try {
+      return Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number, got '" + v + "'");
+    }
+  }
+}
