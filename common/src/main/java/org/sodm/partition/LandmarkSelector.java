@@ -12,8 +12,11 @@ import org.sodm.kernel.Kernel;
  * incremental pivoted Cholesky factorisation: no matrix inverse, one kernel column per pick,
  * O(n S (d + S)) time and O(n S) memory for n candidates, S landmarks and d non-zeros per row.
  *
- * <p>The first landmark is drawn uniformly from the candidates by the seed (eq. 8 leaves it
- * free). Later picks are deterministic: ties in the residual go to the lowest candidate index.
+ * <p>The first landmark is drawn by the seed, uniformly among the candidates with the largest
+ * k(z,z): for a shift-invariant kernel (RBF) that is every candidate, as in the paper (eq. 8
+ * leaves z_1 free); for other kernels it is the greedy determinant maximiser from the empty set,
+ * which keeps the residuals non-increasing. Later picks are deterministic: ties in the residual
+ * go to the lowest candidate index.
  * Selection stops early when every remaining residual is &lt;= {@link #TOLERANCE} times the
  * largest diagonal entry (the candidates span fewer than S directions, e.g. duplicates): the
  * Gram matrix of the landmarks then stays positive definite. Residuals of the picks are
@@ -44,8 +47,19 @@ public final class LandmarkSelector {
     int[] source = new int[target];
     double[] residual = new double[target];
     double[] col = new double[n];
-    int p = new SplittableRandom(Mix.mix(seed, 0x4c414e44L)).nextInt(n);
-    if (!(d[p] > tol)) p = argmax(d, picked); // a zero-norm first pick would be useless
+    // first pick: uniform by the seed among the candidates of largest k(z,z) (all of them for a
+    // shift-invariant kernel such as RBF, as in the paper); this is also the greedy determinant
+    // maximiser from the empty set and keeps the residual sequence non-increasing
+    int ties = 0;
+    for (int j = 0; j < n; j++) if (d[j] == maxDiag) ties++;
+    int r0 = new SplittableRandom(Mix.mix(seed, 0x4c414e44L)).nextInt(ties);
+    int p = -1;
+    for (int j = 0; j < n; j++) {
+      if (d[j] == maxDiag && r0-- == 0) {
+        p = j;
+        break;
+      }
+    }
     int count = 0;
     while (count < target) {
       double r = d[p];
