@@ -12,8 +12,8 @@ import org.sodm.kernel.Kernel;
  * <pre>
  *   ||phi(x) - mu_c||^2 = k(x,x) - (2/|C_c|) sum_{j in C_c} k(x,x_j) + (1/|C_c|^2) sum_{j,l in C_c} k(x_j,x_l)
  * </pre>
- * Works for any kernel. Initialisation is k-means++ in feature space (D^2 sampling with
- * kernel distances), seeded. Each iteration records the objective sum_i ||phi(x_i) -
+ * Works for any kernel. Initialisation is greedy k-means++ in feature space (D^2 sampling
+ * with kernel distances), seeded. Each iteration records the objective sum_i ||phi(x_i) -
  * mu_{c(i)}||^2 of the current memberships and their means; the history is non-increasing
  * (reassignment to a nearest centre, then re-centring, each never increase it). A cluster that
  * empties is re-seeded with the sample point farthest from its centre (among clusters with at
@@ -66,6 +66,22 @@ public final class KernelKMeans {
     double[] diag = new double[m];
     for (int i = 0; i < m; i++) diag[i] = g[i][i];
     int[] a = initPlusPlus(g, diag, clusters, new SplittableRandom(Mix.mix(seed, 0x4b4d45414eL)));
+    return lloyd(sample, k, g, diag, a, clusters, maxIter);
+  }
+
+  /** Lloyd iterations from given initial memberships (package-private: for tests). */
+  static KernelKMeans fitFrom(SparseVector[] sample, Kernel k, int clusters, int[] initial, int maxIter) {
+    int m = sample.length;
+    double[][] g = new double[m][m];
+    for (int i = 0; i < m; i++) k.column(sample[i], sample, g[i]);
+    double[] diag = new double[m];
+    for (int i = 0; i < m; i++) diag[i] = g[i][i];
+    return lloyd(sample, k, g, diag, initial.clone(), clusters, maxIter);
+  }
+
+  private static KernelKMeans lloyd(SparseVector[] sample, Kernel k, double[][] g, double[] diag,
+      int[] a, int clusters, int maxIter) {
+    int m = sample.length;
     double[] hist = new double[maxIter + 1];
     int h = 0;
     double[][] dist = new double[m][clusters];
@@ -283,39 +299,52 @@ public final class KernelKMeans {
     return changed;
   }
 
-  /** k-means++ seeding in feature space; returns memberships to the nearest seed. */
+  /**
+   * Greedy k-means++ seeding in feature space (as scikit-learn: at each step 2 + ln(clusters)
+   * D^2-sampled candidates, keep the one that lowers the potential most); returns memberships
+   * to the nearest seed.
+   */
   private static int[] initPlusPlus(double[][] g, double[] diag, int clusters, SplittableRandom rnd) {
     int m = diag.length;
+    int trials = 2 + (int) Math.log(clusters);
     int[] a = new int[m];
     double[] d2 = new double[m];
     int first = rnd.nextInt(m);
     for (int i = 0; i < m; i++) d2[i] = Math.max(0, diag[i] + diag[first] - 2 * g[i][first]);
-    int made = 1;
-    boolean[] isSeed = new boolean[m];
-    isSeed[first] = true;
-    while (made < clusters) {
+    d2[first] = 0;
+    for (int made = 1; made < clusters; made++) {
       double sum = 0;
       for (double v : d2) sum += v;
       if (!(sum > 0)) break; // every point coincides with a seed
-      double r = rnd.nextDouble() * sum;
-      int pick = -1;
-      for (int i = 0; i < m; i++) {
-        if (d2[i] <= 0) continue;
-        pick = i;
-        r -= d2[i];
-        if (r < 0) break;
+      int best = -1;
+      double bestPot = Double.POSITIVE_INFINITY;
+      for (int t = 0; t < trials; t++) {
+        double r = rnd.nextDouble() * sum;
+        int pick = -1;
+        for (int i = 0; i < m; i++) {
+          if (d2[i] <= 0) continue;
+          pick = i;
+          r -= d2[i];
+          if (r < 0) break;
+        }
+        double pot = 0;
+        for (int i = 0; i < m; i++) {
+          pot += Math.min(d2[i], Math.max(0, diag[i] + diag[pick] - 2 * g[i][pick]));
+        }
+        if (pot < bestPot) {
+          bestPot = pot;
+          best = pick;
+        }
       }
-      isSeed[pick] = true;
       for (int i = 0; i < m; i++) {
-        double v = Math.max(0, diag[i] + diag[pick] - 2 * g[i][pick]);
+        double v = Math.max(0, diag[i] + diag[best] - 2 * g[i][best]);
         if (v < d2[i]) {
           d2[i] = v;
           a[i] = made;
         }
       }
-      a[pick] = made;
-      d2[pick] = 0;
-      made++;
+      a[best] = made;
+      d2[best] = 0;
     }
     return a;
   }
