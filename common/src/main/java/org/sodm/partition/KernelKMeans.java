@@ -112,6 +112,12 @@ public final class KernelKMeans {
     return new KernelKMeans(k, sample.clone(), a, clusters, null, Arrays.copyOf(hist, h));
   }
 
+  /** Same as {@link #fitOnSupportVectors} (the adaptive-clustering overload of fit). */
+  public static KernelKMeans fit(SparseVector[] points, double[] coef, Kernel k, int clusters,
+      int m, int maxIter, long seed) {
+    return fitOnSupportVectors(points, coef, k, clusters, m, maxIter, seed);
+  }
+
   /**
    * Adaptive clustering (DC-SVM section 4): fit on a uniform sample of at most {@code m} of the
    * current support vectors (points whose coefficient is non-zero). Falls back to all points

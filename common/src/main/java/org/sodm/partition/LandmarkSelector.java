@@ -41,6 +41,9 @@ public final class LandmarkSelector {
       d[j] = k.self(candidates[j]);
       maxDiag = Math.max(maxDiag, d[j]);
     }
+    if (!(maxDiag > 0)) {
+      throw new IllegalArgumentException("kernel has no positive k(z,z) on the candidates (max " + maxDiag + ")");
+    }
     double tol = TOLERANCE * maxDiag;
     boolean[] picked = new boolean[n];
     double[][] l = new double[target][]; // l[t][j] = L_{j,t}: column t of the Cholesky factor

@@ -11,15 +11,16 @@ import java.util.SplittableRandom;
  * round starts. Among the undealt cards the one with the smallest total count in this stream is
  * taken (which keeps the partition sizes level as well), ties broken uniformly at random.
  *
- * <p><b>Balance bound.</b> Let c(s,p) be the number of records of stratum s given partition p
- * by one stream after n_s records of s. Each completed round gives every partition exactly one
- * record, and the current partial round gives each partition at most one, so
- * {@code floor(n_s/K) <= c(s,p) <= ceil(n_s/K)}: within one stream the counts of a stratum
- * differ by at most 1, exactly as in {@link StratifiedPartitioner}. Summed over M independent
- * streams (M mappers) the per-stratum counts differ by at most M (and by at most
- * min(M, n_s) - with random leftovers the typical spread is O(sqrt(M))). Total partition
- * sizes in one stream differ by at most the number of strata with an unfinished round (&lt;= S)
- * - in practice the least-loaded rule keeps them within 1 or 2.
+ * <p><b>Balance bound (proved, and tested).</b> Let c(s,p) be the number of records of stratum
+ * s given partition p by one stream after n_s records of s. Every completed round gives each
+ * partition exactly one record and the current partial round gives each at most one, so
+ * {@code floor(n_s/K) <= c(s,p) <= ceil(n_s/K)} after every record: within one stream the counts
+ * of a stratum differ by at most 1, as in the exact {@link StratifiedPartitioner}. Summed over M
+ * streams (M mappers, each with its own streamKey) the counts of a stratum differ by at most M;
+ * the partial rounds are random, so the typical spread is O(sqrt(M)). Total partition sizes of
+ * one stream differ by at most the number of strata with an unfinished round (&lt;= S); the
+ * least-loaded rule keeps them within 1-3 in practice (not proved), and over M streams by at
+ * most M times that.
  *
  * <p>Deterministic for (seed, streamKey) and the record order; not thread-safe. Memory O(S K)
  * for the strata seen.

@@ -91,6 +91,39 @@ class StratifiedPartitionerTest {
   }
 
   @Test
+  void perStratumDealsReproduceAssign() {
+    int n = 1500;
+    int nStrata = 12;
+    int k = 7;
+    int[] strata = randomStrata(n, nStrata, 4);
+    long[] ids = shuffledIds(n, 5);
+    int[] whole = StratifiedPartitioner.assign(strata, ids, k, 3);
+    long[] counts = new long[nStrata];
+    for (int s : strata) counts[s]++;
+    long[] off = StratifiedPartitioner.cumulativeOffsets(counts);
+    int[] viaHash = new int[n];
+    for (int s = 0; s < nStrata; s++) {
+      // the reducer for stratum s sees its members in some order (here: reversed)
+      java.util.List<Integer> rows = new java.util.ArrayList<>();
+      for (int i = n - 1; i >= 0; i--) if (strata[i] == s) rows.add(i);
+      long[] sid = rows.stream().mapToLong(i -> ids[i]).toArray();
+      int[] p = StratifiedPartitioner.dealStratum(s, sid, k, 3, off[s]);
+      int[] q = StratifiedPartitioner.dealStratum(s, sid, k, 3, StratifiedPartitioner.hashOffset(s, k, 3));
+      for (int r = 0; r < rows.size(); r++) {
+        assertEquals(whole[rows.get(r)], p[r]);
+        viaHash[rows.get(r)] = q[r];
+      }
+    }
+    // hash offsets: per-stratum exact balance still holds (totals not checked)
+    Map<Integer, int[]> c = new HashMap<>();
+    for (int i = 0; i < n; i++) c.computeIfAbsent(strata[i], x -> new int[k])[viaHash[i]]++;
+    for (int[] row : c.values()) {
+      int tot = Arrays.stream(row).sum();
+      for (int v : row) assertTrue(v == tot / k || v == (tot + k - 1) / k);
+    }
+  }
+
+  @Test
   void rejectsDuplicateIds() {
     assertThrows(IllegalArgumentException.class,
         () -> StratifiedPartitioner.assign(new int[] {0, 1}, new long[] {5, 5}, 2, 0));
