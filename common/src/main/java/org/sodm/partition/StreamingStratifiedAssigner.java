@@ -19,8 +19,9 @@ import java.util.SplittableRandom;
  * streams (M mappers, each with its own streamKey) the counts of a stratum differ by at most M;
  * the partial rounds are random, so the typical spread is O(sqrt(M)). Total partition sizes of
  * one stream differ by at most the number of strata with an unfinished round (&lt;= S); the
- * least-loaded rule keeps them within 1-3 in practice (not proved), and over M streams by at
- * most M times that.
+ * least-loaded rule keeps them far lower in practice (not proved; measured worst spread over all
+ * prefixes of 20,000 records with skewed strata: 3-5 for K in {7, 16, 64} and S in {10, 64,
+ * 256}, up to 12 for K = 2, S = 256), and over M streams by at most M times that.
  *
  * <p>Deterministic for (seed, streamKey) and the record order; not thread-safe. Memory O(S K)
  * for the strata seen.
