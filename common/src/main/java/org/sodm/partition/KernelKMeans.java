@@ -20,7 +20,8 @@ import org.sodm.kernel.Kernel;
  * least 2 members), which also never increases the objective. Stops when no membership changes
  * or after maxIter iterations.
  *
- * <p>Memory: the m x m sample Gram matrix (8 m^2 bytes). Assignment costs m kernel
+ * <p>Memory: the m x m sample Gram matrix (8 m^2 bytes: 32 MB for m = 2000; keep m below
+ * ~10^4). Assignment costs m kernel
  * evaluations per point. The model is the sample and its memberships ({@link #samplePoints},
  * {@link #memberships}, optionally {@link #centreNorms}); {@link #fromState} rebuilds it in a
  * mapper. Adaptive clustering (DC-SVM section 4): {@link #fitOnSupportVectors} samples from the
@@ -72,6 +73,7 @@ public final class KernelKMeans {
   /** Lloyd iterations from given initial memberships (package-private: for tests). */
   static KernelKMeans fitFrom(SparseVector[] sample, Kernel k, int clusters, int[] initial, int maxIter) {
     int m = sample.length;
+    for (int c : initial) if (c < 0 || c >= clusters) throw new IllegalArgumentException("initial membership " + c);
     double[][] g = new double[m][m];
     for (int i = 0; i < m; i++) k.column(sample[i], sample, g[i]);
     double[] diag = new double[m];
@@ -109,7 +111,17 @@ public final class KernelKMeans {
       changed |= fixEmpty(a, clusters, dist);
       if (!changed) break;
     }
-    return new KernelKMeans(k, sample.clone(), a, clusters, null, Arrays.copyOf(hist, h));
+    // centre norms of the final memberships from the Gram matrix (no new kernel evaluations)
+    int[] size = sizes(a, clusters);
+    double[] cc = new double[clusters];
+    for (int i = 0; i < m; i++) {
+      double[] row = g[i];
+      double sum = 0;
+      for (int j = 0; j < m; j++) if (a[j] == a[i]) sum += row[j];
+      cc[a[i]] += sum;
+    }
+    for (int c = 0; c < clusters; c++) cc[c] = size[c] == 0 ? 0 : cc[c] / ((double) size[c] * size[c]);
+    return new KernelKMeans(k, sample.clone(), a, clusters, cc, Arrays.copyOf(hist, h));
   }
 
   /** Same as {@link #fitOnSupportVectors} (the adaptive-clustering overload of fit). */

@@ -170,6 +170,21 @@ class KernelKMeansTest {
   }
 
   @Test
+  void emptyClustersAreReseededWithoutRaisingTheObjective() {
+    SparseVector[] x = TestData.random(90, 3, 12);
+    for (KernelSpec spec : new KernelSpec[] {KernelSpec.linear(), KernelSpec.rbf(0.5)}) {
+      // everything starts in cluster 0: clusters 1..3 are empty
+      KernelKMeans km = KernelKMeans.fitFrom(x, spec.create(), 4, new int[x.length], 40);
+      assertNonIncreasing(km.objectiveHistory());
+      int[] size = new int[4];
+      for (int c : km.memberships()) size[c]++;
+      for (int c = 0; c < 4; c++) assertTrue(size[c] > 0, Arrays.toString(size));
+      double[] h = km.objectiveHistory();
+      assertTrue(h[h.length - 1] < h[0]);
+    }
+  }
+
+  @Test
   void moreClustersThanDistinctPoints() {
     SparseVector[] base = TestData.random(3, 2, 1);
     SparseVector[] x = new SparseVector[12];
