@@ -33,6 +33,31 @@ public interface Kernel {
     }
   }
 
+  /**
+   * True when k(a, b) is a function of a'b, |a|^2 and |b|^2 only (all built-in kernels). Then
+   * {@link #fromDot} and {@link #fromDots} work, and solvers may compute the inner products
+   * themselves (e.g. on a dense copy of low-dimensional data) and convert them in batches.
+   */
+  default boolean dotBased() {
+    return false;
+  }
+
+  /** k(a, b) from {@code dot = a'b}, {@code aNorm = |a|^2}, {@code bNorm = |b|^2}; see {@link #dotBased()}. */
+  default double fromDot(double dot, double aNorm, double bNorm) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " is not dot-based");
+  }
+
+  /**
+   * In place, for {@code t} in {@code [from, to)}: {@code dots[t] = k(a, b_t)} where on entry
+   * {@code dots[t] = a'b_t}, {@code aNorm = |a|^2}, {@code norms[t] = |b_t|^2}. The batched hot
+   * path of the kernel solvers (one virtual call per column, not per element).
+   */
+  default void fromDots(double[] dots, double aNorm, double[] norms, int from, int to) {
+    for (int t = from; t < to; t++) {
+      dots[t] = fromDot(dots[t], aNorm, norms[t]);
+    }
+  }
+
   /** The parameters that recreate this kernel. */
   KernelSpec spec();
 

@@ -15,6 +15,21 @@ public final class LinearKernel implements Kernel {
   }
 
   @Override
+  public boolean dotBased() {
+    return true;
+  }
+
+  @Override
+  public double fromDot(double dot, double aNorm, double bNorm) {
+    return dot;
+  }
+
+  @Override
+  public void fromDots(double[] dots, double aNorm, double[] norms, int from, int to) {
+    // identity
+  }
+
+  @Override
   public KernelSpec spec() {
     return KernelSpec.linear();
   }

@@ -31,6 +31,23 @@ public final class PolynomialKernel implements Kernel {
   }
 
   @Override
+  public boolean dotBased() {
+    return true;
+  }
+
+  @Override
+  public double fromDot(double dot, double aNorm, double bNorm) {
+    return powi(gamma * dot + coef0, degree);
+  }
+
+  @Override
+  public void fromDots(double[] dots, double aNorm, double[] norms, int from, int to) {
+    for (int t = from; t < to; t++) {
+      dots[t] = powi(gamma * dots[t] + coef0, degree);
+    }
+  }
+
+  @Override
   public KernelSpec spec() {
     return KernelSpec.poly(gamma, coef0, degree);
   }

@@ -48,6 +48,26 @@ public final class RbfKernel implements Kernel {
   }
 
   @Override
+  public boolean dotBased() {
+    return true;
+  }
+
+  @Override
+  public double fromDot(double dot, double aNorm, double bNorm) {
+    double d2 = aNorm + bNorm - 2 * dot;
+    return Math.exp(-gamma * (d2 > 0 ? d2 : 0));
+  }
+
+  @Override
+  public void fromDots(double[] dots, double aNorm, double[] norms, int from, int to) {
+    double g = -gamma;
+    for (int t = from; t < to; t++) {
+      double d2 = aNorm + norms[t] - 2 * dots[t];
+      dots[t] = Math.exp(g * (d2 > 0 ? d2 : 0));
+    }
+  }
+
+  @Override
   public KernelSpec spec() {
     return KernelSpec.rbf(gamma);
   }

@@ -18,6 +18,23 @@ public final class SigmoidKernel implements Kernel {
   }
 
   @Override
+  public boolean dotBased() {
+    return true;
+  }
+
+  @Override
+  public double fromDot(double dot, double aNorm, double bNorm) {
+    return Math.tanh(gamma * dot + coef0);
+  }
+
+  @Override
+  public void fromDots(double[] dots, double aNorm, double[] norms, int from, int to) {
+    for (int t = from; t < to; t++) {
+      dots[t] = Math.tanh(gamma * dots[t] + coef0);
+    }
+  }
+
+  @Override
   public KernelSpec spec() {
     return KernelSpec.sigmoid(gamma, coef0);
   }

@@ -1,0 +1,56 @@
+package org.sodm.solver;
+
+/**
+ * A box-constrained dual min_alpha 1/2 gamma'Q gamma + sum_i g_i(alpha_i) whose variables are
+ * grouped per instance ({@link #variablesPerInstance()} each, instance-major in a flat alpha
+ * array) and whose quadratic part depends on alpha only through the signed coefficient gamma_i
+ * of each instance. The solvers maintain qg_i = (Q gamma)_i and call these per-instance methods;
+ * everything else (kernel, cache, ordering) is theirs. Instance indices refer to the label
+ * array the problem was built on (solvers may permute that array and alpha together).
+ */
+public interface DualProblem {
+
+  LossType type();
+
+  /** Number of instances n. */
+  int size();
+
+  int variablesPerInstance();
+
+  /** gamma_i of instance i (for ODM zeta_i - beta_i, else alpha_i). */
+  double gamma(double[] alpha, int i);
+
+  /**
+   * One coordinate-descent pass over instance i's variables (each set to the clipped minimiser
+   * of the objective along it, the later seeing the earlier's effect on qg_i), writes the new
+   * values into alpha and returns the change of gamma_i. Before updating it stores in
+   * {@code info[0]} the instance's projected-gradient violation max|PG| and in {@code info[1]}
+   * 1 when every variable sits at a bound with its gradient pointing out of the box by more
+   * than {@code shrinkThreshold} (a shrinking candidate), else 0.
+   *
+   * @param qg (Q gamma)_i
+   * @param qii Q_ii = k(x_i, x_i)
+   */
+  double step(double[] alpha, int i, double qg, double qii, double shrinkThreshold, double[] info);
+
+  /**
+   * True when every variable of instance i sits at a bound with its gradient pointing out of
+   * the box by more than {@code threshold} (the variable would not move: shrinking candidate).
+   */
+  boolean shrinkable(double[] alpha, int i, double qg, double threshold);
+
+  /** The projected-gradient violation max|PG| of instance i's variables. */
+  double violation(double[] alpha, int i, double qg);
+
+  /** Clips instance i's variables into the box; returns true if anything changed. */
+  boolean project(double[] alpha, int i);
+
+  /** The dual objective (minimised) from alpha and qg = Q gamma (both instance order). */
+  double dualObjective(double[] alpha, double[] qg);
+
+  /**
+   * The primal objective of w = sum_i y_i gamma_i phi(x_i) (so y_i f(x_i) = qg_i and
+   * |w|^2 = gamma'Q gamma), NaN where not defined.
+   */
+  double primalObjective(double[] alpha, double[] qg);
+}

@@ -1,0 +1,140 @@
+package org.sodm.solver;
+
+/**
+ * Hinge (L1) and squared-hinge (L2) SVM duals, one variable per instance, gamma_i = alpha_i.
+ * Hinge: 0 &lt;= alpha_i &lt;= C_i, g_i = -alpha_i. Squared hinge: alpha_i &gt;= 0,
+ * g_i = alpha_i^2 / (4 C_i) - alpha_i (the diagonal 1/(2 C_i) added to Q). C_i = w_{y_i} C.
+ */
+final class HingeProblem implements DualProblem {
+  private final boolean squared;
+  private final double[] y;
+  private final double cPos;
+  private final double cNeg;
+
+  HingeProblem(LossSpec spec, double[] y, boolean squared) {
+    this.squared = squared;
+    this.y = y;
+    this.cPos = spec.c() * spec.positiveWeight();
+    this.cNeg = spec.c() * spec.negativeWeight();
+  }
+
+  private double ci(int i) {
+    return y[i] > 0 ? cPos : cNeg;
+  }
+
+  @Override
+  public LossType type() {
+    return squared ? LossType.SQUARED_HINGE : LossType.HINGE;
+  }
+
+  @Override
+  public int size() {
+    return y.length;
+  }
+
+  @Override
+  public int variablesPerInstance() {
+    return 1;
+  }
+
+  @Override
+  public double gamma(double[] alpha, int i) {
+    return alpha[i];
+  }
+
+  @Override
+  public double step(double[] alpha, int i, double qg, double qii, double thr, double[] info) {
+    double a = alpha[i];
+    double c = ci(i);
+    double g;
+    double h;
+    double upper;
+    if (squared) {
+      double d = 0.5 / c;
+      g = qg + d * a - 1;
+      h = qii + d;
+      upper = Double.POSITIVE_INFINITY;
+    } else {
+      g = qg - 1;
+      h = qii;
+      upper = c;
+    }
+    double pg;
+    boolean shrink = false;
+    if (a <= 0) {
+      pg = g < 0 ? g : 0;
+      shrink = g > thr;
+    } else if (a >= upper) {
+      pg = g > 0 ? g : 0;
+      shrink = -g > thr;
+    } else {
+      pg = g;
+    }
+    info[0] = Math.abs(pg);
+    info[1] = shrink ? 1 : 0;
+    if (pg == 0) return 0;
+    double na;
+    if (h > 0) {
+      na = a - g / h;
+      if (na < 0) na = 0;
+      else if (na > upper) na = upper;
+    } else {
+      na = g < 0 ? upper : 0;
+    }
+    alpha[i] = na;
+    return na - a;
+  }
+
+  @Override
+  public boolean shrinkable(double[] alpha, int i, double qg, double thr) {
+    double a = alpha[i];
+    double c = ci(i);
+    double g = squared ? qg + 0.5 / c * a - 1 : qg - 1;
+    if (a <= 0) return g > thr;
+    if (!squared && a >= c) return -g > thr;
+    return false;
+  }
+
+  @Override
+  public double violation(double[] alpha, int i, double qg) {
+    double a = alpha[i];
+    double c = ci(i);
+    double g = squared ? qg + 0.5 / c * a - 1 : qg - 1;
+    if (a <= 0) return g < 0 ? -g : 0;
+    if (!squared && a >= c) return g > 0 ? g : 0;
+    return Math.abs(g);
+  }
+
+  @Override
+  public boolean project(double[] alpha, int i) {
+    double a = alpha[i];
+    double na = a < 0 ? 0 : (!squared && a > ci(i) ? ci(i) : a);
+    alpha[i] = na;
+    return na != a;
+  }
+
+  @Override
+  public double dualObjective(double[] alpha, double[] qg) {
+    double quad = 0;
+    double lin = 0;
+    for (int i = 0; i < alpha.length; i++) {
+      double a = alpha[i];
+      quad += a * qg[i];
+      lin -= a;
+      if (squared) lin += a * a / (4 * ci(i));
+    }
+    return 0.5 * quad + lin;
+  }
+
+  @Override
+  public double primalObjective(double[] alpha, double[] qg) {
+    double quad = 0;
+    double loss = 0;
+    for (int i = 0; i < alpha.length; i++) {
+      quad += alpha[i] * qg[i];
+      double xi = 1 - qg[i];
+      if (xi > 0) loss += ci(i) * (squared ? xi * xi : xi);
+    }
+    return 0.5 * quad + loss;
+  }
+}

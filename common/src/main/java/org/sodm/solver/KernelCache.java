@@ -1,0 +1,176 @@
+package org.sodm.solver;
+
+/**
+ * LRU cache of kernel-matrix columns (as LIBSVM's Cache), stored as float, bounded by a byte
+ * budget. Column {@code p} holds Q[p][0..len) for positions p of the solver's current order;
+ * a request for a longer prefix extends the cached part. The budget counts the per-position
+ * bookkeeping (about 24 bytes per position) plus every cached array (16-byte header + 4 bytes
+ * per entry, rounded up to 8); when a column cannot fit even after evicting everything else it
+ * is computed into one working buffer outside the cache (length n, not counted), so memory
+ * stays within budget + 4n bytes for any problem size.
+ */
+public final class KernelCache {
+
+  /** Computes Q[pos][from..to) into {@code out[from..to)}. */
+  public interface Filler {
+    void fill(int pos, int from, int to, float[] out);
+  }
+
+  static final long PER_POSITION_BYTES = 8 + 4 + 4 + 4 + 4;
+
+  private final int n;
+  private final long budget;
+  private final float[][] data;
+  private final int[] len;
+  // LRU doubly linked circular list over positions; sentinel = n; head (LRU) = next[n].
+  private final int[] prev;
+  private final int[] next;
+  private final float[] scratch;
+  private long used;
+  private long peak;
+  private long hits;
+  private long misses;
+
+  public KernelCache(int n, long budgetBytes) {
+    this.n = n;
+    this.budget = budgetBytes;
+    this.data = new float[n][];
+    this.len = new int[n];
+    this.prev = new int[n + 1];
+    this.next = new int[n + 1];
+    prev[n] = n;
+    next[n] = n;
+    this.scratch = new float[n];
+    this.used = PER_POSITION_BYTES * n;
+    this.peak = used;
+  }
+
+  static long arrayBytes(int length) {
+    return (16L + 4L * length + 7) & ~7L;
+  }
+
+  private void unlink(int p) {
+    next[prev[p]] = next[p];
+    prev[next[p]] = prev[p];
+  }
+
+  private void linkTail(int p) {
+    int last = prev[n];
+    next[last] = p;
+    prev[p] = last;
+    next[p] = n;
+    prev[n] = p;
+  }
+
+  private void evict(int p) {
+    unlink(p);
+    used -= arrayBytes(data[p].length);
+    data[p] = null;
+    len[p] = 0;
+  }
+
+  /**
+   * Q[pos][0..need) (the returned array may be longer; entries past {@code need} are not
+   * meaningful unless cached). The result may be the shared working buffer: use it before the
+   * next call.
+   */
+  public float[] get(int pos, int need, Filler filler) {
+    float[] col = data[pos];
+    int have = 0;
+    if (col != null) {
+      if (len[pos] >= need) {
+        hits++;
+        unlink(pos);
+        linkTail(pos);
+        return col;
+      }
+      have = len[pos];
+      unlink(pos);
+      used -= arrayBytes(col.length);
+      data[pos] = null;
+      len[pos] = 0;
+    }
+    misses++;
+    long want = arrayBytes(need);
+    while (used + want > budget && next[n] != n) {
+      evict(next[n]);
+    }
+    if (used + want <= budget) {
+      float[] nc = new float[need];
+      if (have > 0) System.arraycopy(col, 0, nc, 0, have);
+      filler.fill(pos, have, need, nc);
+      data[pos] = nc;
+      len[pos] = need;
+      used += want;
+      if (used > peak) peak = used;
+      linkTail(pos);
+      return nc;
+    }
+    if (have > 0) System.arraycopy(col, 0, scratch, 0, have);
+    filler.fill(pos, have, need, scratch);
+    return scratch;
+  }
+
+  /** Swaps positions i and j (their columns and the i/j entries of every cached column). */
+  public void swap(int i, int j) {
+    if (i == j) return;
+    if (i > j) {
+      int t = i;
+      i = j;
+      j = t;
+    }
+    boolean ci = data[i] != null;
+    boolean cj = data[j] != null;
+    if (ci) unlink(i);
+    if (cj) unlink(j);
+    float[] td = data[i];
+    data[i] = data[j];
+    data[j] = td;
+    int tl = len[i];
+    len[i] = len[j];
+    len[j] = tl;
+    if (cj) linkTail(i);
+    if (ci) linkTail(j);
+    for (int h = next[n]; h != n; ) {
+      int nh = next[h];
+      if (len[h] > i) {
+        if (len[h] > j) {
+          float[] c = data[h];
+          float t = c[i];
+          c[i] = c[j];
+          c[j] = t;
+        } else {
+          evict(h);
+        }
+      }
+      h = nh;
+    }
+  }
+
+  public long bytesUsed() {
+    return used;
+  }
+
+  public long peakBytes() {
+    return peak;
+  }
+
+  public long budget() {
+    return budget;
+  }
+
+  public long hits() {
+    return hits;
+  }
+
+  public long misses() {
+    return misses;
+  }
+
+  /** Number of cached columns. */
+  public int cachedColumns() {
+    int c = 0;
+    for (int h = next[n]; h != n; h = next[h]) c++;
+    return c;
+  }
+}

@@ -1,0 +1,155 @@
+package org.sodm.solver;
+
+/**
+ * The ODM dual (seed 000 eq. 1) on m instances, variables [zeta_i, beta_i] per instance,
+ * gamma_i = zeta_i - beta_i:
+ * d = 1/2 gamma'Q gamma + sum_i (m c_i / 2)(v zeta_i^2 + beta_i^2) + (theta-1) zeta_i + (theta+1) beta_i,
+ * c_i = (1-theta)^2 / (lambda_i v), lambda_i = w_{y_i} lambda. Each coordinate has the closed
+ * form update of eq. 3, clipped at 0. The primal is
+ * 1/2 |w|^2 + sum_i lambda_i / (2 m (1-theta)^2) (max(0, 1-theta-y_i f_i)^2 + v max(0, y_i f_i-1-theta)^2).
+ */
+final class OdmProblem implements DualProblem {
+  private final double[] y;
+  private final double theta;
+  private final double v;
+  private final int m;
+  /** m c_i for y = +1 and y = -1 (beta's diagonal); zeta's is v times it. */
+  private final double mcPos;
+  private final double mcNeg;
+  private final double lossPos;
+  private final double lossNeg;
+
+  OdmProblem(LossSpec spec, double[] y, int m) {
+    if (m < 1) throw new IllegalArgumentException("ODM m must be >= 1, got " + m);
+    this.y = y;
+    this.theta = spec.theta();
+    this.v = spec.mu();
+    this.m = m;
+    double om = (1 - theta) * (1 - theta);
+    double lp = spec.lambda() * spec.positiveWeight();
+    double ln = spec.lambda() * spec.negativeWeight();
+    this.mcPos = m * om / (lp * v);
+    this.mcNeg = m * om / (ln * v);
+    this.lossPos = lp / (2.0 * m * om);
+    this.lossNeg = ln / (2.0 * m * om);
+  }
+
+  /** m c_i. */
+  double mc(int i) {
+    return y[i] > 0 ? mcPos : mcNeg;
+  }
+
+  @Override
+  public LossType type() {
+    return LossType.ODM;
+  }
+
+  @Override
+  public int size() {
+    return y.length;
+  }
+
+  @Override
+  public int variablesPerInstance() {
+    return 2;
+  }
+
+  @Override
+  public double gamma(double[] alpha, int i) {
+    return alpha[2 * i] - alpha[2 * i + 1];
+  }
+
+  @Override
+  public double step(double[] alpha, int i, double qg, double qii, double thr, double[] info) {
+    int k = 2 * i;
+    double z = alpha[k];
+    double b = alpha[k + 1];
+    double mcb = mc(i);
+    double mcz = mcb * v;
+    double gz = qg + mcz * z + theta - 1;
+    double gb = -qg + mcb * b + theta + 1;
+    double pgz = z <= 0 ? (gz < 0 ? gz : 0) : gz;
+    double pgb = b <= 0 ? (gb < 0 ? gb : 0) : gb;
+    info[0] = Math.max(Math.abs(pgz), Math.abs(pgb));
+    info[1] = (z <= 0 && b <= 0 && gz > thr && gb > thr) ? 1 : 0;
+    double dgam = 0;
+    if (pgz != 0) {
+      double nz = z - gz / (qii + mcz);
+      if (nz < 0) nz = 0;
+      double dz = nz - z;
+      alpha[k] = nz;
+      qg += qii * dz;
+      dgam += dz;
+      gb = -qg + mcb * b + theta + 1;
+      pgb = b <= 0 ? (gb < 0 ? gb : 0) : gb;
+    }
+    if (pgb != 0) {
+      double nb = b - gb / (qii + mcb);
+      if (nb < 0) nb = 0;
+      alpha[k + 1] = nb;
+      dgam -= nb - b;
+    }
+    return dgam;
+  }
+
+  @Override
+  public boolean shrinkable(double[] alpha, int i, double qg, double thr) {
+    if (alpha[2 * i] > 0 || alpha[2 * i + 1] > 0) return false;
+    return qg + theta - 1 > thr && -qg + theta + 1 > thr;
+  }
+
+  @Override
+  public double violation(double[] alpha, int i, double qg) {
+    double z = alpha[2 * i];
+    double b = alpha[2 * i + 1];
+    double mcb = mc(i);
+    double gz = qg + mcb * v * z + theta - 1;
+    double gb = -qg + mcb * b + theta + 1;
+    double pgz = z <= 0 ? (gz < 0 ? -gz : 0) : Math.abs(gz);
+    double pgb = b <= 0 ? (gb < 0 ? -gb : 0) : Math.abs(gb);
+    return Math.max(pgz, pgb);
+  }
+
+  @Override
+  public boolean project(double[] alpha, int i) {
+    boolean ch = false;
+    for (int k = 2 * i; k < 2 * i + 2; k++) {
+      if (alpha[k] < 0) {
+        alpha[k] = 0;
+        ch = true;
+      }
+    }
+    return ch;
+  }
+
+  @Override
+  public double dualObjective(double[] alpha, double[] qg) {
+    double s = 0;
+    for (int i = 0; i < y.length; i++) {
+      double z = alpha[2 * i];
+      double b = alpha[2 * i + 1];
+      double mcb = mc(i);
+      s += 0.5 * (z - b) * qg[i] + 0.5 * mcb * (v * z * z + b * b) + (theta - 1) * z + (theta + 1) * b;
+    }
+    return s;
+  }
+
+  @Override
+  public double primalObjective(double[] alpha, double[] qg) {
+    double s = 0;
+    for (int i = 0; i < y.length; i++) {
+      double z = alpha[2 * i];
+      double b = alpha[2 * i + 1];
+      s += 0.5 * (z - b) * qg[i];
+      double xi = 1 - theta - qg[i];
+      double ep = qg[i] - 1 - theta;
+      double l = (xi > 0 ? xi * xi : 0) + v * (ep > 0 ? ep * ep : 0);
+      s += (y[i] > 0 ? lossPos : lossNeg) * l;
+    }
+    return s;
+  }
+
+  int m() {
+    return m;
+  }
+}
