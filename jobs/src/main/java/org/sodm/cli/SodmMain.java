@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 
 /** The {@code sodm} command: one entry point, one subcommand per job. */
 @Command(name = "sodm", mixinStandardHelpOptions = true, versionProvider = SodmMain.Version.class,
-    subcommands = {IngestCommand.class, StatsCommand.class, GenerateCommand.class},
+    subcommands = {IngestCommand.class, StatsCommand.class, GenerateCommand.class, TrainCommand.class},
     description = {
         "Distributed kernel machines on Hadoop MapReduce (SODM and friends).",
         "Runs in Hadoop local mode by default; on a cluster use `hadoop jar` with -fs/-jt or a site configuration.",
@@ -29,6 +29,7 @@ public final class SodmMain implements Runnable {
     COMMANDS.put("ingest", IngestCommand::new);
     COMMANDS.put("stats", StatsCommand::new);
     COMMANDS.put("generate", GenerateCommand::new);
+    COMMANDS.put("train", TrainCommand::new);
   }
 
   @Override

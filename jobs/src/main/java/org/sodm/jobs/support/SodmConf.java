@@ -23,6 +23,31 @@ public final class SodmConf {
   public static final String INGEST_SCALE = "sodm.ingest.scale";
   public static final String INGEST_MAX_LABELS = "sodm.ingest.max.labels";
 
+  public static final String LOSS = "sodm.train.loss";
+  public static final String C = "sodm.train.c";
+  public static final String LAMBDA = "sodm.train.lambda";
+  public static final String THETA = "sodm.train.theta";
+  public static final String MU = "sodm.train.mu";
+  public static final String BIAS = "sodm.train.bias";
+  public static final String WEIGHT_POSITIVE = "sodm.train.weight.positive";
+  public static final String WEIGHT_NEGATIVE = "sodm.train.weight.negative";
+  public static final String KERNEL = "sodm.kernel";
+  public static final String GAMMA = "sodm.kernel.gamma";
+  public static final String COEF0 = "sodm.kernel.coef0";
+  public static final String DEGREE = "sodm.kernel.degree";
+  public static final String PARTITIONS = "sodm.train.partitions";
+  public static final String LEVELS = "sodm.train.levels";
+  public static final String FANOUT = "sodm.train.fanout";
+  public static final String LANDMARKS = "sodm.train.landmarks";
+  public static final String LANDMARK_CANDIDATES = "sodm.train.landmark.candidates";
+  public static final String PARTITIONER = "sodm.train.partitioner";
+  public static final String MERGE = "sodm.train.merge";
+  public static final String EARLY_STOP = "sodm.train.early.stop";
+  public static final String EPS = "sodm.solver.eps";
+  public static final String MAX_EPOCHS = "sodm.solver.max.epochs";
+  public static final String SHRINKING = "sodm.solver.shrinking";
+  public static final String CACHE_MB = "sodm.cache.mb";
+
   public static final String GENERATE_ROWS = "sodm.generate.rows";
   public static final String GENERATE_FEATURES = "sodm.generate.features";
   public static final String GENERATE_NOISE = "sodm.generate.noise";
