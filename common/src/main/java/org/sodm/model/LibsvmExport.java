@@ -36,7 +36,7 @@ public final class LibsvmExport {
     if (k.type() == KernelSpec.Type.POLY || k.type() == KernelSpec.Type.SIGMOID) w.write("coef0 " + fmt(k.coef0()) + "\n");
     w.write("nr_class 2\n");
     w.write("total_sv " + total + "\n");
-    w.write("rho " + fmt(-bias) + "\n");
+    w.write("rho " + fmt(bias == 0 ? 0.0 : -bias) + "\n");
     w.write("label " + m.labels().positive() + " " + m.labels().negative() + "\n");
     long pos = 0;
     for (int b = 0; b < nb; b++) {

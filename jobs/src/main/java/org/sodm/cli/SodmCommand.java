@@ -46,7 +46,11 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     Configuration conf = getConf() == null ? new Configuration() : getConf();
     for (Map.Entry<String, String> e : defines.entrySet()) conf.set(e.getKey(), e.getValue());
     applyOptions(conf);
-    return execute(conf);
+    try {
+      return execute(conf);
+    } finally {
+      out.flush();
+    }
   }
 
   @Override

@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
 
 /** The {@code sodm} command: one entry point, one subcommand per job. */
 @Command(name = "sodm", mixinStandardHelpOptions = true, versionProvider = SodmMain.Version.class,
-    subcommands = {IngestCommand.class, StatsCommand.class, GenerateCommand.class, TrainCommand.class},
+    subcommands = {IngestCommand.class, StatsCommand.class, GenerateCommand.class, TrainCommand.class,
+        PredictCommand.class, EvaluateCommand.class, InspectCommand.class, ExportLibsvmCommand.class},
     description = {
         "Distributed kernel machines on Hadoop MapReduce (SODM and friends).",
         "Runs in Hadoop local mode by default; on a cluster use `hadoop jar` with -fs/-jt or a site configuration.",
@@ -30,6 +31,10 @@ public final class SodmMain implements Runnable {
     COMMANDS.put("stats", StatsCommand::new);
     COMMANDS.put("generate", GenerateCommand::new);
     COMMANDS.put("train", TrainCommand::new);
+    COMMANDS.put("predict", PredictCommand::new);
+    COMMANDS.put("evaluate", EvaluateCommand::new);
+    COMMANDS.put("inspect", InspectCommand::new);
+    COMMANDS.put("export-libsvm", ExportLibsvmCommand::new);
   }
 
   @Override

@@ -36,10 +36,10 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = {"-c", "--cost"}, paramLabel = "C", description = "C of hinge / squared hinge (sodm.train.c, default 1).")
   Double c;
 
-  @Option(names = "--lambda", paramLabel = "X", description = "ODM lambda (sodm.train.lambda, default 1).")
+  @Option(names = "--lambda", paramLabel = "X", description = "ODM lambda (sodm.train.lambda, default 10000).")
   Double lambda;
 
-  @Option(names = "--theta", paramLabel = "X", description = "ODM theta in [0,1) (sodm.train.theta, default 0.1).")
+  @Option(names = "--theta", paramLabel = "X", description = "ODM theta in [0,1) (sodm.train.theta, default 0.5).")
   Double theta;
 
   @Option(names = "--mu", paramLabel = "X", description = "ODM mu in (0,1] (sodm.train.mu, default 0.5).")

@@ -174,6 +174,7 @@ public final class LandmarkJob {
   static void run(Configuration base, Path data, Path out, String mode) throws IOException {
     Configuration conf = new Configuration(base);
     conf.set(MODE, mode);
+    conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures").toString());
     Job job = Job.getInstance(conf, "sodm landmarks");
     job.setJarByClass(LandmarkJob.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);

@@ -29,6 +29,7 @@ final class SolveJob {
     conf.setInt(TrainKeys.LEVEL, level);
     conf.setInt(TrainKeys.BLOCKS, blocks);
     conf.set(TrainKeys.STATS_DIR, stats.toString());
+    conf.set(org.sodm.jobs.support.JobFailure.DIR_KEY, new Path(data.getParent(), "_failures").toString());
     conf.setBoolean("mapreduce.reduce.speculative", false);
     Job job = Job.getInstance(conf, "sodm solve level " + level + " (" + blocks + " blocks)");
     job.setJarByClass(SolveJob.class);

@@ -52,7 +52,9 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
       seed = conf.getLong(SodmConf.SEED, 1);
       Kernel k = TrainKeys.kernel(conf).create();
-      if (partitioner != TrainConfig.Partitioner.RANDOM) {
+      if (blocks == 1) {
+        partitioner = TrainConfig.Partitioner.RANDOM; // one block: nothing to partition
+      } else if (partitioner != TrainConfig.Partitioner.RANDOM) {
         List<TrainRecord> lm = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(conf.get(TrainKeys.LANDMARKS_DIR)));
         SparseVector[] pts = new SparseVector[lm.size()];
         if (partitioner == TrainConfig.Partitioner.STRATIFIED) {

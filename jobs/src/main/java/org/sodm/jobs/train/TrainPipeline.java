@@ -125,6 +125,7 @@ public final class TrainPipeline {
         try (OutputDir od = OutputDir.create(conf, lm, false)) {
           LandmarkJob.run(conf, new Path(data.dir(), IngestJob.DATA), new Path(od.temp(), "data"),
               tc.partitioner == TrainConfig.Partitioner.KMEANS ? "kmeans" : "stratified");
+          fs.delete(new Path(od.temp(), "_failures"), true);
           od.commit();
         }
         int count = TrainIO.readRecords(conf, new Path(lm, "data")).size();
@@ -153,6 +154,7 @@ public final class TrainPipeline {
       if (!resumed) {
         try (OutputDir od = OutputDir.create(conf, dir, false)) {
           SolveJob.run(conf, previous, i == 0, level, blocks, new Path(od.temp(), "data"), new Path(od.temp(), "stats"));
+          fs.delete(new Path(od.temp(), "_failures"), true);
           od.commit();
         }
       }
