@@ -106,6 +106,41 @@ final class HingeProblem implements DualProblem {
   }
 
   @Override
+  public int argmaxViolation(double[] alpha, double[] qg, int to, double[] best) {
+    int bp = -1;
+    double bv = 0;
+    double[] yy = y;
+    if (squared) {
+      double dp = 0.5 / cPos;
+      double dn = 0.5 / cNeg;
+      for (int i = 0; i < to; i++) {
+        double a = alpha[i];
+        double g = qg[i] + (yy[i] > 0 ? dp : dn) * a - 1;
+        double v = a <= 0 ? -g : Math.abs(g);
+        if (v > bv) {
+          bv = v;
+          bp = i;
+        }
+      }
+    } else {
+      double cp = cPos;
+      double cn = cNeg;
+      for (int i = 0; i < to; i++) {
+        double a = alpha[i];
+        double g = qg[i] - 1;
+        // at a bound an outward gradient gives v <= 0, never selected
+        double v = a <= 0 ? -g : (a >= (yy[i] > 0 ? cp : cn) ? g : Math.abs(g));
+        if (v > bv) {
+          bv = v;
+          bp = i;
+        }
+      }
+    }
+    best[0] = bv;
+    return bp;
+  }
+
+  @Override
   public boolean project(double[] alpha, int i) {
     double a = alpha[i];
     double na = a < 0 ? 0 : (!squared && a > ci(i) ? ci(i) : a);

@@ -224,6 +224,77 @@ public final class KernelCache {
     }
   }
 
+  /**
+   * Applies the swaps (pi[t], pj[t]) for t &lt; count, in order: the same result as calling
+   * {@link #swap} for each, but every cached column is visited once (its entries stay in the
+   * CPU cache while all swaps are applied to it) instead of once per swap.
+   */
+  public void swapAll(int[] pi, int[] pj, int count) {
+    for (int t = 0; t < count; t++) {
+      int i = pi[t];
+      int j = pj[t];
+      if (i == j) continue;
+      boolean ci = present(i);
+      boolean cj = present(j);
+      if (ci) unlink(i);
+      if (cj) unlink(j);
+      if (doubles) {
+        double[] td = ddata[i];
+        ddata[i] = ddata[j];
+        ddata[j] = td;
+      } else {
+        float[] td = data[i];
+        data[i] = data[j];
+        data[j] = td;
+      }
+      int tl = len[i];
+      len[i] = len[j];
+      len[j] = tl;
+      if (cj) linkTail(i);
+      if (ci) linkTail(j);
+    }
+    for (int h = next[n]; h != n; ) {
+      int nh = next[h];
+      int l = len[h];
+      boolean drop = false;
+      if (doubles) {
+        double[] c = ddata[h];
+        for (int t = 0; t < count; t++) {
+          int i = Math.min(pi[t], pj[t]);
+          int j = Math.max(pi[t], pj[t]);
+          if (l > i) {
+            if (l > j) {
+              double x = c[i];
+              c[i] = c[j];
+              c[j] = x;
+            } else {
+              drop = true;
+              break;
+            }
+          }
+        }
+      } else {
+        float[] c = data[h];
+        for (int t = 0; t < count; t++) {
+          int i = Math.min(pi[t], pj[t]);
+          int j = Math.max(pi[t], pj[t]);
+          if (l > i) {
+            if (l > j) {
+              float x = c[i];
+              c[i] = c[j];
+              c[j] = x;
+            } else {
+              drop = true;
+              break;
+            }
+          }
+        }
+      }
+      if (drop) evict(h);
+      h = nh;
+    }
+  }
+
   public long bytesUsed() {
     return used;
   }

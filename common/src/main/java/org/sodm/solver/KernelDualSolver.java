@@ -41,6 +41,7 @@ import org.sodm.kernel.Kernel;
 public final class KernelDualSolver {
   private static final Logger LOG = LoggerFactory.getLogger(KernelDualSolver.class);
   private static final boolean TRACE = Boolean.getBoolean("sodm.solver.trace");
+  private static final int REBUILD_BLOCK = 2048;
 
   /** Coordinate order. */
   public enum Selection {
@@ -150,9 +151,16 @@ public final class KernelDualSolver {
     final double[] qd; // Q_pp
     final double[] dbuf;
     final double[] info = new double[2];
+    final int[] pairI;
+    final int[] pairJ;
     final double eps = opts.eps();
     int active;
     long steps;
+    long tFill;
+    long tRebuild;
+    long tArgmax;
+    long tShrink;
+    long tApply;
 
     Run(Kernel k, SparseVector[] x, double[] yp, DualProblem prob, double[] alpha) {
       this.n = x.length;
@@ -167,6 +175,8 @@ public final class KernelDualSolver {
       this.gam = new double[n];
       this.qd = new double[n];
       this.dbuf = new double[n];
+      this.pairI = new int[n];
+      this.pairJ = new int[n];
       for (int p = 0; p < n; p++) {
         orig[p] = p;
         gam[p] = prob.gamma(alpha, p);
@@ -176,9 +186,11 @@ public final class KernelDualSolver {
 
     @Override
     public void fill(int p, int from, int to, float[] out) {
+      long t = TRACE ? System.nanoTime() : 0;
       rows.kernelRow(p, from, to, dbuf);
       double y0 = yp[p];
       for (int j = from; j < to; j++) out[j] = (float) (y0 * yp[j] * dbuf[j]);
+      if (TRACE) tFill += System.nanoTime() - t;
     }
 
     @Override
@@ -190,6 +202,13 @@ public final class KernelDualSolver {
 
     void swap(int i, int j) {
       if (i == j) return;
+      swapState(i, j);
+      cache.swap(i, j);
+    }
+
+    /** Swaps everything but the cache. */
+    void swapState(int i, int j) {
+      if (i == j) return;
       int to = orig[i];
       orig[i] = orig[j];
       orig[j] = to;
@@ -199,7 +218,6 @@ public final class KernelDualSolver {
       swap(qd, i, j);
       for (int k = 0; k < vpi; k++) swap(alpha, i * vpi + k, j * vpi + k);
       rows.swap(i, j);
-      cache.swap(i, j);
     }
 
     private void swap(double[] a, int i, int j) {
@@ -210,14 +228,26 @@ public final class KernelDualSolver {
 
     /** G[from..n) = sum over non-zero gamma_s of gamma_s Q[s][j], computed directly. */
     void rebuildGradient(int from) {
+      long t = TRACE ? System.nanoTime() : 0;
+      rebuild(from);
+      if (TRACE) tRebuild += System.nanoTime() - t;
+    }
+
+    void rebuild(int from) {
       Arrays.fill(g, from, n, 0.0);
       if (from >= n) return;
-      for (int s = 0; s < n; s++) {
-        double gs = gam[s];
-        if (gs == 0) continue;
-        rows.kernelRow(s, from, n, dbuf);
-        double f = gs * yp[s];
-        for (int j = from; j < n; j++) g[j] += f * yp[j] * dbuf[j];
+      int m = 0;
+      int[] sv = new int[n];
+      for (int s = 0; s < n; s++) if (gam[s] != 0) sv[m++] = s;
+      // blocks of positions stay in L2 while every support vector passes over them
+      for (int b0 = from; b0 < n; b0 += REBUILD_BLOCK) {
+        int b1 = Math.min(n, b0 + REBUILD_BLOCK);
+        for (int t = 0; t < m; t++) {
+          int s = sv[t];
+          rows.kernelRow(s, b0, b1, dbuf);
+          double f = gam[s] * yp[s];
+          for (int j = b0; j < b1; j++) g[j] += f * yp[j] * dbuf[j];
+        }
       }
     }
 
@@ -229,12 +259,19 @@ public final class KernelDualSolver {
 
     /** Moves shrinkable active instances (threshold thr) behind the active set. */
     void shrink(double thr) {
+      int count = 0;
       for (int p = active - 1; p >= 0; p--) {
         if (prob.shrinkable(alpha, p, g[p], thr)) {
-          swap(p, active - 1);
+          int q = active - 1;
+          swapState(p, q);
+          if (p != q) {
+            pairI[count] = p;
+            pairJ[count++] = q;
+          }
           active--;
         }
       }
+      if (count > 0) cache.swapAll(pairI, pairJ, count);
     }
 
     /** Applies gamma_p += delta to G over the active set. */
@@ -310,7 +347,10 @@ public final class KernelDualSolver {
       double secs = (System.nanoTime() - t0) / 1e9;
       SolveReport rep = new SolveReport(dual, primal, primal + dual, initialViolation, maxViolation,
           epochs, nsv, rows.evaluations, cache.hits(), cache.misses(), secs, converged);
-      if (TRACE) System.err.println("solve: n=" + n + " steps=" + steps + " " + rep);
+      if (TRACE) {
+        System.err.printf("solve: n=%d steps=%d fill=%.2fs rebuild=%.2fs argmax=%.2fs shrink=%.2fs apply(incl fill)=%.2fs %s%n",
+            n, steps, tFill / 1e9, tRebuild / 1e9, tArgmax / 1e9, tShrink / 1e9, tApply / 1e9, rep);
+      }
       return new SolveResult(ai, coef, rep);
     }
 
@@ -368,17 +408,7 @@ public final class KernelDualSolver {
 
     /** Index of the largest violation over the active set (lowest position on ties), or -1 if none > 0. */
     int argmax(double[] best) {
-      int bp = -1;
-      double bv = 0;
-      for (int p = 0; p < active; p++) {
-        double v = prob.violation(alpha, p, g[p]);
-        if (v > bv) {
-          bv = v;
-          bp = p;
-        }
-      }
-      best[0] = bv;
-      return bp;
+      return prob.argmaxViolation(alpha, g, active, best);
     }
 
     /** Greedy steps; returns {violation, converged, epochs}. */
@@ -391,11 +421,15 @@ public final class KernelDualSolver {
         if (--counter == 0) {
           counter = interval;
           if (opts.shrinking()) {
+            long t = TRACE ? System.nanoTime() : 0;
             argmax(best);
             shrink(best[0]);
+            if (TRACE) tShrink += System.nanoTime() - t;
           }
         }
+        long t1 = TRACE ? System.nanoTime() : 0;
         int p = argmax(best);
+        if (TRACE) tArgmax += System.nanoTime() - t1;
         if (best[0] <= eps) {
           double v = unshrunkCheck();
           if (TRACE) System.err.println("greedy: active set solved at step " + steps + ", full violation " + v);
@@ -404,7 +438,9 @@ public final class KernelDualSolver {
         }
         double delta = prob.step(alpha, p, g[p], qd[p], Double.POSITIVE_INFINITY, info);
         steps++;
+        long t2 = TRACE ? System.nanoTime() : 0;
         if (delta != 0) apply(p, delta);
+        if (TRACE) tApply += System.nanoTime() - t2;
         if (TRACE && steps % 10000 == 0) {
           System.err.println("step " + steps + " active=" + active + " viol=" + best[0]);
         }
