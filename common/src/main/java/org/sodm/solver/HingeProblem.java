@@ -18,7 +18,29 @@ final class HingeProblem implements DualProblem {
     this.cNeg = spec.c() * spec.negativeWeight();
   }
 
-  private double ci(int i) {
+  boolean squared() {
+    return squared;
+  }
+
+  /** Upper bound of alpha_i (infinite for the squared hinge). */
+  double upper(int i) {
+    return squared ? Double.POSITIVE_INFINITY : ci(i);
+  }
+
+  /** Diagonal added to Q_ii (1/(2 C_i) for the squared hinge, else 0). */
+  double extraDiag(int i) {
+    return squared ? 0.5 / ci(i) : 0;
+  }
+
+  double cPos() {
+    return cPos;
+  }
+
+  double cNeg() {
+    return cNeg;
+  }
+
+  double ci(int i) {
     return y[i] > 0 ? cPos : cNeg;
   }
 

@@ -52,6 +52,7 @@ public final class KernelDualSolver {
   private final SolverOptions opts;
   private Selection selection = Selection.GREEDY;
   private boolean allowDense = true;
+  private boolean pairs = !Boolean.getBoolean("sodm.solver.single");
   private boolean doubleCache = Boolean.getBoolean("sodm.cache.double");
   private long lastPeakCacheBytes;
 
@@ -79,6 +80,12 @@ public final class KernelDualSolver {
    */
   public KernelDualSolver withDoubleCache(boolean d) {
     this.doubleCache = d;
+    return this;
+  }
+
+  /** Two-variable working sets for hinge / squared hinge in greedy mode (default on). */
+  public KernelDualSolver withPairs(boolean p) {
+    this.pairs = p;
     return this;
   }
 
@@ -148,6 +155,8 @@ public final class KernelDualSolver {
     final double[] yp;
     final double[] g; // (Q gamma) at positions
     final double[] gam; // gamma at positions
+    final double[] gSync; // G at the last point where it was valid everywhere
+    final double[] gamSync; // gamma at that point
     final double[] qd; // Q_pp
     final double[] dbuf;
     final double[] info = new double[2];
@@ -173,6 +182,8 @@ public final class KernelDualSolver {
       this.yp = yp;
       this.g = new double[n];
       this.gam = new double[n];
+      this.gSync = new double[n];
+      this.gamSync = new double[n];
       this.qd = new double[n];
       this.dbuf = new double[n];
       this.pairI = new int[n];
@@ -215,6 +226,8 @@ public final class KernelDualSolver {
       swap(yp, i, j);
       swap(g, i, j);
       swap(gam, i, j);
+      swap(gSync, i, j);
+      swap(gamSync, i, j);
       swap(qd, i, j);
       for (int k = 0; k < vpi; k++) swap(alpha, i * vpi + k, j * vpi + k);
       rows.swap(i, j);
@@ -233,22 +246,30 @@ public final class KernelDualSolver {
       if (TRACE) tRebuild += System.nanoTime() - t;
     }
 
+    /**
+     * G[from..n) from the last synchronisation point (when G was valid everywhere):
+     * G_j = gSync_j + sum over s whose gamma changed since of (gamma_s - gammaSync_s) Q[s][j],
+     * computed directly in blocks of positions (kept in L2 while every changed s passes over
+     * them). Afterwards G is valid everywhere and becomes the new synchronisation point.
+     */
     void rebuild(int from) {
-      Arrays.fill(g, from, n, 0.0);
-      if (from >= n) return;
-      int m = 0;
-      int[] sv = new int[n];
-      for (int s = 0; s < n; s++) if (gam[s] != 0) sv[m++] = s;
-      // blocks of positions stay in L2 while every support vector passes over them
-      for (int b0 = from; b0 < n; b0 += REBUILD_BLOCK) {
-        int b1 = Math.min(n, b0 + REBUILD_BLOCK);
-        for (int t = 0; t < m; t++) {
-          int s = sv[t];
-          rows.kernelRow(s, b0, b1, dbuf);
-          double f = gam[s] * yp[s];
-          for (int j = b0; j < b1; j++) g[j] += f * yp[j] * dbuf[j];
+      if (from < n) {
+        System.arraycopy(gSync, from, g, from, n - from);
+        int m = 0;
+        int[] sv = pairI; // free at this point
+        for (int s = 0; s < n; s++) if (gam[s] != gamSync[s]) sv[m++] = s;
+        for (int b0 = from; b0 < n; b0 += REBUILD_BLOCK) {
+          int b1 = Math.min(n, b0 + REBUILD_BLOCK);
+          for (int t = 0; t < m; t++) {
+            int s = sv[t];
+            rows.kernelRow(s, b0, b1, dbuf);
+            double f = (gam[s] - gamSync[s]) * yp[s];
+            for (int j = b0; j < b1; j++) g[j] += f * yp[j] * dbuf[j];
+          }
         }
       }
+      System.arraycopy(g, 0, gSync, 0, n);
+      System.arraycopy(gam, 0, gamSync, 0, n);
     }
 
     double fullViolation() {
@@ -311,9 +332,13 @@ public final class KernelDualSolver {
       }
       double initialViolation = fullViolation();
       active = n;
+      System.arraycopy(g, 0, gSync, 0, n);
+      System.arraycopy(gam, 0, gamSync, 0, n);
       double[] end = n == 0 || initialViolation <= eps
           ? new double[] {initialViolation, 1, 0}
-          : (selection == Selection.GREEDY ? greedy(initialViolation) : permutation());
+          : (selection == Selection.GREEDY
+              ? (prob instanceof HingeProblem hp && pairs ? greedyPairs(hp) : greedy(initialViolation))
+              : permutation());
       double maxViolation = end[0];
       boolean converged = end[1] != 0;
       int epochs = (int) end[2];
@@ -409,6 +434,153 @@ public final class KernelDualSolver {
     /** Index of the largest violation over the active set (lowest position on ties), or -1 if none > 0. */
     int argmax(double[] best) {
       return prob.argmaxViolation(alpha, g, active, best);
+    }
+
+    /**
+     * Greedy with two-variable working sets for the one-variable-per-instance losses (hinge,
+     * squared hinge), as the "2D" solvers of Steinwart, Hush and Scovel (JMLR 2011, SVMs
+     * without offset): i = the largest violation, j = the violating instance whose joint
+     * unconstrained step with i gains most (second-order, from column i), then the exact
+     * minimiser of the objective over the 2-D box. Returns {violation, converged, epochs}.
+     */
+    double[] greedyPairs(HingeProblem hp) {
+      long limit = (long) opts.maxEpochs() * n;
+      int interval = Math.min(n, 1000);
+      int counter = interval;
+      double[] best = new double[1];
+      double[] coli = new double[n];
+      boolean sq = hp.squared();
+      while (steps < limit) {
+        if (--counter == 0) {
+          counter = interval;
+          if (opts.shrinking()) {
+            long t = TRACE ? System.nanoTime() : 0;
+            argmax(best);
+            shrink(best[0]);
+            if (TRACE) tShrink += System.nanoTime() - t;
+          }
+        }
+        long t1 = TRACE ? System.nanoTime() : 0;
+        int i = argmax(best);
+        if (TRACE) tArgmax += System.nanoTime() - t1;
+        if (best[0] <= eps) {
+          double v = unshrunkCheck();
+          if (TRACE) System.err.println("greedy2: active set solved at step " + steps + ", full violation " + v);
+          if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+          continue;
+        }
+        long t2 = TRACE ? System.nanoTime() : 0;
+        int a = active;
+        if (doubleCache) {
+          System.arraycopy(cache.getDouble(i, a, this), 0, coli, 0, a);
+        } else {
+          float[] c = cache.get(i, a, this);
+          for (int j = 0; j < a; j++) coli[j] = c[j];
+        }
+        double ai = alpha[i];
+        double di = hp.extraDiag(i);
+        double gi = g[i] + di * ai - 1;
+        double hi = qd[i] + di;
+        double ui = hp.upper(i);
+        // second variable
+        int bj = -1;
+        double bgain = 0;
+        double cPos = hp.cPos();
+        double cNeg = hp.cNeg();
+        for (int j = 0; j < a; j++) {
+          if (j == i) continue;
+          double aj = alpha[j];
+          double cj = yp[j] > 0 ? cPos : cNeg;
+          double dj = sq ? 0.5 / cj : 0;
+          double gj = g[j] + dj * aj - 1;
+          boolean viol = aj <= 0 ? gj < 0 : (!sq && aj >= cj ? gj > 0 : gj != 0);
+          if (!viol) continue;
+          double hj = qd[j] + dj;
+          double q = coli[j];
+          double det = hi * hj - q * q;
+          if (det <= 1e-12 * hi * hj) continue;
+          double gain = (hj * gi * gi - 2 * q * gi * gj + hi * gj * gj) / det;
+          if (gain > bgain) {
+            bgain = gain;
+            bj = j;
+          }
+        }
+        if (bj < 0) {
+          double delta = prob.step(alpha, i, g[i], qd[i], Double.POSITIVE_INFINITY, info);
+          steps++;
+          if (delta != 0) axpyCol(i, delta, coli);
+          if (TRACE) tApply += System.nanoTime() - t2;
+          continue;
+        }
+        int j = bj;
+        double aj = alpha[j];
+        double dj = hp.extraDiag(j);
+        double gj = g[j] + dj * aj - 1;
+        double hj = qd[j] + dj;
+        double uj = hp.upper(j);
+        double q = coli[j];
+        // exact minimiser over the box [-ai, ui-ai] x [-aj, uj-aj]
+        double det = hi * hj - q * q;
+        double xi = -(hj * gi - q * gj) / det;
+        double xj = -(hi * gj - q * gi) / det;
+        double loI = -ai;
+        double hiI = ui - ai;
+        double loJ = -aj;
+        double hiJ = uj - aj;
+        if (xi < loI || xi > hiI || xj < loJ || xj > hiJ) {
+          double bestF = Double.POSITIVE_INFINITY;
+          double bi = 0;
+          double bjj = 0;
+          double[] fixI = {loI, hiI};
+          for (double fi : fixI) {
+            if (Double.isInfinite(fi)) continue;
+            double yj = clamp(-(gj + q * fi) / hj, loJ, hiJ);
+            double f = 0.5 * (hi * fi * fi + 2 * q * fi * yj + hj * yj * yj) + gi * fi + gj * yj;
+            if (f < bestF) {
+              bestF = f;
+              bi = fi;
+              bjj = yj;
+            }
+          }
+          double[] fixJ = {loJ, hiJ};
+          for (double fj : fixJ) {
+            if (Double.isInfinite(fj)) continue;
+            double yi = clamp(-(gi + q * fj) / hi, loI, hiI);
+            double f = 0.5 * (hi * yi * yi + 2 * q * yi * fj + hj * fj * fj) + gi * yi + gj * fj;
+            if (f < bestF) {
+              bestF = f;
+              bi = yi;
+              bjj = fj;
+            }
+          }
+          xi = bi;
+          xj = bjj;
+        }
+        double nai = clamp(ai + xi, 0, ui);
+        double naj = clamp(aj + xj, 0, uj);
+        xi = nai - ai;
+        xj = naj - aj;
+        alpha[i] = nai;
+        alpha[j] = naj;
+        steps += 2;
+        if (xi != 0) axpyCol(i, xi, coli);
+        if (xj != 0) apply(j, xj);
+        if (TRACE) tApply += System.nanoTime() - t2;
+        if (TRACE && steps % 20000 < 2) {
+          System.err.println("step " + steps + " active=" + active + " viol=" + best[0]);
+        }
+      }
+      return new double[] {unshrunkCheck(), 0, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+    }
+
+    private void axpyCol(int p, double delta, double[] col) {
+      gam[p] += delta;
+      int a = active;
+      for (int j = 0; j < a; j++) g[j] += delta * col[j];
+    }
+
+    private double clamp(double v, double lo, double hi) {
+      return v < lo ? lo : (v > hi ? hi : v);
     }
 
     /** Greedy steps; returns {violation, converged, epochs}. */

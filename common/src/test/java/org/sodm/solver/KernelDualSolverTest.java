@@ -38,7 +38,9 @@ class KernelDualSolverTest {
       for (KernelSpec ks : kernels()) {
         for (LossSpec base : losses(r)) {
           for (boolean bias : new boolean[] {false, true}) {
-            for (KernelDualSolver.Selection sel : KernelDualSolver.Selection.values()) {
+            for (int mode = 0; mode < 3; mode++) {
+             KernelDualSolver.Selection sel = mode == 0 ? KernelDualSolver.Selection.RANDOM_PERMUTATION
+                 : KernelDualSolver.Selection.GREEDY;
              for (boolean dbl : new boolean[] {true, false}) {
               LossSpec loss = base.withBias(bias);
               int n = loss.type() == LossType.ODM ? 1 + r.nextInt(5) : 1 + r.nextInt(8);
@@ -46,9 +48,9 @@ class KernelDualSolverTest {
               double[] y = QpReference.randomLabels(r, n);
               QpReference ref = QpReference.of(ks, x, y, loss);
               double[] exact = ref.enumerate();
-              SolveResult res = new KernelDualSolver(ks.create(), TIGHT).withSelection(sel)
+              SolveResult res = new KernelDualSolver(ks.create(), TIGHT).withSelection(sel).withPairs(mode == 2)
                   .withDoubleCache(dbl).solve(x, y, loss, null);
-              String what = ks + " " + loss + " n=" + n + " " + sel + " double=" + dbl;
+              String what = ks + " " + loss + " n=" + n + " " + sel + " pairs=" + (mode == 2) + " double=" + dbl;
               // float columns: the solver optimises Q rounded to float (relative 6e-8)
               double tol = dbl ? 1e-9 : 1e-5;
               assertTrue(res.report().converged(), what);
@@ -65,7 +67,7 @@ class KernelDualSolverTest {
         }
       }
     }
-    assertEquals(3 * 3 * 6 * 2 * 2 * 2, cases);
+    assertEquals(3 * 3 * 6 * 2 * 3 * 2, cases);
   }
 
   private static double max(double[] a) {
@@ -224,6 +226,10 @@ class KernelDualSolverTest {
         SolveResult on = new KernelDualSolver(KernelSpec.rbf(2).create(), o).withSelection(sel).solve(x, y, loss, null);
         SolveResult off = new KernelDualSolver(KernelSpec.rbf(2).create(), o.withShrinking(false))
             .withSelection(sel).solve(x, y, loss, null);
+        SolveResult single = new KernelDualSolver(KernelSpec.rbf(2).create(), o).withSelection(sel).withPairs(false)
+            .solve(x, y, loss, null);
+        assertEquals(off.report().dualObjective(), single.report().dualObjective(),
+            1e-8 * Math.abs(off.report().dualObjective()), sel + " single");
         String what = loss + " " + sel;
         assertTrue(on.report().converged() && off.report().converged(), what);
         assertTrue(on.report().maxViolation() <= 1e-7 && off.report().maxViolation() <= 1e-7, what);
