@@ -295,6 +295,11 @@ public final class KernelCache {
     }
   }
 
+  /** True when {@code col} is the shared working buffer (overwritten by the next uncached get). */
+  public boolean isScratch(Object col) {
+    return col == scratch || col == dscratch;
+  }
+
   public long bytesUsed() {
     return used;
   }

@@ -170,6 +170,8 @@ public final class KernelDualSolver {
     long tArgmax;
     long tShrink;
     long tApply;
+    long tSelect;
+    final long tStart = System.nanoTime();
 
     Run(Kernel k, SparseVector[] x, double[] yp, DualProblem prob, double[] alpha) {
       this.n = x.length;
@@ -373,8 +375,8 @@ public final class KernelDualSolver {
       SolveReport rep = new SolveReport(dual, primal, primal + dual, initialViolation, maxViolation,
           epochs, nsv, rows.evaluations, cache.hits(), cache.misses(), secs, converged);
       if (TRACE) {
-        System.err.printf("solve: n=%d steps=%d fill=%.2fs rebuild=%.2fs argmax=%.2fs shrink=%.2fs apply(incl fill)=%.2fs %s%n",
-            n, steps, tFill / 1e9, tRebuild / 1e9, tArgmax / 1e9, tShrink / 1e9, tApply / 1e9, rep);
+        System.err.printf("solve: n=%d steps=%d fill=%.2fs rebuild=%.2fs argmax=%.2fs shrink=%.2fs apply(incl fill)=%.2fs select=%.2fs %s%n",
+            n, steps, tFill / 1e9, tRebuild / 1e9, tArgmax / 1e9, tShrink / 1e9, tApply / 1e9, tSelect / 1e9, rep);
       }
       return new SolveResult(ai, coef, rep);
     }
@@ -448,135 +450,247 @@ public final class KernelDualSolver {
       int interval = Math.min(n, 1000);
       int counter = interval;
       double[] best = new double[1];
-      double[] coli = new double[n];
       boolean sq = hp.squared();
+      PairParams pp = new PairParams(hp);
+      float[] ownF = doubleCache ? null : new float[n];
+      double[] ownD = doubleCache ? new double[n] : null;
+      int i = argmax(best);
+      double bestV = best[0];
       while (steps < limit) {
         if (--counter == 0) {
           counter = interval;
           if (opts.shrinking()) {
             long t = TRACE ? System.nanoTime() : 0;
-            argmax(best);
-            shrink(best[0]);
+            shrink(bestV);
+            i = argmax(best);
+            bestV = best[0];
             if (TRACE) tShrink += System.nanoTime() - t;
           }
         }
-        long t1 = TRACE ? System.nanoTime() : 0;
-        int i = argmax(best);
-        if (TRACE) tArgmax += System.nanoTime() - t1;
-        if (best[0] <= eps) {
+        if (bestV <= eps) {
           double v = unshrunkCheck();
           if (TRACE) System.err.println("greedy2: active set solved at step " + steps + ", full violation " + v);
           if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+          i = argmax(best);
+          bestV = best[0];
           continue;
         }
         long t2 = TRACE ? System.nanoTime() : 0;
         int a = active;
+        float[] fi = null;
+        double[] dci = null;
         if (doubleCache) {
-          System.arraycopy(cache.getDouble(i, a, this), 0, coli, 0, a);
+          dci = cache.getDouble(i, a, this);
+          if (cache.isScratch(dci)) {
+            System.arraycopy(dci, 0, ownD, 0, a);
+            dci = ownD;
+          }
         } else {
-          float[] c = cache.get(i, a, this);
-          for (int j = 0; j < a; j++) coli[j] = c[j];
+          fi = cache.get(i, a, this);
+          if (cache.isScratch(fi)) {
+            System.arraycopy(fi, 0, ownF, 0, a);
+            fi = ownF;
+          }
         }
         double ai = alpha[i];
         double di = hp.extraDiag(i);
         double gi = g[i] + di * ai - 1;
         double hi = qd[i] + di;
         double ui = hp.upper(i);
-        // second variable
-        int bj = -1;
-        double bgain = 0;
-        double cPos = hp.cPos();
-        double cNeg = hp.cNeg();
-        for (int j = 0; j < a; j++) {
-          if (j == i) continue;
-          double aj = alpha[j];
-          double cj = yp[j] > 0 ? cPos : cNeg;
-          double dj = sq ? 0.5 / cj : 0;
-          double gj = g[j] + dj * aj - 1;
-          boolean viol = aj <= 0 ? gj < 0 : (!sq && aj >= cj ? gj > 0 : gj != 0);
-          if (!viol) continue;
-          double hj = qd[j] + dj;
-          double q = coli[j];
-          double det = hi * hj - q * q;
-          if (det <= 1e-12 * hi * hj) continue;
-          double gain = (hj * gi * gi - 2 * q * gi * gj + hi * gj * gj) / det;
-          if (gain > bgain) {
-            bgain = gain;
-            bj = j;
-          }
-        }
-        if (bj < 0) {
-          double delta = prob.step(alpha, i, g[i], qd[i], Double.POSITIVE_INFINITY, info);
+        long t3 = TRACE ? System.nanoTime() : 0;
+        int j = doubleCache ? pp.selectD(i, dci, gi, hi) : pp.selectF(i, fi, gi, hi);
+        if (TRACE) tSelect += System.nanoTime() - t3;
+        double xi;
+        double xj = 0;
+        if (j < 0) {
+          xi = prob.step(alpha, i, g[i], qd[i], Double.POSITIVE_INFINITY, info);
           steps++;
-          if (delta != 0) axpyCol(i, delta, coli);
-          if (TRACE) tApply += System.nanoTime() - t2;
+        } else {
+          double aj = alpha[j];
+          double dj = hp.extraDiag(j);
+          double gj = g[j] + dj * aj - 1;
+          double hj = qd[j] + dj;
+          double uj = hp.upper(j);
+          double q = doubleCache ? dci[j] : fi[j];
+          double[] d = solve2(gi, gj, hi, hj, q, -ai, ui - ai, -aj, uj - aj);
+          double nai = clamp(ai + d[0], 0, ui);
+          double naj = clamp(aj + d[1], 0, uj);
+          xi = nai - ai;
+          xj = naj - aj;
+          alpha[i] = nai;
+          alpha[j] = naj;
+          steps += 2;
+        }
+        if (xi == 0 && xj == 0) {
+          // no progress possible along this pair (rounding): stop selecting it forever
+          i = argmax(best);
+          bestV = best[0];
+          steps++;
           continue;
         }
-        int j = bj;
-        double aj = alpha[j];
-        double dj = hp.extraDiag(j);
-        double gj = g[j] + dj * aj - 1;
-        double hj = qd[j] + dj;
-        double uj = hp.upper(j);
-        double q = coli[j];
-        // exact minimiser over the box [-ai, ui-ai] x [-aj, uj-aj]
-        double det = hi * hj - q * q;
-        double xi = -(hj * gi - q * gj) / det;
-        double xj = -(hi * gj - q * gi) / det;
-        double loI = -ai;
-        double hiI = ui - ai;
-        double loJ = -aj;
-        double hiJ = uj - aj;
-        if (xi < loI || xi > hiI || xj < loJ || xj > hiJ) {
-          double bestF = Double.POSITIVE_INFINITY;
-          double bi = 0;
-          double bjj = 0;
-          double[] fixI = {loI, hiI};
-          for (double fi : fixI) {
-            if (Double.isInfinite(fi)) continue;
-            double yj = clamp(-(gj + q * fi) / hj, loJ, hiJ);
-            double f = 0.5 * (hi * fi * fi + 2 * q * fi * yj + hj * yj * yj) + gi * fi + gj * yj;
-            if (f < bestF) {
-              bestF = f;
-              bi = fi;
-              bjj = yj;
-            }
-          }
-          double[] fixJ = {loJ, hiJ};
-          for (double fj : fixJ) {
-            if (Double.isInfinite(fj)) continue;
-            double yi = clamp(-(gi + q * fj) / hi, loI, hiI);
-            double f = 0.5 * (hi * yi * yi + 2 * q * yi * fj + hj * fj * fj) + gi * yi + gj * fj;
-            if (f < bestF) {
-              bestF = f;
-              bi = yi;
-              bjj = fj;
-            }
-          }
-          xi = bi;
-          xj = bjj;
+        gam[i] += xi;
+        if (xj != 0) gam[j] += xj;
+        if (doubleCache) {
+          double[] dcj = xj != 0 ? cache.getDouble(j, a, this) : dci;
+          i = pp.updateD(xi, dci, xj, dcj, a, best);
+        } else {
+          float[] fj = xj != 0 ? cache.get(j, a, this) : fi;
+          i = pp.updateF(xi, fi, xj, fj, a, best);
         }
-        double nai = clamp(ai + xi, 0, ui);
-        double naj = clamp(aj + xj, 0, uj);
-        xi = nai - ai;
-        xj = naj - aj;
-        alpha[i] = nai;
-        alpha[j] = naj;
-        steps += 2;
-        if (xi != 0) axpyCol(i, xi, coli);
-        if (xj != 0) apply(j, xj);
+        bestV = best[0];
         if (TRACE) tApply += System.nanoTime() - t2;
         if (TRACE && steps % 20000 < 2) {
-          System.err.println("step " + steps + " active=" + active + " viol=" + best[0]);
+          System.err.printf("step %d active=%d viol=%.4g t=%.2fs fill=%.2f select=%.2f%n", steps, active, bestV,
+              (System.nanoTime() - tStart) / 1e9, tFill / 1e9, tSelect / 1e9);
         }
       }
       return new double[] {unshrunkCheck(), 0, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
     }
 
-    private void axpyCol(int p, double delta, double[] col) {
-      gam[p] += delta;
-      int a = active;
-      for (int j = 0; j < a; j++) g[j] += delta * col[j];
+    /** Exact minimiser of 1/2 d'Hd + g'd over the box [loI, hiI] x [loJ, hiJ] (H positive definite). */
+    private double[] solve2(double gi, double gj, double hi, double hj, double q,
+        double loI, double hiI, double loJ, double hiJ) {
+      double det = hi * hj - q * q;
+      double xi = -(hj * gi - q * gj) / det;
+      double xj = -(hi * gj - q * gi) / det;
+      if (xi >= loI && xi <= hiI && xj >= loJ && xj <= hiJ) return new double[] {xi, xj};
+      // the optimum is on an edge: the best of the clipped 1-D minimisers on the four edges
+      double bestF = Double.POSITIVE_INFINITY;
+      double bi = 0;
+      double bj = 0;
+      for (int e = 0; e < 4; e++) {
+        double yi;
+        double yj;
+        if (e < 2) {
+          yi = e == 0 ? loI : hiI;
+          if (Double.isInfinite(yi)) continue;
+          yj = clamp(-(gj + q * yi) / hj, loJ, hiJ);
+        } else {
+          yj = e == 2 ? loJ : hiJ;
+          if (Double.isInfinite(yj)) continue;
+          yi = clamp(-(gi + q * yj) / hi, loI, hiI);
+        }
+        double f = 0.5 * (hi * yi * yi + 2 * q * yi * yj + hj * yj * yj) + gi * yi + gj * yj;
+        if (f < bestF) {
+          bestF = f;
+          bi = yi;
+          bj = yj;
+        }
+      }
+      return new double[] {bi, bj};
+    }
+
+    /** The hinge / squared-hinge parameters by class, and the two hot loops of the pair path. */
+    private final class PairParams {
+      final double uPos;
+      final double uNeg;
+      final double dPos;
+      final double dNeg;
+
+      PairParams(HingeProblem hp) {
+        boolean sq = hp.squared();
+        uPos = sq ? Double.POSITIVE_INFINITY : hp.cPos();
+        uNeg = sq ? Double.POSITIVE_INFINITY : hp.cNeg();
+        dPos = sq ? 0.5 / hp.cPos() : 0;
+        dNeg = sq ? 0.5 / hp.cNeg() : 0;
+      }
+
+      /**
+       * The second variable: among violating j != i, the largest unconstrained 2-D gain
+       * (h_j g_i^2 - 2 q g_i g_j + h_i g_j^2) / (h_i h_j - q^2), compared without division.
+       */
+      int selectF(int i, float[] col, double gi, double hi) {
+        int bj = -1;
+        double bNum = 0;
+        double bDet = 1;
+        double gi2 = gi * gi;
+        for (int j = 0, a = active; j < a; j++) {
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double dj = pos ? dPos : dNeg;
+          double gj = g[j] + dj * aj - 1;
+          boolean viol = aj <= 0 ? gj < 0 : (aj >= (pos ? uPos : uNeg) ? gj > 0 : gj != 0);
+          if (!viol || j == i) continue;
+          double hj = qd[j] + dj;
+          double q = col[j];
+          double det = hi * hj - q * q;
+          if (det <= 1e-12 * hi * hj) continue;
+          double num = hj * gi2 - 2 * q * gi * gj + hi * gj * gj;
+          if (num * bDet > bNum * det) {
+            bNum = num;
+            bDet = det;
+            bj = j;
+          }
+        }
+        return bj;
+      }
+
+      int selectD(int i, double[] col, double gi, double hi) {
+        int bj = -1;
+        double bNum = 0;
+        double bDet = 1;
+        double gi2 = gi * gi;
+        for (int j = 0, a = active; j < a; j++) {
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double dj = pos ? dPos : dNeg;
+          double gj = g[j] + dj * aj - 1;
+          boolean viol = aj <= 0 ? gj < 0 : (aj >= (pos ? uPos : uNeg) ? gj > 0 : gj != 0);
+          if (!viol || j == i) continue;
+          double hj = qd[j] + dj;
+          double q = col[j];
+          double det = hi * hj - q * q;
+          if (det <= 1e-12 * hi * hj) continue;
+          double num = hj * gi2 - 2 * q * gi * gj + hi * gj * gj;
+          if (num * bDet > bNum * det) {
+            bNum = num;
+            bDet = det;
+            bj = j;
+          }
+        }
+        return bj;
+      }
+
+      /** G += xi ci + xj cj over the active set, fused with the next argmax of the violation. */
+      int updateF(double xi, float[] ci, double xj, float[] cj, int a, double[] best) {
+        int bp = -1;
+        double bv = 0;
+        double[] gg = g;
+        for (int j = 0; j < a; j++) {
+          double gj = gg[j] + xi * ci[j] + xj * cj[j];
+          gg[j] = gj;
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double gr = gj + (pos ? dPos : dNeg) * aj - 1;
+          double v = aj <= 0 ? -gr : (aj >= (pos ? uPos : uNeg) ? gr : Math.abs(gr));
+          if (v > bv) {
+            bv = v;
+            bp = j;
+          }
+        }
+        best[0] = bv;
+        return bp;
+      }
+
+      int updateD(double xi, double[] ci, double xj, double[] cj, int a, double[] best) {
+        int bp = -1;
+        double bv = 0;
+        double[] gg = g;
+        for (int j = 0; j < a; j++) {
+          double gj = gg[j] + xi * ci[j] + xj * cj[j];
+          gg[j] = gj;
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double gr = gj + (pos ? dPos : dNeg) * aj - 1;
+          double v = aj <= 0 ? -gr : (aj >= (pos ? uPos : uNeg) ? gr : Math.abs(gr));
+          if (v > bv) {
+            bv = v;
+            bp = j;
+          }
+        }
+        best[0] = bv;
+        return bp;
+      }
     }
 
     private double clamp(double v, double lo, double hi) {
