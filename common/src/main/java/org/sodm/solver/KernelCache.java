@@ -110,19 +110,41 @@ public final class KernelCache {
         linkTail(pos);
         return col;
       }
+      misses++;
       have = len[pos];
       unlink(pos);
+      if (col.length >= need) {
+        // a recycled array long enough: extend in place
+        filler.fill(pos, have, need, col);
+        len[pos] = need;
+        linkTail(pos);
+        return col;
+      }
       used -= arrayBytes(col.length);
       data[pos] = null;
       len[pos] = 0;
+    } else {
+      misses++;
     }
-    misses++;
     long want = arrayBytes(need);
+    float[] nc = null;
     while (used + want > budget && next[n] != n) {
-      evict(next[n]);
+      int victim = next[n];
+      float[] vc = data[victim];
+      if (vc.length >= need && vc.length <= 2L * need + 64) {
+        // recycle the least recently used array (no allocation, no garbage)
+        unlink(victim);
+        data[victim] = null;
+        len[victim] = 0;
+        used -= arrayBytes(vc.length);
+        nc = vc;
+        want = arrayBytes(vc.length);
+        break;
+      }
+      evict(victim);
     }
     if (used + want <= budget) {
-      float[] nc = new float[need];
+      if (nc == null) nc = new float[need];
       if (have > 0) System.arraycopy(col, 0, nc, 0, have);
       filler.fill(pos, have, need, nc);
       data[pos] = nc;
@@ -148,19 +170,41 @@ public final class KernelCache {
         linkTail(pos);
         return col;
       }
+      misses++;
       have = len[pos];
       unlink(pos);
+      if (col.length >= need) {
+        // a recycled array long enough: extend in place
+        filler.fill(pos, have, need, col);
+        len[pos] = need;
+        linkTail(pos);
+        return col;
+      }
       used -= arrayBytes(col.length);
       ddata[pos] = null;
       len[pos] = 0;
+    } else {
+      misses++;
     }
-    misses++;
     long want = arrayBytes(need);
+    double[] nc = null;
     while (used + want > budget && next[n] != n) {
-      evict(next[n]);
+      int victim = next[n];
+      double[] vc = ddata[victim];
+      if (vc.length >= need && vc.length <= 2L * need + 64) {
+        // recycle the least recently used array (no allocation, no garbage)
+        unlink(victim);
+        ddata[victim] = null;
+        len[victim] = 0;
+        used -= arrayBytes(vc.length);
+        nc = vc;
+        want = arrayBytes(vc.length);
+        break;
+      }
+      evict(victim);
     }
     if (used + want <= budget) {
-      double[] nc = new double[need];
+      if (nc == null) nc = new double[need];
       if (have > 0) System.arraycopy(col, 0, nc, 0, have);
       filler.fill(pos, have, need, nc);
       ddata[pos] = nc;
