@@ -42,6 +42,25 @@ public interface DualProblem {
   /** The projected-gradient violation max|PG| of instance i's variables. */
   double violation(double[] alpha, int i, double qg);
 
+  /**
+   * The instance in [0, to) with the largest violation (lowest index on ties), -1 when none is
+   * positive; its violation goes to {@code best[0]}. The greedy solver's hot loop: the
+   * implementations override it with a tight loop.
+   */
+  default int argmaxViolation(double[] alpha, double[] qg, int to, double[] best) {
+    int bp = -1;
+    double bv = 0;
+    for (int i = 0; i < to; i++) {
+      double v = violation(alpha, i, qg[i]);
+      if (v > bv) {
+        bv = v;
+        bp = i;
+      }
+    }
+    best[0] = bv;
+    return bp;
+  }
+
   /** Clips instance i's variables into the box; returns true if anything changed. */
   boolean project(double[] alpha, int i);
 

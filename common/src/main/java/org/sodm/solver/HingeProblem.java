@@ -18,7 +18,29 @@ final class HingeProblem implements DualProblem {
     this.cNeg = spec.c() * spec.negativeWeight();
   }
 
-  private double ci(int i) {
+  boolean squared() {
+    return squared;
+  }
+
+  /** Upper bound of alpha_i (infinite for the squared hinge). */
+  double upper(int i) {
+    return squared ? Double.POSITIVE_INFINITY : ci(i);
+  }
+
+  /** Diagonal added to Q_ii (1/(2 C_i) for the squared hinge, else 0). */
+  double extraDiag(int i) {
+    return squared ? 0.5 / ci(i) : 0;
+  }
+
+  double cPos() {
+    return cPos;
+  }
+
+  double cNeg() {
+    return cNeg;
+  }
+
+  double ci(int i) {
     return y[i] > 0 ? cPos : cNeg;
   }
 
@@ -103,6 +125,41 @@ final class HingeProblem implements DualProblem {
     if (a <= 0) return g < 0 ? -g : 0;
     if (!squared && a >= c) return g > 0 ? g : 0;
     return Math.abs(g);
+  }
+
+  @Override
+  public int argmaxViolation(double[] alpha, double[] qg, int to, double[] best) {
+    int bp = -1;
+    double bv = 0;
+    double[] yy = y;
+    if (squared) {
+      double dp = 0.5 / cPos;
+      double dn = 0.5 / cNeg;
+      for (int i = 0; i < to; i++) {
+        double a = alpha[i];
+        double g = qg[i] + (yy[i] > 0 ? dp : dn) * a - 1;
+        double v = a <= 0 ? -g : Math.abs(g);
+        if (v > bv) {
+          bv = v;
+          bp = i;
+        }
+      }
+    } else {
+      double cp = cPos;
+      double cn = cNeg;
+      for (int i = 0; i < to; i++) {
+        double a = alpha[i];
+        double g = qg[i] - 1;
+        // at a bound an outward gradient gives v <= 0, never selected
+        double v = a <= 0 ? -g : (a >= (yy[i] > 0 ? cp : cn) ? g : Math.abs(g));
+        if (v > bv) {
+          bv = v;
+          bp = i;
+        }
+      }
+    }
+    best[0] = bv;
+    return bp;
   }
 
   @Override

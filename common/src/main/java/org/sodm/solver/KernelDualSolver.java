@@ -41,6 +41,7 @@ import org.sodm.kernel.Kernel;
 public final class KernelDualSolver {
   private static final Logger LOG = LoggerFactory.getLogger(KernelDualSolver.class);
   private static final boolean TRACE = Boolean.getBoolean("sodm.solver.trace");
+  private static final int REBUILD_BLOCK = 2048;
 
   /** Coordinate order. */
   public enum Selection {
@@ -51,6 +52,8 @@ public final class KernelDualSolver {
   private final SolverOptions opts;
   private Selection selection = Selection.GREEDY;
   private boolean allowDense = true;
+  private boolean pairs = !Boolean.getBoolean("sodm.solver.single");
+  private boolean doubleCache = Boolean.getBoolean("sodm.cache.double");
   private long lastPeakCacheBytes;
 
   public KernelDualSolver(Kernel kernel, SolverOptions opts) {
@@ -68,6 +71,22 @@ public final class KernelDualSolver {
 
   public Selection selection() {
     return selection;
+  }
+
+  /**
+   * Kernel columns cached as double instead of float (default float, as LIBSVM: twice the
+   * columns per byte; the solver then optimises the problem with Q rounded to float, a relative
+   * perturbation of about 6e-8). Default from the system property {@code sodm.cache.double}.
+   */
+  public KernelDualSolver withDoubleCache(boolean d) {
+    this.doubleCache = d;
+    return this;
+  }
+
+  /** Two-variable working sets for hinge / squared hinge in greedy mode (default on). */
+  public KernelDualSolver withPairs(boolean p) {
+    this.pairs = p;
+    return this;
   }
 
   /** Disables the dense-copy fast path (for tests comparing both paths). */
@@ -136,12 +155,23 @@ public final class KernelDualSolver {
     final double[] yp;
     final double[] g; // (Q gamma) at positions
     final double[] gam; // gamma at positions
+    final double[] gSync; // G at the last point where it was valid everywhere
+    final double[] gamSync; // gamma at that point
     final double[] qd; // Q_pp
     final double[] dbuf;
     final double[] info = new double[2];
+    final int[] pairI;
+    final int[] pairJ;
     final double eps = opts.eps();
     int active;
     long steps;
+    long tFill;
+    long tRebuild;
+    long tArgmax;
+    long tShrink;
+    long tApply;
+    long tSelect;
+    final long tStart = System.nanoTime();
 
     Run(Kernel k, SparseVector[] x, double[] yp, DualProblem prob, double[] alpha) {
       this.n = x.length;
@@ -149,13 +179,17 @@ public final class KernelDualSolver {
       this.prob = prob;
       this.alpha = alpha;
       this.rows = new Rows(k, x, allowDense);
-      this.cache = new KernelCache(n, opts.cacheBytes());
+      this.cache = new KernelCache(n, opts.cacheBytes(), doubleCache);
       this.orig = new int[n];
       this.yp = yp;
       this.g = new double[n];
       this.gam = new double[n];
+      this.gSync = new double[n];
+      this.gamSync = new double[n];
       this.qd = new double[n];
       this.dbuf = new double[n];
+      this.pairI = new int[n];
+      this.pairJ = new int[n];
       for (int p = 0; p < n; p++) {
         orig[p] = p;
         gam[p] = prob.gamma(alpha, p);
@@ -165,12 +199,28 @@ public final class KernelDualSolver {
 
     @Override
     public void fill(int p, int from, int to, float[] out) {
+      long t = TRACE ? System.nanoTime() : 0;
       rows.kernelRow(p, from, to, dbuf);
       double y0 = yp[p];
       for (int j = from; j < to; j++) out[j] = (float) (y0 * yp[j] * dbuf[j]);
+      if (TRACE) tFill += System.nanoTime() - t;
+    }
+
+    @Override
+    public void fill(int p, int from, int to, double[] out) {
+      rows.kernelRow(p, from, to, dbuf);
+      double y0 = yp[p];
+      for (int j = from; j < to; j++) out[j] = y0 * yp[j] * dbuf[j];
     }
 
     void swap(int i, int j) {
+      if (i == j) return;
+      swapState(i, j);
+      cache.swap(i, j);
+    }
+
+    /** Swaps everything but the cache. */
+    void swapState(int i, int j) {
       if (i == j) return;
       int to = orig[i];
       orig[i] = orig[j];
@@ -178,10 +228,11 @@ public final class KernelDualSolver {
       swap(yp, i, j);
       swap(g, i, j);
       swap(gam, i, j);
+      swap(gSync, i, j);
+      swap(gamSync, i, j);
       swap(qd, i, j);
       for (int k = 0; k < vpi; k++) swap(alpha, i * vpi + k, j * vpi + k);
       rows.swap(i, j);
-      cache.swap(i, j);
     }
 
     private void swap(double[] a, int i, int j) {
@@ -192,15 +243,35 @@ public final class KernelDualSolver {
 
     /** G[from..n) = sum over non-zero gamma_s of gamma_s Q[s][j], computed directly. */
     void rebuildGradient(int from) {
-      Arrays.fill(g, from, n, 0.0);
-      if (from >= n) return;
-      for (int s = 0; s < n; s++) {
-        double gs = gam[s];
-        if (gs == 0) continue;
-        rows.kernelRow(s, from, n, dbuf);
-        double f = gs * yp[s];
-        for (int j = from; j < n; j++) g[j] += f * yp[j] * dbuf[j];
+      long t = TRACE ? System.nanoTime() : 0;
+      rebuild(from);
+      if (TRACE) tRebuild += System.nanoTime() - t;
+    }
+
+    /**
+     * G[from..n) from the last synchronisation point (when G was valid everywhere):
+     * G_j = gSync_j + sum over s whose gamma changed since of (gamma_s - gammaSync_s) Q[s][j],
+     * computed directly in blocks of positions (kept in L2 while every changed s passes over
+     * them). Afterwards G is valid everywhere and becomes the new synchronisation point.
+     */
+    void rebuild(int from) {
+      if (from < n) {
+        System.arraycopy(gSync, from, g, from, n - from);
+        int m = 0;
+        int[] sv = pairI; // free at this point
+        for (int s = 0; s < n; s++) if (gam[s] != gamSync[s]) sv[m++] = s;
+        for (int b0 = from; b0 < n; b0 += REBUILD_BLOCK) {
+          int b1 = Math.min(n, b0 + REBUILD_BLOCK);
+          for (int t = 0; t < m; t++) {
+            int s = sv[t];
+            rows.kernelRow(s, b0, b1, dbuf);
+            double f = (gam[s] - gamSync[s]) * yp[s];
+            for (int j = b0; j < b1; j++) g[j] += f * yp[j] * dbuf[j];
+          }
+        }
       }
+      System.arraycopy(g, 0, gSync, 0, n);
+      System.arraycopy(gam, 0, gamSync, 0, n);
     }
 
     double fullViolation() {
@@ -211,21 +282,33 @@ public final class KernelDualSolver {
 
     /** Moves shrinkable active instances (threshold thr) behind the active set. */
     void shrink(double thr) {
+      int count = 0;
       for (int p = active - 1; p >= 0; p--) {
         if (prob.shrinkable(alpha, p, g[p], thr)) {
-          swap(p, active - 1);
+          int q = active - 1;
+          swapState(p, q);
+          if (p != q) {
+            pairI[count] = p;
+            pairJ[count++] = q;
+          }
           active--;
         }
       }
+      if (count > 0) cache.swapAll(pairI, pairJ, count);
     }
 
     /** Applies gamma_p += delta to G over the active set. */
     void apply(int p, double delta) {
       gam[p] += delta;
       int a = active;
-      float[] col = cache.get(p, a, this);
       double[] gg = g;
-      for (int j = 0; j < a; j++) gg[j] += delta * col[j];
+      if (doubleCache) {
+        double[] col = cache.getDouble(p, a, this);
+        for (int j = 0; j < a; j++) gg[j] += delta * col[j];
+      } else {
+        float[] col = cache.get(p, a, this);
+        for (int j = 0; j < a; j++) gg[j] += delta * col[j];
+      }
     }
 
     /** Unshrinks if needed; returns the exact maximal violation of the whole problem. */
@@ -241,14 +324,23 @@ public final class KernelDualSolver {
       for (int p = 0; p < n; p++) {
         double d = gam[p];
         if (d == 0) continue;
-        float[] col = cache.get(p, n, this);
-        for (int j = 0; j < n; j++) g[j] += d * col[j];
+        if (doubleCache) {
+          double[] col = cache.getDouble(p, n, this);
+          for (int j = 0; j < n; j++) g[j] += d * col[j];
+        } else {
+          float[] col = cache.get(p, n, this);
+          for (int j = 0; j < n; j++) g[j] += d * col[j];
+        }
       }
       double initialViolation = fullViolation();
       active = n;
+      System.arraycopy(g, 0, gSync, 0, n);
+      System.arraycopy(gam, 0, gamSync, 0, n);
       double[] end = n == 0 || initialViolation <= eps
           ? new double[] {initialViolation, 1, 0}
-          : (selection == Selection.GREEDY ? greedy(initialViolation) : permutation());
+          : (selection == Selection.GREEDY
+              ? (prob instanceof HingeProblem hp && pairs ? greedyPairs(hp) : greedy(initialViolation))
+              : permutation());
       double maxViolation = end[0];
       boolean converged = end[1] != 0;
       int epochs = (int) end[2];
@@ -282,7 +374,10 @@ public final class KernelDualSolver {
       double secs = (System.nanoTime() - t0) / 1e9;
       SolveReport rep = new SolveReport(dual, primal, primal + dual, initialViolation, maxViolation,
           epochs, nsv, rows.evaluations, cache.hits(), cache.misses(), secs, converged);
-      if (TRACE) System.err.println("solve: n=" + n + " steps=" + steps + " " + rep);
+      if (TRACE) {
+        System.err.printf("solve: n=%d steps=%d fill=%.2fs rebuild=%.2fs argmax=%.2fs shrink=%.2fs apply(incl fill)=%.2fs select=%.2fs %s%n",
+            n, steps, tFill / 1e9, tRebuild / 1e9, tArgmax / 1e9, tShrink / 1e9, tApply / 1e9, tSelect / 1e9, rep);
+      }
       return new SolveResult(ai, coef, rep);
     }
 
@@ -340,17 +435,266 @@ public final class KernelDualSolver {
 
     /** Index of the largest violation over the active set (lowest position on ties), or -1 if none > 0. */
     int argmax(double[] best) {
-      int bp = -1;
-      double bv = 0;
-      for (int p = 0; p < active; p++) {
-        double v = prob.violation(alpha, p, g[p]);
-        if (v > bv) {
-          bv = v;
-          bp = p;
+      return prob.argmaxViolation(alpha, g, active, best);
+    }
+
+    /**
+     * Greedy with two-variable working sets for the one-variable-per-instance losses (hinge,
+     * squared hinge), as the "2D" solvers of Steinwart, Hush and Scovel (JMLR 2011, SVMs
+     * without offset): i = the largest violation, j = the violating instance whose joint
+     * unconstrained step with i gains most (second-order, from column i), then the exact
+     * minimiser of the objective over the 2-D box. Returns {violation, converged, epochs}.
+     */
+    double[] greedyPairs(HingeProblem hp) {
+      long limit = (long) opts.maxEpochs() * n;
+      int interval = Math.min(n, 1000);
+      int counter = interval;
+      double[] best = new double[1];
+      boolean sq = hp.squared();
+      PairParams pp = new PairParams(hp);
+      float[] ownF = doubleCache ? null : new float[n];
+      double[] ownD = doubleCache ? new double[n] : null;
+      int i = argmax(best);
+      double bestV = best[0];
+      while (steps < limit) {
+        if (--counter == 0) {
+          counter = interval;
+          if (opts.shrinking()) {
+            long t = TRACE ? System.nanoTime() : 0;
+            shrink(bestV);
+            i = argmax(best);
+            bestV = best[0];
+            if (TRACE) tShrink += System.nanoTime() - t;
+          }
+        }
+        if (bestV <= eps) {
+          double v = unshrunkCheck();
+          if (TRACE) System.err.println("greedy2: active set solved at step " + steps + ", full violation " + v);
+          if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+          i = argmax(best);
+          bestV = best[0];
+          continue;
+        }
+        long t2 = TRACE ? System.nanoTime() : 0;
+        int a = active;
+        float[] fi = null;
+        double[] dci = null;
+        if (doubleCache) {
+          dci = cache.getDouble(i, a, this);
+          if (cache.isScratch(dci)) {
+            System.arraycopy(dci, 0, ownD, 0, a);
+            dci = ownD;
+          }
+        } else {
+          fi = cache.get(i, a, this);
+          if (cache.isScratch(fi)) {
+            System.arraycopy(fi, 0, ownF, 0, a);
+            fi = ownF;
+          }
+        }
+        double ai = alpha[i];
+        double di = hp.extraDiag(i);
+        double gi = g[i] + di * ai - 1;
+        double hi = qd[i] + di;
+        double ui = hp.upper(i);
+        long t3 = TRACE ? System.nanoTime() : 0;
+        int j = doubleCache ? pp.selectD(i, dci, gi, hi) : pp.selectF(i, fi, gi, hi);
+        if (TRACE) tSelect += System.nanoTime() - t3;
+        double xi;
+        double xj = 0;
+        if (j < 0) {
+          xi = prob.step(alpha, i, g[i], qd[i], Double.POSITIVE_INFINITY, info);
+          steps++;
+        } else {
+          double aj = alpha[j];
+          double dj = hp.extraDiag(j);
+          double gj = g[j] + dj * aj - 1;
+          double hj = qd[j] + dj;
+          double uj = hp.upper(j);
+          double q = doubleCache ? dci[j] : fi[j];
+          double[] d = solve2(gi, gj, hi, hj, q, -ai, ui - ai, -aj, uj - aj);
+          double nai = clamp(ai + d[0], 0, ui);
+          double naj = clamp(aj + d[1], 0, uj);
+          xi = nai - ai;
+          xj = naj - aj;
+          alpha[i] = nai;
+          alpha[j] = naj;
+          steps += 2;
+        }
+        if (xi == 0 && xj == 0) {
+          // no progress possible along this pair (rounding): stop selecting it forever
+          i = argmax(best);
+          bestV = best[0];
+          steps++;
+          continue;
+        }
+        gam[i] += xi;
+        if (xj != 0) gam[j] += xj;
+        if (doubleCache) {
+          double[] dcj = xj != 0 ? cache.getDouble(j, a, this) : dci;
+          i = pp.updateD(xi, dci, xj, dcj, a, best);
+        } else {
+          float[] fj = xj != 0 ? cache.get(j, a, this) : fi;
+          i = pp.updateF(xi, fi, xj, fj, a, best);
+        }
+        bestV = best[0];
+        if (TRACE) tApply += System.nanoTime() - t2;
+        if (TRACE && steps % 20000 < 2) {
+          System.err.printf("step %d active=%d viol=%.4g t=%.2fs fill=%.2f select=%.2f%n", steps, active, bestV,
+              (System.nanoTime() - tStart) / 1e9, tFill / 1e9, tSelect / 1e9);
         }
       }
-      best[0] = bv;
-      return bp;
+      return new double[] {unshrunkCheck(), 0, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+    }
+
+    /** Exact minimiser of 1/2 d'Hd + g'd over the box [loI, hiI] x [loJ, hiJ] (H positive definite). */
+    private double[] solve2(double gi, double gj, double hi, double hj, double q,
+        double loI, double hiI, double loJ, double hiJ) {
+      double det = hi * hj - q * q;
+      double xi = -(hj * gi - q * gj) / det;
+      double xj = -(hi * gj - q * gi) / det;
+      if (xi >= loI && xi <= hiI && xj >= loJ && xj <= hiJ) return new double[] {xi, xj};
+      // the optimum is on an edge: the best of the clipped 1-D minimisers on the four edges
+      double bestF = Double.POSITIVE_INFINITY;
+      double bi = 0;
+      double bj = 0;
+      for (int e = 0; e < 4; e++) {
+        double yi;
+        double yj;
+        if (e < 2) {
+          yi = e == 0 ? loI : hiI;
+          if (Double.isInfinite(yi)) continue;
+          yj = clamp(-(gj + q * yi) / hj, loJ, hiJ);
+        } else {
+          yj = e == 2 ? loJ : hiJ;
+          if (Double.isInfinite(yj)) continue;
+          yi = clamp(-(gi + q * yj) / hi, loI, hiI);
+        }
+        double f = 0.5 * (hi * yi * yi + 2 * q * yi * yj + hj * yj * yj) + gi * yi + gj * yj;
+        if (f < bestF) {
+          bestF = f;
+          bi = yi;
+          bj = yj;
+        }
+      }
+      return new double[] {bi, bj};
+    }
+
+    /** The hinge / squared-hinge parameters by class, and the two hot loops of the pair path. */
+    private final class PairParams {
+      final double uPos;
+      final double uNeg;
+      final double dPos;
+      final double dNeg;
+
+      PairParams(HingeProblem hp) {
+        boolean sq = hp.squared();
+        uPos = sq ? Double.POSITIVE_INFINITY : hp.cPos();
+        uNeg = sq ? Double.POSITIVE_INFINITY : hp.cNeg();
+        dPos = sq ? 0.5 / hp.cPos() : 0;
+        dNeg = sq ? 0.5 / hp.cNeg() : 0;
+      }
+
+      /**
+       * The second variable: among violating j != i, the largest unconstrained 2-D gain
+       * (h_j g_i^2 - 2 q g_i g_j + h_i g_j^2) / (h_i h_j - q^2), compared without division.
+       */
+      int selectF(int i, float[] col, double gi, double hi) {
+        int bj = -1;
+        double bNum = 0;
+        double bDet = 1;
+        double gi2 = gi * gi;
+        for (int j = 0, a = active; j < a; j++) {
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double dj = pos ? dPos : dNeg;
+          double gj = g[j] + dj * aj - 1;
+          boolean viol = aj <= 0 ? gj < 0 : (aj >= (pos ? uPos : uNeg) ? gj > 0 : gj != 0);
+          if (!viol || j == i) continue;
+          double hj = qd[j] + dj;
+          double q = col[j];
+          double det = hi * hj - q * q;
+          if (det <= 1e-12 * hi * hj) continue;
+          double num = hj * gi2 - 2 * q * gi * gj + hi * gj * gj;
+          if (num * bDet > bNum * det) {
+            bNum = num;
+            bDet = det;
+            bj = j;
+          }
+        }
+        return bj;
+      }
+
+      int selectD(int i, double[] col, double gi, double hi) {
+        int bj = -1;
+        double bNum = 0;
+        double bDet = 1;
+        double gi2 = gi * gi;
+        for (int j = 0, a = active; j < a; j++) {
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double dj = pos ? dPos : dNeg;
+          double gj = g[j] + dj * aj - 1;
+          boolean viol = aj <= 0 ? gj < 0 : (aj >= (pos ? uPos : uNeg) ? gj > 0 : gj != 0);
+          if (!viol || j == i) continue;
+          double hj = qd[j] + dj;
+          double q = col[j];
+          double det = hi * hj - q * q;
+          if (det <= 1e-12 * hi * hj) continue;
+          double num = hj * gi2 - 2 * q * gi * gj + hi * gj * gj;
+          if (num * bDet > bNum * det) {
+            bNum = num;
+            bDet = det;
+            bj = j;
+          }
+        }
+        return bj;
+      }
+
+      /** G += xi ci + xj cj over the active set, fused with the next argmax of the violation. */
+      int updateF(double xi, float[] ci, double xj, float[] cj, int a, double[] best) {
+        int bp = -1;
+        double bv = 0;
+        double[] gg = g;
+        for (int j = 0; j < a; j++) {
+          double gj = gg[j] + xi * ci[j] + xj * cj[j];
+          gg[j] = gj;
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double gr = gj + (pos ? dPos : dNeg) * aj - 1;
+          double v = aj <= 0 ? -gr : (aj >= (pos ? uPos : uNeg) ? gr : Math.abs(gr));
+          if (v > bv) {
+            bv = v;
+            bp = j;
+          }
+        }
+        best[0] = bv;
+        return bp;
+      }
+
+      int updateD(double xi, double[] ci, double xj, double[] cj, int a, double[] best) {
+        int bp = -1;
+        double bv = 0;
+        double[] gg = g;
+        for (int j = 0; j < a; j++) {
+          double gj = gg[j] + xi * ci[j] + xj * cj[j];
+          gg[j] = gj;
+          double aj = alpha[j];
+          boolean pos = yp[j] > 0;
+          double gr = gj + (pos ? dPos : dNeg) * aj - 1;
+          double v = aj <= 0 ? -gr : (aj >= (pos ? uPos : uNeg) ? gr : Math.abs(gr));
+          if (v > bv) {
+            bv = v;
+            bp = j;
+          }
+        }
+        best[0] = bv;
+        return bp;
+      }
+    }
+
+    private double clamp(double v, double lo, double hi) {
+      return v < lo ? lo : (v > hi ? hi : v);
     }
 
     /** Greedy steps; returns {violation, converged, epochs}. */
@@ -363,11 +707,15 @@ public final class KernelDualSolver {
         if (--counter == 0) {
           counter = interval;
           if (opts.shrinking()) {
+            long t = TRACE ? System.nanoTime() : 0;
             argmax(best);
             shrink(best[0]);
+            if (TRACE) tShrink += System.nanoTime() - t;
           }
         }
+        long t1 = TRACE ? System.nanoTime() : 0;
         int p = argmax(best);
+        if (TRACE) tArgmax += System.nanoTime() - t1;
         if (best[0] <= eps) {
           double v = unshrunkCheck();
           if (TRACE) System.err.println("greedy: active set solved at step " + steps + ", full violation " + v);
@@ -376,7 +724,9 @@ public final class KernelDualSolver {
         }
         double delta = prob.step(alpha, p, g[p], qd[p], Double.POSITIVE_INFINITY, info);
         steps++;
+        long t2 = TRACE ? System.nanoTime() : 0;
         if (delta != 0) apply(p, delta);
+        if (TRACE) tApply += System.nanoTime() - t2;
         if (TRACE && steps % 10000 == 0) {
           System.err.println("step " + steps + " active=" + active + " viol=" + best[0]);
         }

@@ -111,6 +111,31 @@ final class OdmProblem implements DualProblem {
   }
 
   @Override
+  public int argmaxViolation(double[] alpha, double[] qg, int to, double[] best) {
+    int bp = -1;
+    double bv = 0;
+    double[] yy = y;
+    double tm = theta - 1;
+    double tp = theta + 1;
+    for (int i = 0; i < to; i++) {
+      double z = alpha[2 * i];
+      double b = alpha[2 * i + 1];
+      double mcb = yy[i] > 0 ? mcPos : mcNeg;
+      double gz = qg[i] + mcb * v * z + tm;
+      double gb = -qg[i] + mcb * b + tp;
+      double vz = z <= 0 ? -gz : Math.abs(gz);
+      double vb = b <= 0 ? -gb : Math.abs(gb);
+      double vv = vz > vb ? vz : vb;
+      if (vv > bv) {
+        bv = vv;
+        bp = i;
+      }
+    }
+    best[0] = bv;
+    return bp;
+  }
+
+  @Override
   public boolean project(double[] alpha, int i) {
     boolean ch = false;
     for (int k = 2 * i; k < 2 * i + 2; k++) {

@@ -15,6 +15,7 @@ final class Rows {
   static final int DENSE_DIM = 128;
   static final long DENSE_MAX_ELEMENTS = 1L << 25;
   static final int SCATTER_MAX_DIM = 1 << 22;
+  static final int BLOCK = 1024;
 
   final int n;
   final int dim;
@@ -91,10 +92,14 @@ final class Rows {
     if (dense) {
       double[] m = dx;
       java.util.Arrays.fill(out, from, to, 0.0);
-      for (int f = 0, base = 0; f < dim; f++, base += n) {
-        double a = m[base + p];
-        if (a == 0) continue;
-        for (int j = from; j < to; j++) out[j] += a * m[base + j];
+      // blocks of positions so that out[] stays in L1 across the features
+      for (int b0 = from; b0 < to; b0 += BLOCK) {
+        int b1 = Math.min(to, b0 + BLOCK);
+        for (int f = 0, base = 0; f < dim; f++, base += n) {
+          double a = m[base + p];
+          if (a == 0) continue;
+          for (int j = b0; j < b1; j++) out[j] += a * m[base + j];
+        }
       }
     } else if (buf != null) {
       SparseVector a = sx[p];
