@@ -56,6 +56,13 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     }
   }
 
+  /** Heap held by the block's vectors: arrays of indices and values plus object headers. */
+  static long dataBytes(SparseVector[] x) {
+    long b = 0;
+    for (SparseVector v : x) b += 80 + 12L * v.nnz();
+    return b;
+  }
+
   @Override
   protected void reduce(BlockKey key, Iterable<AvroValue<TrainRecord>> values, Context context)
       throws IOException, InterruptedException {
@@ -82,8 +89,9 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       }
     }
     SolveResult res;
+    KernelDualSolver solver = new KernelDualSolver(kernel, options);
     try {
-      res = new KernelDualSolver(kernel, options).solve(x, y, loss, warm ? alpha0 : null);
+      res = solver.solve(x, y, loss, warm ? alpha0 : null);
     } catch (RuntimeException e) {
       String msg = "solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
       JobFailure.report(context, msg);
@@ -105,7 +113,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       context.write(out, NullWritable.get());
     }
     BlockStats s = new BlockStats(level, block, n, positives, rep.dualObjective(), rep.initialViolation(), rep.maxViolation(),
-        rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(), rep.converged());
+        rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(),
+        solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged());
     Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
     AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
         BlockStats.getClassSchema(), s);

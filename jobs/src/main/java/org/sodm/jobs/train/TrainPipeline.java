@@ -160,13 +160,16 @@ public final class TrainPipeline {
       }
       double wall = (System.nanoTime() - t) / 1e9;
       List<BlockStats> stats = TrainIO.readStats(conf, new Path(dir, "stats"));
+      long tv = System.nanoTime();
       Model levelModel = validationRows == null ? null : buildModel(new Path(dir, "data"), kernel, data, List.of(), "");
       Double acc = levelModel == null ? null : accuracy(levelModel, validationRows);
+      double validationSeconds = (System.nanoTime() - tv) / 1e9;
       LevelStats ls = levelStats(level, stats, wall, acc);
       levels.add(ls);
       say(resumed ? "level " + level + "*" : "level " + level, String.format(Locale.ROOT,
-          "%4d blocks  obj %12.6g  viol %.2e  SV %,7d%s", ls.getBlocks(), ls.getObjective(), ls.getMaxViolation(),
-          ls.getSupportVectors(), acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), wall);
+          "%4d blocks  obj %12.6g  viol %.2e  SV %,7d  mem %4d MB%s", ls.getBlocks(), ls.getObjective(), ls.getMaxViolation(),
+          ls.getSupportVectors(), (ls.getMaxBlockMemoryBytes() + (1 << 19)) >> 20, acc == null ? ""
+              : String.format(Locale.ROOT, "  acc %.2f%% (scored in %.1f s)", 100 * acc, validationSeconds)), wall);
       previous = new Path(dir, "data");
       last = previous;
       if (i > 0 && tc.earlyStop && ls.getMaxInitialViolation() <= tc.solver.eps() && i + 1 < levelBlocks.size()) {
@@ -312,14 +315,16 @@ public final class TrainPipeline {
     double init = 0;
     long sv = 0;
     long evals = 0;
+    long mem = 0;
     for (BlockStats s : stats) {
+      mem = Math.max(mem, s.getMemoryBytes());
       obj += s.getObjective();
       viol = Math.max(viol, s.getMaxViolation());
       init = Math.max(init, s.getInitialViolation());
       sv += s.getSupportVectors();
       evals += s.getKernelEvaluations();
     }
-    return new LevelStats(level, stats.size(), obj, viol, init, sv, evals, wall, acc);
+    return new LevelStats(level, stats.size(), obj, viol, init, sv, evals, wall, mem, acc);
   }
 
   private void writeReport(Path p, Model model, List<LevelStats> levels) throws IOException {
@@ -328,9 +333,10 @@ public final class TrainPipeline {
       LevelStats l = levels.get(i);
       sb.append(String.format(Locale.ROOT,
           "    {\"level\": %d, \"blocks\": %d, \"objective\": %.10g, \"maxViolation\": %.4g, \"maxInitialViolation\": %.4g, "
-              + "\"supportVectors\": %d, \"kernelEvaluations\": %d, \"wallSeconds\": %.3f, \"validationAccuracy\": %s}%s\n",
+              + "\"supportVectors\": %d, \"kernelEvaluations\": %d, \"wallSeconds\": %.3f, \"maxBlockMemoryBytes\": %d, "
+              + "\"validationAccuracy\": %s}%s\n",
           l.getLevel(), l.getBlocks(), l.getObjective(), l.getMaxViolation(), l.getMaxInitialViolation(), l.getSupportVectors(),
-          l.getKernelEvaluations(), l.getWallSeconds(),
+          l.getKernelEvaluations(), l.getWallSeconds(), l.getMaxBlockMemoryBytes(),
           l.getValidationAccuracy() == null ? "null" : String.format(Locale.ROOT, "%.6f", l.getValidationAccuracy()),
           i + 1 < levels.size() ? "," : ""));
     }
