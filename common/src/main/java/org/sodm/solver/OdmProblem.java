@@ -148,6 +148,13 @@ final class OdmProblem implements DualProblem {
   }
 
   @Override
+  public double separable(double[] alpha, int i) {
+    double z = alpha[2 * i];
+    double b = alpha[2 * i + 1];
+    return 0.5 * mc(i) * (v * z * z + b * b) + (theta - 1) * z + (theta + 1) * b;
+  }
+
+  @Override
   public double dualObjective(double[] alpha, double[] qg) {
     double s = 0;
     for (int i = 0; i < y.length; i++) {

@@ -108,8 +108,24 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--seed", paramLabel = "S", description = "Seed of every random choice (sodm.seed, default 1).")
   Long seed;
 
+  @Option(names = "--exact", description = "After the merge tree, solve the whole problem: PBM iterations over the last level's blocks, or one block when it fits the cache (sodm.train.exact).")
+  Boolean exact;
+
+  @Option(names = "--exact-tolerance", paramLabel = "E", description = "Exact mode: stop at this max violation (sodm.train.exact.tolerance, default 0.001).")
+  Double exactTolerance;
+
+  @Option(names = "--exact-max-iterations", paramLabel = "N", description = "Exact mode: at most N PBM iterations (sodm.train.exact.max.iterations, default 200).")
+  Integer exactMaxIterations;
+
+  @Option(names = "--refine", description = "Exact mode: first re-solve on the last level's support vectors (DC-SVM refine; sodm.train.exact.refine).")
+  Boolean refine;
+
   @Override
   protected void applyOptions(Configuration conf) {
+    set(conf, SodmConf.EXACT, exact);
+    set(conf, SodmConf.EXACT_TOLERANCE, exactTolerance);
+    set(conf, SodmConf.EXACT_MAX_ITERATIONS, exactMaxIterations);
+    set(conf, SodmConf.EXACT_REFINE, refine);
     set(conf, SodmConf.OVERWRITE, overwrite);
     set(conf, SodmConf.LOSS, loss);
     set(conf, SodmConf.C, c);

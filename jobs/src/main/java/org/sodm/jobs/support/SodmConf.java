@@ -48,6 +48,16 @@ public final class SodmConf {
   public static final String SHRINKING = "sodm.solver.shrinking";
   public static final String CACHE_MB = "sodm.cache.mb";
 
+  public static final String EXACT = "sodm.train.exact";
+  public static final String EXACT_TOLERANCE = "sodm.train.exact.tolerance";
+  public static final String EXACT_MAX_ITERATIONS = "sodm.train.exact.max.iterations";
+  public static final String EXACT_INNER_EPOCHS = "sodm.train.exact.inner.epochs";
+  public static final String EXACT_LINE_SEARCH = "sodm.train.exact.line.search";
+  public static final String EXACT_REFINE = "sodm.train.exact.refine";
+  public static final String EXACT_SINGLE = "sodm.train.exact.single";
+  public static final String EXACT_REFERENCE = "sodm.train.exact.reference";
+  public static final String EXACT_GAP = "sodm.train.exact.gap";
+
   public static final String GENERATE_ROWS = "sodm.generate.rows";
   public static final String GENERATE_FEATURES = "sodm.generate.features";
   public static final String GENERATE_NOISE = "sodm.generate.noise";

@@ -35,6 +35,16 @@ public final class TrainConfig {
   public final boolean earlyStop;
   public final SolverOptions solver;
   public final long seed;
+  public final boolean exact;
+  public final double exactTolerance;
+  public final int exactMaxIterations;
+  public final int exactInnerEpochs;
+  public final org.sodm.solver.PbmStep.Rule exactLineSearch;
+  public final boolean exactRefine;
+  public final String exactSingle;
+  /** NaN when not given. */
+  public final double exactReference;
+  public final double exactGap;
 
   private TrainConfig(Configuration conf) {
     LossType lt = parse(() -> LossType.parse(SodmConf.require(conf, SodmConf.LOSS)), SodmConf.LOSS, "--loss");
@@ -87,6 +97,25 @@ public final class TrainConfig {
     seed = integer(conf, SodmConf.SEED);
     solver = new SolverOptions(eps, (int) Math.min(Integer.MAX_VALUE, maxEpochs), conf.getBoolean(SodmConf.SHRINKING, true),
         cacheMb << 20, seed);
+
+    exact = conf.getBoolean(SodmConf.EXACT, false);
+    exactTolerance = positive(conf, SodmConf.EXACT_TOLERANCE, "--exact-tolerance");
+    long mi = integer(conf, SodmConf.EXACT_MAX_ITERATIONS);
+    if (mi < 0) throw bad(SodmConf.EXACT_MAX_ITERATIONS, "--exact-max-iterations", "must be >= 0, got " + mi);
+    exactMaxIterations = (int) Math.min(Integer.MAX_VALUE, mi);
+    long ie = integer(conf, SodmConf.EXACT_INNER_EPOCHS);
+    if (ie < 1) throw bad(SodmConf.EXACT_INNER_EPOCHS, "-D " + SodmConf.EXACT_INNER_EPOCHS, "must be >= 1, got " + ie);
+    exactInnerEpochs = (int) Math.min(Integer.MAX_VALUE, ie);
+    exactLineSearch = parse(() -> org.sodm.solver.PbmStep.Rule.valueOf(SodmConf.require(conf, SodmConf.EXACT_LINE_SEARCH).trim()
+        .toUpperCase(Locale.ROOT)), SodmConf.EXACT_LINE_SEARCH, "-D " + SodmConf.EXACT_LINE_SEARCH);
+    exactRefine = conf.getBoolean(SodmConf.EXACT_REFINE, false);
+    exactSingle = conf.getTrimmed(SodmConf.EXACT_SINGLE, "auto").toLowerCase(Locale.ROOT);
+    if (!List.of("auto", "always", "never").contains(exactSingle)) {
+      throw bad(SodmConf.EXACT_SINGLE, "-D " + SodmConf.EXACT_SINGLE, "must be auto, always or never, got " + exactSingle);
+    }
+    String ref = conf.getTrimmed(SodmConf.EXACT_REFERENCE, "");
+    exactReference = ref.isEmpty() ? Double.NaN : number(conf, SodmConf.EXACT_REFERENCE);
+    exactGap = number(conf, SodmConf.EXACT_GAP);
   }
 
   /** Reads and validates; throws {@link SodmException} naming the first bad parameter. */

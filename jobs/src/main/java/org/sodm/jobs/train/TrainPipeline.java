@@ -178,9 +178,31 @@ public final class TrainPipeline {
       }
     }
 
+    // exact mode (issue 8): the whole problem from the last level's solution
+    java.util.function.UnaryOperator<TrainRecord> transform = null;
+    if (tc.exact) {
+      LevelStats top1 = levels.get(levels.size() - 1);
+      ExactPhase.Result ex = new ExactPhase(conf, fs, work, tc, progress).run(last, data.stats().getRows(), top1.getBlocks(),
+          top1.getSupportVectors());
+      last = ex.data();
+      double beta = ex.beta();
+      transform = r -> {
+        TrainRecord c = ExactPhase.finalRecord(r, beta, tc.loss);
+        c.setBlock(0);
+        return c;
+      };
+      Model exModel = validationRows == null ? null : buildModel(last, kernel, data, List.of(), "", transform);
+      Double acc = exModel == null ? null : accuracy(exModel, validationRows);
+      levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel == null ? 0 : exModel.supportVectors(), 0L,
+          ex.seconds(), 0L, acc));
+      say("exact", String.format(Locale.ROOT, "%s obj %.10g viol %.2e%s%s", ex.pbm() ? ex.iterations() + " PBM iterations," : "one block,",
+          ex.objective(), ex.violation(), ex.converged() ? "" : " (not converged)",
+          acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), ex.seconds());
+    }
+
     // model
     long tm = System.nanoTime();
-    Model model = buildModel(last, kernel, data, levels, String.join(",", req.inputs()));
+    Model model = buildModel(last, kernel, data, levels, String.join(",", req.inputs()), transform);
     Path modelPath = new Path(out, MODEL);
     Path tmp = new Path(out, "." + MODEL + ".tmp");
     AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), model.toAvro());
@@ -272,10 +294,16 @@ public final class TrainPipeline {
 
   private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input)
       throws IOException {
+    return buildModel(levelData, kernel, data, levels, input, null);
+  }
+
+  /** {@code transform} (or null) maps each record before it goes into the model (exact mode: final alpha, block 0). */
+  private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input,
+      java.util.function.UnaryOperator<TrainRecord> transform) throws IOException {
     ModelBuilder b = new ModelBuilder();
     for (Path p : AvroFiles.dataFiles(conf, levelData)) {
       if (!p.getName().endsWith(".avro")) continue;
-      for (TrainRecord r : AvroFiles.readAll(conf, p, TrainRecord.class)) b.add(r);
+      for (TrainRecord r : AvroFiles.readAll(conf, p, TrainRecord.class)) b.add(transform == null ? r : transform.apply(r));
     }
     Map<String, String> params = new TreeMap<>();
     for (Map.Entry<String, String> e : conf) {
