@@ -58,6 +58,8 @@ public final class SodmConf {
   public static final String EXACT_REFERENCE = "sodm.train.exact.reference";
   public static final String EXACT_GAP = "sodm.train.exact.gap";
 
+  public static final String PREDICT_MODE = "sodm.predict.mode";
+
   public static final String GENERATE_ROWS = "sodm.generate.rows";
   public static final String GENERATE_FEATURES = "sodm.generate.features";
   public static final String GENERATE_NOISE = "sodm.generate.noise";

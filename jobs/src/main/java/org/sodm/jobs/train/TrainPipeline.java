@@ -180,11 +180,14 @@ public final class TrainPipeline {
 
     // exact mode (issue 8): the whole problem from the last level's solution
     java.util.function.UnaryOperator<TrainRecord> transform = null;
+    int merges = levels.size() - 1;
+    ExactPhase.Result exactResult = null;
     if (tc.exact) {
       LevelStats top1 = levels.get(levels.size() - 1);
       ExactPhase.Result ex = new ExactPhase(conf, fs, work, tc, progress).run(last, data.stats().getRows(), top1.getBlocks(),
           top1.getSupportVectors());
       last = ex.data();
+      exactResult = ex;
       double beta = ex.beta();
       transform = r -> {
         TrainRecord c = ExactPhase.finalRecord(r, beta, tc.loss);
@@ -203,6 +206,9 @@ public final class TrainPipeline {
     // model
     long tm = System.nanoTime();
     Model model = buildModel(last, kernel, data, levels, String.join(",", req.inputs()), transform);
+    if (tc.partitioner == TrainConfig.Partitioner.KMEANS && levelBlocks.get(0) > 1) {
+      model = model.withRouting(routing(model, kernel, levelBlocks.get(0), merges, exactResult));
+    }
     Path modelPath = new Path(out, MODEL);
     Path tmp = new Path(out, "." + MODEL + ".tmp");
     AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), model.toAvro());
@@ -312,6 +318,67 @@ public final class TrainPipeline {
     Provenance prov = new Provenance(org.sodm.cli.SodmMain.version(), Instant.now().toString(), input,
         fingerprint(data), new HashMap<>(params), new ArrayList<>(levels));
     return b.build(kernel, tc.loss, data.labelMap(), data.scaler(), prov);
+  }
+
+  /**
+   * Local prediction routing (kmeans partitioner): the k-means sample and memberships of
+   * work/landmarks; cluster c was bottom block c and, after {@code merges} rounds, is in final
+   * block c / p^merges. Exact mode with PBM adds, per final block r, the correction (1 - beta) d_r
+   * of the last iteration (local model alpha_t + d_{S_r}); in exact mode with one block every
+   * cluster routes to the one global block.
+   */
+  private Model.Routing routing(Model model, KernelSpec kernel, int clusters, int merges, ExactPhase.Result ex) throws IOException {
+    List<TrainRecord> sample = TrainIO.readRecords(conf, new Path(new Path(work, "landmarks"), "data"));
+    SparseVector[] pts = new SparseVector[sample.size()];
+    int[] mem = new int[pts.length];
+    for (int i = 0; i < pts.length; i++) {
+      pts[i] = Instances.features(sample.get(i).getFeatures());
+      mem[i] = sample.get(i).getBlock();
+    }
+    int k = Math.min(clusters, pts.length);
+    org.sodm.partition.KernelKMeans km = org.sodm.partition.KernelKMeans.fromState(pts, mem, k, kernel.create(), null);
+    int[] finalId = new int[k];
+    for (int c = 0; c < k; c++) {
+      int b = c;
+      for (int m = 0; m < merges; m++) b /= tc.fanout;
+      finalId[c] = b;
+    }
+    int[] cb = new int[k];
+    if (ex == null || !ex.pbm()) {
+      Map<Integer, Integer> index = new HashMap<>();
+      for (int b = 0; b < model.blockCount(); b++) index.put(model.blockId(b), b);
+      for (int c = 0; c < k; c++) cb[c] = ex != null ? 0 : index.getOrDefault(finalId[c], 0);
+      return new Model.Routing(km, cb, null, null);
+    }
+    Map<Integer, List<SparseVector>> vec = new TreeMap<>();
+    Map<Integer, List<Double>> coef = new TreeMap<>();
+    for (int c = 0; c < k; c++) {
+      vec.computeIfAbsent(finalId[c], x -> new ArrayList<>());
+      coef.computeIfAbsent(finalId[c], x -> new ArrayList<>());
+    }
+    for (TrainRecord r : TrainIO.readRecords(conf, ex.data())) {
+      double dg = PbmJobs.gamma(r.getDelta());
+      vec.computeIfAbsent(r.getBlock(), x -> new ArrayList<>());
+      coef.computeIfAbsent(r.getBlock(), x -> new ArrayList<>());
+      if (dg == 0) continue;
+      vec.get(r.getBlock()).add(Instances.features(r.getFeatures()));
+      coef.get(r.getBlock()).add(r.getY() * (1 - ex.beta()) * dg);
+    }
+    org.sodm.kernel.Kernel base = kernel.create();
+    org.sodm.solver.KernelExpansion[] local = new org.sodm.solver.KernelExpansion[vec.size()];
+    int[] ids = new int[vec.size()];
+    Map<Integer, Integer> index = new HashMap<>();
+    int b = 0;
+    for (Map.Entry<Integer, List<SparseVector>> e : vec.entrySet()) {
+      double[] c = coef.get(e.getKey()).stream().mapToDouble(Double::doubleValue).toArray();
+      double bias = 0;
+      if (tc.loss.bias()) for (double v : c) bias += v;
+      local[b] = new org.sodm.solver.KernelExpansion(base, e.getValue().toArray(new SparseVector[0]), c, bias);
+      ids[b] = e.getKey();
+      index.put(e.getKey(), b++);
+    }
+    for (int c = 0; c < k; c++) cb[c] = index.get(finalId[c]);
+    return new Model.Routing(km, cb, local, ids);
   }
 
   static String fingerprint(IngestJob.Result data) {

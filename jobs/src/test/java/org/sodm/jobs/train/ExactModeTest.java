@@ -23,6 +23,8 @@ import org.sodm.data.LibsvmReader;
 import org.sodm.data.Scaler;
 import org.sodm.data.StatsAccumulator;
 import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.model.Model;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
@@ -134,5 +136,62 @@ class ExactModeTest {
     TrainPipeline.Result b = train("a", true);
     assertTrue(progress.stream().anyMatch(l -> l.contains("resuming after PBM iteration 1")), String.join("\n", progress));
     assertEquals(coefficients(ra), coefficients(ModelFiles.readRecord(conf, b.modelPath())));
+  }
+
+  /** Merge-tree model on k-means clusters: a point is scored by the block of its nearest centre. */
+  @Test
+  void localPredictionRoutesToTheNearestCentresBlock() throws IOException {
+    conf.set(SodmConf.PARTITIONER, "kmeans");
+    conf.set(SodmConf.EXACT, "false");
+    TrainPipeline.Result r = train("km", false);
+    Model m = ModelFiles.read(conf, r.modelPath()); // through Avro
+    assertNotNull(m.routing());
+    assertEquals(4, m.blockCount());
+    List<TrainRecord> recs = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("km/work/level-1/data").toString()));
+    int checked = 0;
+    for (TrainRecord rec : recs.subList(0, 300)) {
+      SparseVector x = Instances.features(rec.getFeatures());
+      // the training partition put the instance in the block of its nearest centre (no merge: block = cluster)
+      assertEquals(rec.getBlock(), m.routing().kmeans().assign(x));
+      int b = -1;
+      for (int k = 0; k < m.blockCount(); k++) if (m.blockId(k) == rec.getBlock()) b = k;
+      assertEquals(m.block(b).decision(x), m.decisionLocalPrepared(x), 1e-12);
+      checked++;
+    }
+    assertEquals(300, checked);
+    conf.set(SodmConf.PREDICT_MODE, "local");
+    PredictJob.Result p = PredictJob.run(conf, r.modelPath(), List.of(LocalConf.sampleData("svmguide1.t").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("pl").toString()));
+    assertTrue(p.metrics().accuracy() > 0.9, "local accuracy " + p.metrics().accuracy());
+    assertEquals("local", PredictJob.mode(conf, new org.apache.hadoop.fs.Path(tmp.resolve("pl").toString())));
+  }
+
+  /** Exact mode on k-means blocks: the local model of block r is alpha_t + d_{S_r} (seed 004 section 4.3). */
+  @Test
+  void exactLocalModelIsAlphaPlusTheBlocksDirection() throws IOException {
+    conf.set(SodmConf.PARTITIONER, "kmeans");
+    conf.set(SodmConf.EXACT_MAX_ITERATIONS, "2");
+    TrainPipeline.Result r = train("kx", false);
+    Model m = ModelFiles.read(conf, r.modelPath());
+    assertNotNull(m.routing());
+    java.io.File[] iters = tmp.resolve("kx/work/pbm").toFile().listFiles((d, n) -> n.startsWith("iter-"));
+    java.util.Arrays.sort(iters);
+    List<TrainRecord> fin = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(new java.io.File(iters[iters.length - 1], "data").toString()));
+    java.util.Properties step = new java.util.Properties();
+    try (var in = Files.newInputStream(new java.io.File(iters[iters.length - 1], "step.properties").toPath())) {
+      step.load(in);
+    }
+    assertEquals(0.0, Double.parseDouble(step.getProperty("beta")), "the last iteration takes no step");
+    var k = KernelSpec.rbf(2).create();
+    for (TrainRecord q : fin.subList(0, 15)) {
+      SparseVector x = Instances.features(q.getFeatures());
+      int block = m.routing().kmeans().assign(x);
+      double direct = 0;
+      for (TrainRecord rec : fin) {
+        double g = rec.getAlpha().get(0) + (rec.getBlock() == block ? rec.getDelta().get(0) : 0);
+        if (g != 0) direct += rec.getY() * g * k.eval(Instances.features(rec.getFeatures()), x);
+      }
+      assertEquals(direct, m.decisionLocalPrepared(x), 1e-9 * (1 + Math.abs(direct)));
+    }
   }
 }
