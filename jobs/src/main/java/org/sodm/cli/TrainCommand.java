@@ -117,15 +117,15 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--exact-max-iterations", paramLabel = "N", description = "Exact mode: at most N PBM iterations (sodm.train.exact.max.iterations, default 200).")
   Integer exactMaxIterations;
 
-  @Option(names = "--refine", description = "Exact mode: first re-solve on the last level's support vectors (DC-SVM refine; sodm.train.exact.refine).")
-  Boolean refine;
+  @Option(names = "--no-refine", description = "Exact mode: skip the re-solve on the last level's support vectors before PBM (DC-SVM refine; sodm.train.exact.refine=false).")
+  boolean noRefine;
 
   @Override
   protected void applyOptions(Configuration conf) {
     set(conf, SodmConf.EXACT, exact);
     set(conf, SodmConf.EXACT_TOLERANCE, exactTolerance);
     set(conf, SodmConf.EXACT_MAX_ITERATIONS, exactMaxIterations);
-    set(conf, SodmConf.EXACT_REFINE, refine);
+    if (noRefine) conf.setBoolean(SodmConf.EXACT_REFINE, false);
     set(conf, SodmConf.OVERWRITE, overwrite);
     set(conf, SodmConf.LOSS, loss);
     set(conf, SodmConf.C, c);

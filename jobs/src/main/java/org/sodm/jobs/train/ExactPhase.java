@@ -77,7 +77,8 @@ final class ExactPhase {
       Path dir = new Path(work, "level-0");
       if (!fs.exists(dir)) {
         Configuration c = new Configuration(conf);
-        c.setInt(SodmConf.FANOUT, Integer.MAX_VALUE);
+        c.setInt(SodmConf.FANOUT, Integer.MAX_VALUE); // every block to parent 0
+        c.setInt(SodmConf.PARTITIONS, tc.partitions); // explicit, so the huge fanout is not raised to a power
         c.set(SodmConf.MERGE, "warm");
         try (OutputDir od = OutputDir.create(c, dir, false)) {
           SolveJob.run(c, last, false, 0, 1, new Path(od.temp(), "data"), new Path(od.temp(), "stats"));
@@ -105,6 +106,7 @@ final class ExactPhase {
         if (!fs.exists(dir)) {
           Configuration c = new Configuration(conf);
           c.setInt(SodmConf.FANOUT, Integer.MAX_VALUE);
+          c.setInt(SodmConf.PARTITIONS, tc.partitions);
           c.set(SodmConf.MERGE, "cascade");
           try (OutputDir od = OutputDir.create(c, dir, false)) {
             SolveJob.run(c, last, false, 0, 1, new Path(od.temp(), "data"), new Path(od.temp(), "stats"));
@@ -129,7 +131,8 @@ final class ExactPhase {
         fs.delete(new Path(od.temp(), "_failures"), true);
         od.commit();
       }
-      say("exact init", "alpha / " + blocks + " (the tree's mean model), Q gamma from the broadcast support vectors", (System.nanoTime() - t) / 1e9);
+      say("exact init", (replace ? "alpha of the refine solve" : "alpha / " + blocks + " (the tree's mean model)")
+          + ", Q gamma from the broadcast support vectors", (System.nanoTime() - t) / 1e9);
     }
 
     // resume: the last complete iteration

@@ -50,6 +50,7 @@ class ExactModeTest {
     conf.set(SodmConf.PARTITIONS, "4");
     conf.set(SodmConf.EXACT, "true");
     conf.set(SodmConf.EXACT_SINGLE, "never");
+    conf.set(SodmConf.EXACT_REFINE, "false");
   }
 
   static synchronized double reference() throws IOException {
@@ -85,7 +86,7 @@ class ExactModeTest {
    * PbmSolverTest checks) started from the same point (the last level's alpha / B on its blocks).
    */
   @Test
-  void pbmJobsFollowTheReferenceIterates() throws IOException {
+  void pbmJobsFollowTheReferenceIteratesAndResumeMidWay() throws IOException {
     double ref = reference();
     conf.set(SodmConf.EXACT_REFERENCE, Double.toString(ref));
     conf.set(SodmConf.EXACT_MAX_ITERATIONS, "3");
@@ -121,21 +122,45 @@ class ExactModeTest {
     }
     // the model is the expansion of the final alpha: its objective is the last iterate's
     assertEquals(mem.objective(), r.levels().get(r.levels().size() - 1).getObjective(), 1e-9 * Math.abs(ref));
+
+    // resume mid-way (iterations 2 and 3 lost) gives the same model
+    ModelRecord ra = ModelFiles.readRecord(conf, r.modelPath());
+    FileUtil.fullyDelete(tmp.resolve("e/work/pbm/iter-0003").toFile());
+    FileUtil.fullyDelete(tmp.resolve("e/work/pbm/iter-0002").toFile());
+    Files.delete(tmp.resolve("e/model.avro"));
+    progress.clear();
+    TrainPipeline.Result b = train("e", true);
+    assertTrue(progress.stream().anyMatch(l -> l.contains("resuming after PBM iteration 1")), String.join("\n", progress));
+    assertTrue(progress.stream().filter(l -> l.startsWith("exact pbm")).count() == 2, String.join("\n", progress));
+    assertEquals(coefficients(ra), coefficients(ModelFiles.readRecord(conf, b.modelPath())));
   }
 
+  /** When it fits the cache: one more merge round into a single block, the single-node optimum. */
   @Test
-  void resumeMidWayGivesTheSameModel() throws IOException {
-    conf.set(SodmConf.EXACT_MAX_ITERATIONS, "3");
-    TrainPipeline.Result a = train("a", false);
-    ModelRecord ra = ModelFiles.readRecord(conf, a.modelPath());
-    assertTrue(Files.isDirectory(tmp.resolve("a/work/pbm/iter-0003")), "3 steps then the final direction");
-    FileUtil.fullyDelete(tmp.resolve("a/work/pbm/iter-0003").toFile());
-    FileUtil.fullyDelete(tmp.resolve("a/work/pbm/iter-0002").toFile());
-    Files.delete(tmp.resolve("a/model.avro"));
-    progress.clear();
-    TrainPipeline.Result b = train("a", true);
-    assertTrue(progress.stream().anyMatch(l -> l.contains("resuming after PBM iteration 1")), String.join("\n", progress));
-    assertEquals(coefficients(ra), coefficients(ModelFiles.readRecord(conf, b.modelPath())));
+  void singleReducerPath() throws IOException {
+    double ref = reference();
+    conf.set(SodmConf.EXACT_SINGLE, "always");
+    conf.set(SodmConf.EPS, "1e-5");
+    TrainPipeline.Result r = train("s", false);
+    var last = r.levels().get(r.levels().size() - 1);
+    assertEquals(0, last.getLevel());
+    assertTrue(Math.abs(last.getObjective() - ref) / Math.abs(ref) <= 1e-5, last.getObjective() + " vs " + ref);
+    assertEquals(1, r.model().blockCount());
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact") && l.contains("one block")), String.join("\n", progress));
+  }
+
+  /** DC-SVM's refine (the problem on the last level's support vectors) gives PBM a start close to the optimum. */
+  @Test
+  void refineStartsPbmNearTheOptimum() throws IOException {
+    double ref = reference();
+    conf.set(SodmConf.EXACT_REFINE, "true");
+    conf.set(SodmConf.EXACT_MAX_ITERATIONS, "0");
+    conf.set(SodmConf.EXACT_REFERENCE, Double.toString(ref));
+    TrainPipeline.Result r = train("rf", false);
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("refine")), String.join("\n", progress));
+    double obj = r.levels().get(r.levels().size() - 1).getObjective();
+    System.out.println("refine start: " + obj + " vs optimum " + ref + "\n" + String.join("\n", progress));
+    assertTrue((obj - ref) / Math.abs(ref) <= 1e-2, obj + " vs " + ref);
   }
 
   /** Merge-tree model on k-means clusters: a point is scored by the block of its nearest centre. */
