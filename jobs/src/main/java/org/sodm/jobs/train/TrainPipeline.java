@@ -46,7 +46,8 @@ import org.sodm.model.Model;
  * work/validation   the --validation data as Instances
  * work/landmarks    landmarks (stratified) or the k-means sample with its clusters (kmeans)
  * work/level-L ... work/level-1 (or level-0 for one block): data/ (TrainRecords with alpha), stats/ (BlockStats)
- * model.avro        the model of the last level; train-report.json
+ * refine, level-0, pbm/init, pbm/iter-NNNN   exact mode (--exact, see {@link ExactPhase})
+ * model.avro        the model of the last level (exact mode: one expansion); train-report.json
  * </pre>
  *
  * {@code --resume} skips the phases that are present, after checking the parameters match.
