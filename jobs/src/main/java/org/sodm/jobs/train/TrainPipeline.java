@@ -195,10 +195,10 @@ public final class TrainPipeline {
         c.setBlock(0);
         return c;
       };
-      Model exModel = validationRows == null ? null : buildModel(last, kernel, data, List.of(), "", transform);
-      Double acc = exModel == null ? null : accuracy(exModel, validationRows);
-      levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel == null ? 0 : exModel.supportVectors(), 0L,
-          ex.seconds(), 0L, acc));
+      Model exModel = buildModel(last, kernel, data, List.of(), "", transform);
+      Double acc = validationRows == null ? null : accuracy(exModel, validationRows);
+      levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel.supportVectors(), 0L, ex.seconds(), 0L,
+          acc));
       say("exact", String.format(Locale.ROOT, "%s obj %.10g viol %.2e%s%s", ex.pbm() ? ex.iterations() + " PBM iterations," : "one block,",
           ex.objective(), ex.violation(), ex.converged() ? "" : " (not converged)",
           acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), ex.seconds());
