@@ -89,7 +89,7 @@ class ExactModeTest {
   void pbmJobsFollowTheReferenceIteratesAndResumeMidWay() throws IOException {
     double ref = reference();
     conf.set(SodmConf.EXACT_REFERENCE, Double.toString(ref));
-    conf.set(SodmConf.EXACT_MAX_ITERATIONS, "3");
+    conf.set(SodmConf.EXACT_MAX_ITERATIONS, "2");
     TrainPipeline.Result r = train("e", false);
     assertEquals(1, r.model().blockCount());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact pbm") && l.contains("rel.err")), String.join("\n", progress));
@@ -108,9 +108,9 @@ class ExactModeTest {
       alpha0[i] = recs.get(i).getAlpha().get(0) / 4;
     }
     PbmSolver.Result mem = PbmSolver.solve(KernelSpec.rbf(2).create(), x, y, LossSpec.hinge(2), block, 4, alpha0,
-        new PbmSolver.Options(1e-3, 3, 1e-3, 20, 64L << 20, PbmStep.Rule.EXACT, 0.01));
-    assertEquals(4, mem.history().size());
-    for (int t = 0; t < 4; t++) {
+        new PbmSolver.Options(1e-3, 2, 1e-3, 20, 64L << 20, PbmStep.Rule.EXACT, 0.01));
+    assertEquals(3, mem.history().size());
+    for (int t = 0; t < 3; t++) {
       java.util.Properties p = new java.util.Properties();
       try (var in = Files.newInputStream(tmp.resolve(String.format("e/work/pbm/iter-%04d/step.properties", t)))) {
         p.load(in);
@@ -123,14 +123,14 @@ class ExactModeTest {
     // the model is the expansion of the final alpha: its objective is the last iterate's
     assertEquals(mem.objective(), r.levels().get(r.levels().size() - 1).getObjective(), 1e-9 * Math.abs(ref));
 
-    // resume mid-way (iterations 2 and 3 lost) gives the same model
+    // resume mid-way (iterations 1 and 2 lost) gives the same model
     ModelRecord ra = ModelFiles.readRecord(conf, r.modelPath());
-    FileUtil.fullyDelete(tmp.resolve("e/work/pbm/iter-0003").toFile());
     FileUtil.fullyDelete(tmp.resolve("e/work/pbm/iter-0002").toFile());
+    FileUtil.fullyDelete(tmp.resolve("e/work/pbm/iter-0001").toFile());
     Files.delete(tmp.resolve("e/model.avro"));
     progress.clear();
     TrainPipeline.Result b = train("e", true);
-    assertTrue(progress.stream().anyMatch(l -> l.contains("resuming after PBM iteration 1")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.contains("resuming after PBM iteration 0")), String.join("\n", progress));
     assertTrue(progress.stream().filter(l -> l.startsWith("exact pbm")).count() == 2, String.join("\n", progress));
     assertEquals(coefficients(ra), coefficients(ModelFiles.readRecord(conf, b.modelPath())));
   }
@@ -195,7 +195,7 @@ class ExactModeTest {
   @Test
   void exactLocalModelIsAlphaPlusTheBlocksDirection() throws IOException {
     conf.set(SodmConf.PARTITIONER, "kmeans");
-    conf.set(SodmConf.EXACT_MAX_ITERATIONS, "2");
+    conf.set(SodmConf.EXACT_MAX_ITERATIONS, "1");
     TrainPipeline.Result r = train("kx", false);
     Model m = ModelFiles.read(conf, r.modelPath());
     assertNotNull(m.routing());
