@@ -14,6 +14,14 @@ import org.sodm.kernel.Kernel;
  * the step beta comes from the aggregated scalars; alpha += beta d, Q gamma += beta Q dgamma.
  * Stops when the max violation at alpha_t is at most the tolerance (d is then not applied), or
  * after maxIterations steps.
+ *
+ * <p>Convergence is linear at a rate set by the coupling between blocks (||Q - Q_blockdiag||,
+ * seed 004 sections 4.3 and 5): block-Jacobi directions fix the slowly converging coupled modes
+ * only a little per iteration. On a smooth, near-singular kernel matrix (svmguide1, gamma 2 on
+ * [0,1]^4) the tail is long: hinge C = 2 on 386 rows reaches a relative error of 1e-4 in tens of
+ * iterations, ODM with lambda = 10000 is still at 1e-3 after 4000 (with lambda = 100, whose
+ * diagonal terms condition the problem, in hundreds). Warm starts close to the optimum (DC-SVM's
+ * refine) are what makes the exact mode practical.
  */
 public final class PbmSolver {
   /** Parameters. innerEps / innerEpochs bound the block solves; cacheBytes is per block. */

@@ -24,7 +24,7 @@ import org.sodm.solver.PbmStep;
  * level's solution. Directories under {@code OUTPUT/work} (each atomic, present = complete):
  *
  * <pre>
- * refine/           (option) the problem on the last level's support vectors, one reducer, warm (DC-SVM)
+ * refine/           (default on; hinge types) the problem on the last level's support vectors, one reducer, warm (DC-SVM)
  * level-0/          (when it fits the cache) one more merge round into one block: done
  * pbm/init/         records with qg = Q gamma at the start
  * pbm/iter-NNNN/    data/ (alpha_t, qg_t, d_t, qd_t), stats/ (PbmBlockStats), changed/, curvature/, step.properties
