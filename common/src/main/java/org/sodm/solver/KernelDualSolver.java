@@ -344,7 +344,7 @@ public final class KernelDualSolver {
       double[] end = n == 0 || initialViolation <= eps
           ? new double[] {initialViolation, 1, 0}
           : (selection == Selection.GREEDY
-              ? (prob instanceof HingeProblem hp && pairs ? greedyPairs(hp) : greedy(initialViolation))
+              ? (prob instanceof HingeProblem hp && pairs ? greedyPairs(hp) : greedy())
               : permutation());
       double maxViolation = end[0];
       boolean converged = end[1] != 0;
@@ -455,7 +455,6 @@ public final class KernelDualSolver {
       int interval = Math.min(n, 1000);
       int counter = interval;
       double[] best = new double[1];
-      boolean sq = hp.squared();
       PairParams pp = new PairParams(hp);
       float[] ownF = doubleCache ? null : new float[n];
       double[] ownD = doubleCache ? new double[n] : null;
@@ -710,7 +709,7 @@ public final class KernelDualSolver {
     }
 
     /** Greedy steps; returns {violation, converged, epochs}. */
-    double[] greedy(double initialViolation) {
+    double[] greedy() {
       long limit = (long) opts.maxEpochs() * n;
       int interval = Math.min(n, 1000);
       int counter = interval;
