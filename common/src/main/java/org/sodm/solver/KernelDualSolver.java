@@ -477,6 +477,7 @@ public final class KernelDualSolver {
           if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
           i = argmax(best);
           bestV = best[0];
+          counter = 1; // shrink the re-activated instances again right away
           continue;
         }
         long t2 = TRACE ? System.nanoTime() : 0;
@@ -731,6 +732,7 @@ public final class KernelDualSolver {
           double v = unshrunkCheck();
           if (TRACE) System.err.println("greedy: active set solved at step " + steps + ", full violation " + v);
           if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+          counter = 1; // shrink the re-activated instances again right away
           continue;
         }
         int base = p * vpi;
