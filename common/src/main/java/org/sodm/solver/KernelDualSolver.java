@@ -715,23 +715,26 @@ public final class KernelDualSolver {
       int interval = Math.min(n, 1000);
       int counter = interval;
       double[] best = new double[1];
+      OdmProblem odm = prob instanceof OdmProblem o ? o : null;
+      int p = argmax(best);
+      double bestV = best[0];
       while (steps < limit) {
         if (--counter == 0) {
           counter = interval;
           if (opts.shrinking()) {
             long t = TRACE ? System.nanoTime() : 0;
-            argmax(best);
-            shrink(best[0]);
+            shrink(bestV);
+            p = argmax(best);
+            bestV = best[0];
             if (TRACE) tShrink += System.nanoTime() - t;
           }
         }
-        long t1 = TRACE ? System.nanoTime() : 0;
-        int p = argmax(best);
-        if (TRACE) tArgmax += System.nanoTime() - t1;
-        if (best[0] <= eps) {
+        if (bestV <= eps) {
           double v = unshrunkCheck();
           if (TRACE) System.err.println("greedy: active set solved at step " + steps + ", full violation " + v);
           if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+          p = argmax(best);
+          bestV = best[0];
           counter = 1; // shrink the re-activated instances again right away
           continue;
         }
@@ -745,10 +748,21 @@ public final class KernelDualSolver {
           return stalled();
         }
         long t2 = TRACE ? System.nanoTime() : 0;
-        if (delta != 0) apply(p, delta);
+        if (delta == 0) {
+          p = argmax(best);
+        } else if (odm != null) {
+          gam[p] += delta;
+          int a = active;
+          p = doubleCache ? odm.applyArgmax(alpha, g, delta, cache.getDouble(p, a, this), a, best)
+              : odm.applyArgmax(alpha, g, delta, cache.get(p, a, this), a, best);
+        } else {
+          apply(p, delta);
+          p = argmax(best);
+        }
+        bestV = best[0];
         if (TRACE) tApply += System.nanoTime() - t2;
         if (TRACE && steps % 10000 == 0) {
-          System.err.println("step " + steps + " active=" + active + " viol=" + best[0]);
+          System.err.println("step " + steps + " active=" + active + " viol=" + bestV);
         }
       }
       return new double[] {unshrunkCheck(), 0, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
