@@ -109,7 +109,7 @@ public final class TrainPipeline {
     }
     tc.checkRows(data.stats().getRows());
     IngestJob.Result validation = req.validation() == null || req.validation().isEmpty() ? null : ingest(req.validation(), "validation");
-    List<Instance> validationRows = validation == null ? null : readInstances(new Path(validation.dir(), IngestJob.DATA));
+    List<Instance> validationRows = validation == null ? null : AvroFiles.readDir(conf, new Path(validation.dir(), IngestJob.DATA), Instance.class);
 
     KernelSpec kernel = tc.kernel(data.stats().getDimension());
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
@@ -262,21 +262,10 @@ public final class TrainPipeline {
     return r;
   }
 
-  private List<Instance> readInstances(Path dir) throws IOException {
-    List<Instance> out = new ArrayList<>();
-    for (Path p : AvroFiles.dataFiles(conf, dir)) {
-      if (p.getName().endsWith(".avro")) out.addAll(AvroFiles.readAll(conf, p, Instance.class));
-    }
-    return out;
-  }
-
   private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input)
       throws IOException {
     ModelBuilder b = new ModelBuilder();
-    for (Path p : AvroFiles.dataFiles(conf, levelData)) {
-      if (!p.getName().endsWith(".avro")) continue;
-      for (TrainRecord r : AvroFiles.readAll(conf, p, TrainRecord.class)) b.add(r);
-    }
+    AvroFiles.forEach(conf, levelData, TrainRecord.class, b::add);
     Map<String, String> params = new TreeMap<>();
     for (Map.Entry<String, String> e : conf) {
       if (e.getKey().startsWith("sodm.") && !e.getKey().startsWith("sodm.internal.")) params.put(e.getKey(), conf.get(e.getKey()));
