@@ -73,12 +73,9 @@ public final class CsvParser {
       if (c == lc) continue;
       feature++;
       String t = f.get(c);
-      double v;
-      try {
-        v = Double.parseDouble(t);
-      } catch (NumberFormatException e) {
-        throw new RecordException("column " + (c + 1) + " is not a number", t);
-      }
+      Double parsed = Labels.parseNumber(t);
+      if (parsed == null) throw new RecordException("column " + (c + 1) + " is not a number", t);
+      double v = parsed;
       if (!Double.isFinite(v)) throw new RecordException("column " + (c + 1) + " is NaN or infinite", t);
       if (v != 0) {
         idx[k] = feature;

@@ -27,15 +27,23 @@ public final class Labels {
 
   /** The number the text denotes, or null when it is not a number. */
   static Double parseNumber(String t) {
+    if (t.isEmpty()) return null;
     char c = t.charAt(0);
-    if (!(c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9')
-        || t.equalsIgnoreCase("nan") || t.equalsIgnoreCase("inf") || t.equalsIgnoreCase("infinity"))) {
-      return null;
+    if ((c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-') {
+      try {
+        return Double.valueOf(t);
+      } catch (NumberFormatException e) {
+        // maybe a signed nan/inf spelling, below
+      }
     }
-    try {
-      return Double.valueOf(t);
-    } catch (NumberFormatException e) {
-      return null;
+    String u = t.toLowerCase(java.util.Locale.ROOT);
+    boolean neg = u.startsWith("-");
+    if (neg || u.startsWith("+")) u = u.substring(1);
+    switch (u) {
+      case "nan": return Double.NaN;
+      case "inf":
+      case "infinity": return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+      default: return null;
     }
   }
 

@@ -57,12 +57,9 @@ public final class LibsvmParser {
       if (index <= prev) {
         throw new RecordException("feature indices must ascend (" + index + " after " + prev + ")", s.substring(p, e));
       }
-      double v;
-      try {
-        v = Double.parseDouble(s.substring(colon + 1, e));
-      } catch (NumberFormatException ex) {
-        throw new RecordException("feature value is not a number", s.substring(p, e));
-      }
+      Double parsed = Labels.parseNumber(s.substring(colon + 1, e));
+      if (parsed == null) throw new RecordException("feature value is not a number", s.substring(p, e));
+      double v = parsed;
       if (!Double.isFinite(v)) throw new RecordException("feature value is NaN or infinite", s.substring(p, e));
       if (k == idx.length) {
         idx = Arrays.copyOf(idx, 2 * k);

@@ -75,7 +75,7 @@ public final class LibsvmReader {
         if (row == null) continue;
         xs.add(row.features());
         ls.add(row.label());
-        labels.add(row.label(), SparseVector.EMPTY, file + ":" + no);
+        labels.add(row.label(), SparseVector.EMPTY, no, file + ":" + no);
       }
     }
     SparseVector[] x = xs.toArray(new SparseVector[0]);

@@ -23,6 +23,8 @@ public final class Scaler {
   /** Dense lookup by feature index - 1; NaN where the feature is dropped. */
   private final double[] scale;
   private final double[] shift;
+  /** True when every kept feature maps 0 to 0, so sparse rows stay sparse. */
+  private final boolean zeroPreserving;
 
   public Scaler(double lower, double upper, int[] indices, double[] mins, double[] maxs) {
     if (!(lower < upper)) throw new IllegalArgumentException("scale lower " + lower + " must be < upper " + upper);
@@ -35,11 +37,14 @@ public final class Scaler {
     scale = new double[dim];
     shift = new double[dim];
     Arrays.fill(scale, Double.NaN);
+    boolean zp = true;
     for (int k = 0; k < indices.length; k++) {
       double s = (upper - lower) / (maxs[k] - mins[k]);
       scale[indices[k] - 1] = s;
       shift[indices[k] - 1] = lower - s * mins[k];
+      zp &= shift[indices[k] - 1] == 0;
     }
+    zeroPreserving = zp;
   }
 
   /** From ingest statistics; constant features are dropped. */
@@ -80,10 +85,10 @@ public final class Scaler {
 
   public SparseVector apply(SparseVector x) {
     int dim = scale.length;
-    int[] outI = new int[lower == 0 ? x.nnz() : dim];
+    int[] outI = new int[zeroPreserving ? x.nnz() : dim];
     double[] outV = new double[outI.length];
     int k = 0;
-    if (lower == 0) {
+    if (zeroPreserving) {
       for (int t = 0; t < x.nnz(); t++) {
         int f = x.index(t) - 1;
         if (f >= dim || Double.isNaN(scale[f])) continue;

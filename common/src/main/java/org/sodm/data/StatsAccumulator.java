@@ -26,13 +26,24 @@ public final class StatsAccumulator {
   /** label -> {count, firstSeen}; firstSeen of the earliest (by the caller's order) occurrence. */
   private final Map<String, Object[]> labels = new TreeMap<>(Labels.ORDER);
 
-  public void add(String label, SparseVector x, String location) {
+  /**
+   * Adds one row. {@code id} orders first occurrences (the smallest id's location is kept,
+   * whatever the order of adds and merges).
+   */
+  public void add(String label, SparseVector x, long id, String location) {
     rows++;
     nonZeros += x.nnz();
     if (label != null) {
       Object[] c = labels.get(label);
-      if (c == null) labels.put(label, new Object[] {1L, location});
-      else c[0] = (Long) c[0] + 1;
+      if (c == null) {
+        labels.put(label, new Object[] {1L, location, id});
+      } else {
+        c[0] = (Long) c[0] + 1;
+        if (id < (Long) c[2]) {
+          c[1] = location;
+          c[2] = id;
+        }
+      }
     }
     int[] idx = x.indices();
     double[] v = x.values();
@@ -74,6 +85,13 @@ public final class StatsAccumulator {
     return c == null ? null : (String) c[1];
   }
 
+  /** Labels in order of first appearance (by id). */
+  public List<String> labelsByAppearance() {
+    List<String> l = labels();
+    l.sort(java.util.Comparator.comparingLong(a -> (Long) labels.get(a)[2]));
+    return l;
+  }
+
   private void grow(int d) {
     if (d > min.length) {
       int cap = Math.max(d, 2 * min.length);
@@ -85,10 +103,7 @@ public final class StatsAccumulator {
     dimension = d;
   }
 
-  /**
-   * Adds another accumulator; {@code other}'s first-seen locations win only for labels this one
-   * has not seen (merge in input order for deterministic locations).
-   */
+  /** Adds another accumulator (commutative up to floating-point rounding of the sums). */
   public void merge(StatsAccumulator o) {
     rows += o.rows;
     nonZeros += o.nonZeros;
@@ -107,9 +122,17 @@ public final class StatsAccumulator {
       nnz[f] += o.nnz[f];
     }
     for (Map.Entry<String, Object[]> e : o.labels.entrySet()) {
+      Object[] v = e.getValue();
       Object[] c = labels.get(e.getKey());
-      if (c == null) labels.put(e.getKey(), new Object[] {e.getValue()[0], e.getValue()[1]});
-      else c[0] = (Long) c[0] + (Long) e.getValue()[0];
+      if (c == null) {
+        labels.put(e.getKey(), new Object[] {v[0], v[1], v[2]});
+      } else {
+        c[0] = (Long) c[0] + (Long) v[0];
+        if ((Long) v[2] < (Long) c[2]) {
+          c[1] = v[1];
+          c[2] = v[2];
+        }
+      }
     }
   }
 
@@ -117,7 +140,7 @@ public final class StatsAccumulator {
   public FeatureStats toAvro() {
     List<LabelCount> lc = new ArrayList<>();
     for (Map.Entry<String, Object[]> e : labels.entrySet()) {
-      lc.add(new LabelCount(e.getKey(), (Long) e.getValue()[0], (String) e.getValue()[1]));
+      lc.add(new LabelCount(e.getKey(), (Long) e.getValue()[0], (String) e.getValue()[1], (Long) e.getValue()[2]));
     }
     List<FeatureStat> fs = new ArrayList<>();
     for (int f = 0; f < dimension; f++) {
@@ -149,7 +172,7 @@ public final class StatsAccumulator {
       a.nnz[i] = f.getNonZeros();
     }
     for (LabelCount l : s.getLabels()) {
-      a.labels.put(l.getLabel(), new Object[] {l.getCount(), l.getFirstSeen()});
+      a.labels.put(l.getLabel(), new Object[] {l.getCount(), l.getFirstSeen(), l.getFirstId()});
     }
     return a;
   }

@@ -1,0 +1,40 @@
+package org.sodm.data;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.Test;
+
+class CsvParserTest {
+  @Test
+  void labelInAnyColumn() throws Exception {
+    Row first = new CsvParser(',', 0, 0).parse("1, 0.5, 0, 2");
+    assertEquals("1", first.label());
+    assertArrayEquals(new int[] {1, 3}, first.features().indices());
+    assertArrayEquals(new double[] {0.5, 2}, first.features().values());
+
+    Row last = new CsvParser(',', -1, 0).parse("0.5,0,2,yes");
+    assertEquals("yes", last.label());
+    assertArrayEquals(new int[] {1, 3}, last.features().indices());
+
+    Row mid = new CsvParser(';', 1, 0).parse("3;-1;4");
+    assertEquals("-1", mid.label());
+    assertArrayEquals(new int[] {1, 2}, mid.features().indices());
+    assertArrayEquals(new double[] {3, 4}, mid.features().values());
+  }
+
+  @Test
+  void headerDetection() {
+    CsvParser p = new CsvParser(',', -1, 0);
+    assertTrue(p.looksLikeHeader("b,g,r,class"));
+    assertFalse(p.looksLikeHeader("1,2,3,class"));
+  }
+
+  @Test
+  void rejectsBadRows() {
+    CsvParser p = new CsvParser(',', 0, 3);
+    assertTrue(assertThrows(RecordException.class, () -> p.parse("1,2")).getMessage().contains("expected 3 columns"));
+    assertTrue(assertThrows(RecordException.class, () -> p.parse("1,x,2")).getMessage().contains("column 2"));
+    assertTrue(assertThrows(RecordException.class, () -> p.parse("1,NaN,2")).getMessage().contains("NaN"));
+    assertTrue(assertThrows(RecordException.class, () -> p.parse(",1,2")).getMessage().contains("missing label"));
+  }
+}

@@ -1,0 +1,115 @@
+package org.sodm.data;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.avro.FeatureStat;
+import org.sodm.avro.FeatureStats;
+
+class ScalerAndStatsTest {
+
+  /** Random sparse rows over {@code dim} features; also returns them dense. */
+  private static double[][] randomDense(int n, int dim, long seed) {
+    Random r = new Random(seed);
+    double[][] d = new double[n][dim];
+    for (double[] row : d) {
+      for (int j = 0; j < dim; j++) {
+        if (r.nextDouble() < 0.6) row[j] = Math.round((r.nextDouble() * 20 - 5) * 100) / 100.0;
+      }
+    }
+    return d;
+  }
+
+  @Test
+  void statsMatchDirectComputationAndMergeEqualsSinglePass() {
+    double[][] d = randomDense(200, 7, 1);
+    StatsAccumulator all = new StatsAccumulator();
+    StatsAccumulator a = new StatsAccumulator();
+    StatsAccumulator b = new StatsAccumulator();
+    for (int i = 0; i < d.length; i++) {
+      SparseVector x = SparseVector.ofDense(d[i]);
+      String label = i % 3 == 0 ? "1" : "0";
+      all.add(label, x, i + 1, "f:" + (i + 1));
+      (i < 80 ? b : a).add(label, x, i + 1, "f:" + (i + 1));
+    }
+    a.merge(b);
+    FeatureStats s = all.toAvro();
+    FeatureStats merged = a.toAvro();
+    assertEquals(s.getLabels(), merged.getLabels());
+    assertEquals(s.getRows(), merged.getRows());
+    assertEquals(s.getNonZeros(), merged.getNonZeros());
+    for (int k = 0; k < s.getFeatures().size(); k++) {
+      FeatureStat x = s.getFeatures().get(k);
+      FeatureStat y = merged.getFeatures().get(k);
+      assertEquals(x.getMin(), y.getMin(), 0.0);
+      assertEquals(x.getMax(), y.getMax(), 0.0);
+      assertEquals(x.getSum(), y.getSum(), 1e-9);
+    }
+    assertEquals(s, StatsAccumulator.fromAvro(s).toAvro());
+    assertEquals(200, s.getRows());
+    for (FeatureStat f : s.getFeatures()) {
+      int j = f.getIndex() - 1;
+      double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE, sum = 0;
+      long nz = 0;
+      for (double[] row : d) {
+        lo = Math.min(lo, row[j]);
+        hi = Math.max(hi, row[j]);
+        sum += row[j];
+        if (row[j] != 0) nz++;
+      }
+      assertEquals(lo, f.getMin(), 0.0, "min includes implicit zeros");
+      assertEquals(hi, f.getMax(), 0.0);
+      assertEquals(sum, f.getSum(), 1e-9);
+      assertEquals(nz, f.getNonZeros());
+    }
+    assertEquals("0", s.getLabels().get(0).getLabel());
+    assertEquals(133, s.getLabels().get(0).getCount());
+    assertEquals("f:2", s.getLabels().get(0).getFirstSeen());
+    assertEquals("f:1", s.getLabels().get(1).getFirstSeen());
+  }
+
+  @Test
+  void scalerMatchesSvmScaleFormula() {
+    double[][] d = randomDense(50, 5, 2);
+    d[0][4] = 3; // make feature 5 constant 3 in every row
+    for (double[] row : d) row[4] = 3;
+    StatsAccumulator acc = new StatsAccumulator();
+    for (double[] row : d) acc.add("1", SparseVector.ofDense(row), 1, "x");
+    for (double[] range : new double[][] {{0, 1}, {-1, 1}}) {
+      Scaler s = Scaler.fromStats(acc.toAvro(), range[0], range[1]);
+      Scaler back = Scaler.fromAvro(s.toAvro());
+      for (double[] row : d) {
+        double[] got = s.apply(SparseVector.ofDense(row)).toDense(5);
+        double[] got2 = back.apply(SparseVector.ofDense(row)).toDense(5);
+        for (int j = 0; j < 4; j++) {
+          double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE;
+          for (double[] r : d) {
+            lo = Math.min(lo, r[j]);
+            hi = Math.max(hi, r[j]);
+          }
+          double want = range[0] + (range[1] - range[0]) * (row[j] - lo) / (hi - lo);
+          assertEquals(want, got[j], 1e-12);
+          assertEquals(got[j], got2[j], 0.0);
+          assertTrue(got[j] >= range[0] - 1e-12 && got[j] <= range[1] + 1e-12);
+        }
+        assertEquals(0.0, got[4], "constant feature dropped, as svm-scale does");
+      }
+    }
+  }
+
+  @Test
+  void parseRange() {
+    assertArrayEquals(new double[] {0, 1}, Scaler.parseRange("0,1"));
+    assertArrayEquals(new double[] {-1, 1}, Scaler.parseRange("[-1, 1]"));
+    assertNull(Scaler.parseRange("none"));
+    assertThrows(IllegalArgumentException.class, () -> Scaler.parseRange("0,2"));
+  }
+
+  @Test
+  void idsAreUniqueAcrossFiles() {
+    assertNotEquals(Instances.id(0, 5), Instances.id(1, 5));
+    assertEquals(5, Instances.id(0, 5));
+    assertThrows(IllegalArgumentException.class, () -> Instances.id(0, 0));
+  }
+}

@@ -1,0 +1,113 @@
+package org.sodm.model;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.avro.Provenance;
+import org.sodm.data.LabelMap;
+import org.sodm.data.Scaler;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.solver.KernelExpansion;
+import org.sodm.solver.LossSpec;
+
+class MetricsAndModelTest {
+  @Test
+  void aucEqualsPairCountingAndConfusionIsRight() {
+    Random r = new Random(5);
+    int n = 300;
+    double[] y = new double[n];
+    double[] f = new double[n];
+    for (int i = 0; i < n; i++) {
+      y[i] = r.nextDouble() < 0.4 ? 1 : -1;
+      f[i] = Math.round((y[i] * 0.5 + r.nextGaussian()) * 4) / 4.0; // many ties
+    }
+    double wins = 0;
+    long pairs = 0;
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        if (y[i] > 0 && y[j] < 0) {
+          pairs++;
+          wins += f[i] > f[j] ? 1 : f[i] == f[j] ? 0.5 : 0;
+        }
+      }
+    }
+    Metrics m = Metrics.of(y, f);
+    assertEquals(wins / pairs, m.auc(), 1e-12);
+    long tp = 0, tn = 0;
+    for (int i = 0; i < n; i++) {
+      if (y[i] > 0 && f[i] >= 0) tp++;
+      if (y[i] < 0 && f[i] < 0) tn++;
+    }
+    assertEquals(tp, m.tp());
+    assertEquals(tn, m.tn());
+    assertEquals((double) (tp + tn) / n, m.accuracy(), 1e-15);
+    assertEquals(2 * m.precision() * m.recall() / (m.precision() + m.recall()), m.f1(), 1e-15);
+    assertTrue(m.toJson("1", "0").contains("\"confusion\""));
+    assertTrue(Double.isNaN(Metrics.of(new double[] {1, 1}, new double[] {0.2, -1}).auc()));
+  }
+
+  private static Model twoBlockModel(boolean scaled) {
+    Kernel k = KernelSpec.rbf(0.7).create();
+    Random r = new Random(9);
+    KernelExpansion[] ex = new KernelExpansion[2];
+    long[][] ids = new long[2][];
+    for (int b = 0; b < 2; b++) {
+      SparseVector[] sv = new SparseVector[5];
+      double[] c = new double[5];
+      ids[b] = new long[5];
+      for (int i = 0; i < 5; i++) {
+        sv[i] = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+        c[i] = r.nextGaussian();
+        ids[b][i] = b * 10 + i;
+      }
+      ex[b] = new KernelExpansion(k, sv, c, b == 0 ? 0.25 : -0.5);
+    }
+    Scaler s = scaled ? new Scaler(0, 1, new int[] {1, 2, 3}, new double[] {-1, -1, -1}, new double[] {1, 2, 3}) : null;
+    Provenance p = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of());
+    return new Model(KernelSpec.rbf(0.7), LossSpec.hinge(1), new LabelMap("no", "yes"), s, new int[] {0, 1}, ids, ex, p);
+  }
+
+  @Test
+  void modelIsTheMeanOfBlocksAndSurvivesAvro() {
+    Model m = twoBlockModel(true);
+    Model back = Model.fromAvro(m.toAvro());
+    SparseVector x = SparseVector.ofDense(0.3, -0.2, 2.5);
+    SparseVector xs = m.scaler().apply(x);
+    double want = (m.block(0).decision(xs) + m.block(1).decision(xs)) / 2;
+    assertEquals(want, m.decision(x), 1e-14);
+    assertEquals(m.decision(x), back.decision(x), 0.0);
+    assertEquals(want >= 0 ? "yes" : "no", back.predict(x));
+  }
+
+  /** The exported LIBSVM model, evaluated by LIBSVM's formula sum sv_coef k(sv, x) - rho, equals the model. */
+  @Test
+  void libsvmExportReproducesTheDecisionFunction() throws Exception {
+    Model m = twoBlockModel(false);
+    StringWriter w = new StringWriter();
+    LibsvmExport.write(m, w);
+    String[] lines = w.toString().split("\n");
+    double rho = 0;
+    int sv = -1;
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].startsWith("rho ")) rho = Double.parseDouble(lines[i].substring(4));
+      if (lines[i].equals("SV")) sv = i + 1;
+      if (lines[i].startsWith("label ")) assertEquals("label yes no", lines[i]);
+    }
+    Kernel k = KernelSpec.rbf(0.7).create();
+    SparseVector x = SparseVector.ofDense(0.1, 0.9, 0.4);
+    double f = -rho;
+    for (int i = sv; i < lines.length; i++) {
+      String[] t = lines[i].trim().split(" ");
+      double[] d = new double[3];
+      for (int j = 1; j < t.length; j++) d[Integer.parseInt(t[j].split(":")[0]) - 1] = Double.parseDouble(t[j].split(":")[1]);
+      f += Double.parseDouble(t[0]) * k.eval(SparseVector.ofDense(d), x);
+    }
+    assertEquals(m.decision(x), f, 1e-12);
+  }
+}

@@ -1,0 +1,38 @@
+package org.sodm.cli;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.model.Model;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "evaluate", sortOptions = false, description = {
+    "Metrics of a predictions directory: accuracy, precision, recall, F1 (of the +1 class), AUC, confusion",
+    "matrix; as a table, or JSON with --json."})
+public final class EvaluateCommand extends SodmCommand {
+  @Option(names = {"-p", "--predictions"}, required = true, paramLabel = "DIR", description = "Output of sodm predict.")
+  String predictions;
+
+  @Option(names = {"-m", "--model"}, required = true, paramLabel = "MODEL", description = "The model that made them (for its labels).")
+  String model;
+
+  @Option(names = "--json", description = "Print JSON instead of a table.")
+  boolean json;
+
+  @Override
+  protected void applyOptions(Configuration conf) {}
+
+  @Override
+  protected int execute(Configuration conf) throws Exception {
+    Model m = ModelFiles.read(conf, ModelFiles.resolve(conf, model));
+    PredictJob.Evaluation ev = PredictJob.evaluate(conf, new Path(predictions), m.labels());
+    if (ev.metrics() == null) throw new SodmException(predictions + ": not every row has a label; nothing to evaluate");
+    String pos = m.labels().positive();
+    String neg = m.labels().negative();
+    out().println(json ? ev.metrics().toJson(pos, neg) : ev.metrics().table(pos, neg));
+    return 0;
+  }
+}

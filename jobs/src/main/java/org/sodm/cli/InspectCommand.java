@@ -1,0 +1,76 @@
+package org.sodm.cli;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.sodm.avro.BlockModel;
+import org.sodm.avro.LevelStats;
+import org.sodm.avro.ModelRecord;
+import org.sodm.avro.Provenance;
+import org.sodm.jobs.predict.ModelFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "inspect", description = "Print a model readably: kernel, loss, labels, scaler, blocks, provenance and per-level statistics.")
+public final class InspectCommand extends SodmCommand {
+  @Parameters(index = "0", paramLabel = "MODEL", description = "model.avro or a training output directory.")
+  String model;
+
+  @Option(names = "--parameters", description = "Also list every parameter in force at training.")
+  boolean parameters;
+
+  @Override
+  protected void applyOptions(Configuration conf) {}
+
+  @Override
+  protected int execute(Configuration conf) throws Exception {
+    ModelRecord r = ModelFiles.readRecord(conf, ModelFiles.resolve(conf, model));
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "model      %s (format %d)%n", ModelFiles.resolve(conf, model), r.getFormatVersion()));
+    sb.append(String.format(Locale.ROOT, "kernel     %s%n", org.sodm.model.Model.kernelOf(r.getKernel())));
+    var l = r.getLoss();
+    sb.append(String.format(Locale.ROOT, "loss       %s%n", switch (l.getType()) {
+      case "odm" -> String.format(Locale.ROOT, "odm (lambda=%s, theta=%s, mu=%s)", l.getLambda(), l.getTheta(), l.getMu());
+      default -> String.format(Locale.ROOT, "%s (C=%s)", l.getType(), l.getC());
+    } + (l.getBias() ? ", regularised bias (k + 1)" : ", no bias")
+        + (l.getPositiveWeight() != 1 || l.getNegativeWeight() != 1
+            ? String.format(Locale.ROOT, ", class weights +1:%s -1:%s", l.getPositiveWeight(), l.getNegativeWeight()) : "")));
+    sb.append(String.format(Locale.ROOT, "labels     %s -> -1, %s -> +1%n", r.getLabels().getNegative(), r.getLabels().getPositive()));
+    sb.append(String.format(Locale.ROOT, "scaler     %s%n", r.getScaler() == null ? "none"
+        : String.format(Locale.ROOT, "[%s, %s] on %d features", r.getScaler().getLower(), r.getScaler().getUpper(), r.getScaler().getIndices().size())));
+    long sv = 0;
+    for (BlockModel b : r.getBlocks()) sv += b.getCoef().size();
+    sb.append(String.format(Locale.ROOT, "blocks     %d, combined by %s of decision values; %,d support vectors%n",
+        r.getBlocks().size(), r.getCombine(), sv));
+    for (BlockModel b : r.getBlocks()) {
+      double pos = 0, neg = 0;
+      for (double c : b.getCoef()) {
+        if (c > 0) pos += c;
+        else neg += c;
+      }
+      sb.append(String.format(Locale.ROOT, "  block %-4d %,7d SV  bias %.6g  sum coef +%.6g / %.6g%n", b.getBlock(), b.getCoef().size(),
+          b.getBias(), pos, neg));
+    }
+    Provenance p = r.getProvenance();
+    sb.append(String.format(Locale.ROOT, "trained    %s by sodm %s%n", p.getCreatedAt(), p.getSodmVersion()));
+    sb.append(String.format(Locale.ROOT, "input      %s%n           %s%n", p.getInput(), p.getInputFingerprint()));
+    sb.append(String.format(Locale.ROOT, "%-7s %6s %14s %10s %10s %9s %14s %8s %9s%n", "level", "blocks", "objective", "violation",
+        "initial", "SV", "kernel evals", "wall s", "val acc"));
+    for (LevelStats s : p.getLevels()) {
+      sb.append(String.format(Locale.ROOT, "%-7d %6d %14.8g %10.3g %10.3g %9d %14d %8.2f %9s%n", s.getLevel(), s.getBlocks(),
+          s.getObjective(), s.getMaxViolation(), s.getMaxInitialViolation(), s.getSupportVectors(), s.getKernelEvaluations(),
+          s.getWallSeconds(), s.getValidationAccuracy() == null ? "-"
+              : String.format(Locale.ROOT, "%.2f%%", 100 * s.getValidationAccuracy())));
+    }
+    if (parameters) {
+      sb.append("parameters\n");
+      for (Map.Entry<String, String> e : new TreeMap<>(p.getParameters()).entrySet()) {
+        sb.append("  ").append(e.getKey()).append(" = ").append(e.getValue()).append('\n');
+      }
+    }
+    out().print(sb);
+    return 0;
+  }
+}

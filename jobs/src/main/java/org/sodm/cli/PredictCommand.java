@@ -1,0 +1,41 @@
+package org.sodm.cli;
+
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.support.SodmConf;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "predict", sortOptions = false, description = {
+    "Score data with a model (map-only job, model in the distributed cache). Output: OUTPUT/part-m-*.avro",
+    "records {id, label, decision, predicted}; with labelled input also OUTPUT/metrics.json and a summary."})
+public final class PredictCommand extends SodmCommand {
+  @Option(names = {"-m", "--model"}, required = true, paramLabel = "MODEL", description = "model.avro or a training output directory.")
+  String model;
+
+  @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH", description = "Data to score (raw files or an ingest directory).")
+  List<String> inputs;
+
+  @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Output directory.")
+  String output;
+
+  @Option(names = "--overwrite", description = "Replace an existing output (sodm.overwrite).")
+  Boolean overwrite;
+
+  @Override
+  protected void applyOptions(Configuration conf) {
+    set(conf, SodmConf.OVERWRITE, overwrite);
+  }
+
+  @Override
+  protected int execute(Configuration conf) throws Exception {
+    long t0 = System.nanoTime();
+    PredictJob.Result r = PredictJob.run(conf, ModelFiles.resolve(conf, model), inputs, new Path(output));
+    out().printf("sodm predict: %,d rows scored in %.1f s -> %s%n", r.rows(), (System.nanoTime() - t0) / 1e9, r.output());
+    if (r.metrics() != null) out().println(r.metrics().table(r.labels().positive(), r.labels().negative()));
+    return 0;
+  }
+}

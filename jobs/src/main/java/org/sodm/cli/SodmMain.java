@@ -1,0 +1,78 @@
+package org.sodm.cli;
+
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Supplier;
+import org.apache.hadoop.util.ToolRunner;
+import org.sodm.data.AvroClasses;
+import org.sodm.jobs.support.SodmConf;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code sodm} command: one entry point, one subcommand per job. */
+@Command(name = "sodm", mixinStandardHelpOptions = true, versionProvider = SodmMain.Version.class,
+    subcommands = {IngestCommand.class, StatsCommand.class, GenerateCommand.class, TrainCommand.class,
+        PredictCommand.class, EvaluateCommand.class, InspectCommand.class, ExportLibsvmCommand.class},
+    description = {
+        "Distributed kernel machines on Hadoop MapReduce (SODM and friends).",
+        "Runs in Hadoop local mode by default; on a cluster use `hadoop jar` with -fs/-jt or a site configuration.",
+        "Generic Hadoop options (-D key=value, -conf FILE, -fs URI, -jt HOST:PORT) go right after the subcommand.",
+        "Every parameter and its default: conf/sodm-default.xml."},
+    footer = {"", "Run 'sodm COMMAND --help' for a command's options."})
+public final class SodmMain implements Runnable {
+
+  static final Map<String, Supplier<SodmCommand>> COMMANDS = new LinkedHashMap<>();
+
+  static {
+    COMMANDS.put("ingest", IngestCommand::new);
+    COMMANDS.put("stats", StatsCommand::new);
+    COMMANDS.put("generate", GenerateCommand::new);
+    COMMANDS.put("train", TrainCommand::new);
+    COMMANDS.put("predict", PredictCommand::new);
+    COMMANDS.put("evaluate", EvaluateCommand::new);
+    COMMANDS.put("inspect", InspectCommand::new);
+    COMMANDS.put("export-libsvm", ExportLibsvmCommand::new);
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args));
+  }
+
+  /** Runs a command line; returns the exit code (0 ok, 1 failure, 2 usage error). */
+  public static int run(String... args) throws Exception {
+    AvroClasses.trust();
+    SodmConf.init();
+    if (args.length > 0 && COMMANDS.containsKey(args[0])) {
+      SodmCommand cmd = COMMANDS.get(args[0]).get();
+      return ToolRunner.run(SodmConf.create(), cmd, Arrays.copyOfRange(args, 1, args.length));
+    }
+    return new CommandLine(new SodmMain()).execute(args);
+  }
+
+  /** The project version, from the build. */
+  public static String version() {
+    try (InputStream in = SodmMain.class.getResourceAsStream("version.properties")) {
+      Properties p = new Properties();
+      if (in != null) p.load(in);
+      return p.getProperty("version", "unknown");
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"sodm " + version(), "Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion()
+          + ", Java " + System.getProperty("java.version")};
+    }
+  }
+}

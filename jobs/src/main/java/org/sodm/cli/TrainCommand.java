@@ -1,0 +1,149 @@
+package org.sodm.cli;
+
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.train.TrainPipeline;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "train", sortOptions = false, description = {
+    "Train a kernel classifier with SODM's merge tree: ingest (if the input is raw), landmarks, stratified",
+    "partition into K blocks solved in reducers, then p-ary merge rounds warm-started from the children's",
+    "solutions, down to p blocks; the model (OUTPUT/model.avro) averages the final blocks' decision values.",
+    "One progress line per phase and level (with --validation: the accuracy of the model as of that level)."})
+public final class TrainCommand extends SodmCommand {
+  @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",
+      description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
+  List<String> inputs;
+
+  @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Model directory (model.avro, train-report.json, work/).")
+  String output;
+
+  @Option(names = {"-t", "--validation"}, split = ",", paramLabel = "PATH", description = "Labelled data scored after every level.")
+  List<String> validation;
+
+  @Option(names = "--resume", description = "Continue the run in OUTPUT from its last complete phase (same parameters).")
+  boolean resume;
+
+  @Option(names = "--overwrite", description = "Replace an existing OUTPUT (sodm.overwrite).")
+  Boolean overwrite;
+
+  @Option(names = "--loss", paramLabel = "L", description = "odm | hinge | squared-hinge (sodm.train.loss, default odm).")
+  String loss;
+
+  @Option(names = {"-c", "--cost"}, paramLabel = "C", description = "C of hinge / squared hinge (sodm.train.c, default 1).")
+  Double c;
+
+  @Option(names = "--lambda", paramLabel = "X", description = "ODM lambda (sodm.train.lambda, default 10000).")
+  Double lambda;
+
+  @Option(names = "--theta", paramLabel = "X", description = "ODM theta in [0,1) (sodm.train.theta, default 0.5).")
+  Double theta;
+
+  @Option(names = "--mu", paramLabel = "X", description = "ODM mu in (0,1] (sodm.train.mu, default 0.5).")
+  Double mu;
+
+  @Option(names = "--bias", description = "Regularised bias via the kernel k + 1 (sodm.train.bias).")
+  Boolean bias;
+
+  @Option(names = "--weight-positive", paramLabel = "W", description = "Weight of the +1 class (sodm.train.weight.positive, default 1).")
+  Double weightPositive;
+
+  @Option(names = "--weight-negative", paramLabel = "W", description = "Weight of the -1 class (sodm.train.weight.negative, default 1).")
+  Double weightNegative;
+
+  @Option(names = {"-k", "--kernel"}, paramLabel = "K", description = "linear | poly | rbf | sigmoid (sodm.kernel, default rbf).")
+  String kernel;
+
+  @Option(names = {"-g", "--gamma"}, paramLabel = "G", description = "Kernel gamma; 0 = 1/features (sodm.kernel.gamma, default 0).")
+  Double gamma;
+
+  @Option(names = "--coef0", paramLabel = "R", description = "Kernel coef0 (sodm.kernel.coef0, default 0).")
+  Double coef0;
+
+  @Option(names = "--degree", paramLabel = "D", description = "Polynomial degree (sodm.kernel.degree, default 3).")
+  Integer degree;
+
+  @Option(names = "--partitions", paramLabel = "K", description = "Bottom-level blocks; 0 = fanout^levels (sodm.train.partitions, default 0).")
+  Integer partitions;
+
+  @Option(names = "--levels", paramLabel = "L", description = "Tree levels when --partitions is 0 (sodm.train.levels, default 2).")
+  Integer levels;
+
+  @Option(names = "--fanout", paramLabel = "P", description = "Blocks merged into one, >= 2 (sodm.train.fanout, default 4).")
+  Integer fanout;
+
+  @Option(names = "--landmarks", paramLabel = "S", description = "Landmarks / strata (sodm.train.landmarks, default 64).")
+  Integer landmarks;
+
+  @Option(names = "--landmark-candidates", paramLabel = "N", description = "Candidates sampled per map task (sodm.train.landmark.candidates, default 2000).")
+  Integer candidates;
+
+  @Option(names = "--partitioner", paramLabel = "P", description = "stratified | kmeans | random (sodm.train.partitioner, default stratified).")
+  String partitioner;
+
+  @Option(names = "--merge", paramLabel = "M", description = "warm | cascade (sodm.train.merge, default warm).")
+  String merge;
+
+  @Option(names = "--no-early-stop", description = "Run every merge round even when blocks start converged (sodm.train.early.stop=false).")
+  boolean noEarlyStop;
+
+  @Option(names = {"-e", "--eps"}, paramLabel = "E", description = "Stopping tolerance on the max violation (sodm.solver.eps, default 0.001).")
+  Double eps;
+
+  @Option(names = "--max-epochs", paramLabel = "N", description = "Epoch guard per solve (sodm.solver.max.epochs, default 5000).")
+  Integer maxEpochs;
+
+  @Option(names = "--no-shrinking", description = "Disable shrinking (sodm.solver.shrinking=false).")
+  boolean noShrinking;
+
+  @Option(names = "--cache-mb", paramLabel = "MB", description = "Kernel cache per solve in MB (sodm.cache.mb, default 256).")
+  Integer cacheMb;
+
+  @Option(names = "--scale", paramLabel = "RANGE", description = "none | 0,1 | -1,1 scaling of raw input, kept in the model (sodm.ingest.scale, default none).")
+  String scale;
+
+  @Option(names = "--seed", paramLabel = "S", description = "Seed of every random choice (sodm.seed, default 1).")
+  Long seed;
+
+  @Override
+  protected void applyOptions(Configuration conf) {
+    set(conf, SodmConf.OVERWRITE, overwrite);
+    set(conf, SodmConf.LOSS, loss);
+    set(conf, SodmConf.C, c);
+    set(conf, SodmConf.LAMBDA, lambda);
+    set(conf, SodmConf.THETA, theta);
+    set(conf, SodmConf.MU, mu);
+    set(conf, SodmConf.BIAS, bias);
+    set(conf, SodmConf.WEIGHT_POSITIVE, weightPositive);
+    set(conf, SodmConf.WEIGHT_NEGATIVE, weightNegative);
+    set(conf, SodmConf.KERNEL, kernel);
+    set(conf, SodmConf.GAMMA, gamma);
+    set(conf, SodmConf.COEF0, coef0);
+    set(conf, SodmConf.DEGREE, degree);
+    set(conf, SodmConf.PARTITIONS, partitions);
+    set(conf, SodmConf.LEVELS, levels);
+    set(conf, SodmConf.FANOUT, fanout);
+    set(conf, SodmConf.LANDMARKS, landmarks);
+    set(conf, SodmConf.LANDMARK_CANDIDATES, candidates);
+    set(conf, SodmConf.PARTITIONER, partitioner);
+    set(conf, SodmConf.MERGE, merge);
+    if (noEarlyStop) conf.setBoolean(SodmConf.EARLY_STOP, false);
+    set(conf, SodmConf.EPS, eps);
+    set(conf, SodmConf.MAX_EPOCHS, maxEpochs);
+    if (noShrinking) conf.setBoolean(SodmConf.SHRINKING, false);
+    set(conf, SodmConf.CACHE_MB, cacheMb);
+    set(conf, SodmConf.INGEST_SCALE, scale);
+    set(conf, SodmConf.SEED, seed);
+  }
+
+  @Override
+  protected int execute(Configuration conf) throws Exception {
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(inputs, validation, new Path(output), resume),
+        line -> out().println("sodm train: " + line));
+    out().printf("sodm train: done in %.1f s: %s%n", r.seconds(), r.modelPath());
+    return 0;
+  }
+}

@@ -1,0 +1,221 @@
+package org.sodm.jobs.ingest;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sodm.avro.FeatureStats;
+import org.sodm.avro.Instance;
+import org.sodm.avro.LabelMapRecord;
+import org.sodm.avro.ScalerRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.LabelMap;
+import org.sodm.data.Scaler;
+import org.sodm.data.StatsAccumulator;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.JobFailure;
+import org.sodm.jobs.support.Jobs;
+import org.sodm.jobs.support.OutputDir;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.jobs.support.XzCodec;
+
+/**
+ * The ingest job (map-only, one task per input file): LIBSVM text, CSV or Avro in; an ingest
+ * directory out:
+ *
+ * <pre>
+ * OUT/data/part-m-NNNNN.avro   Instances (id, canonical label, sparse features)
+ * OUT/stats.avro               FeatureStats (rows, dimension, non-zeros, labels, per-feature min/max/sum)
+ * OUT/labels.avro              LabelMapRecord, when exactly two labels were found
+ * OUT/scaler.avro              ScalerRecord, when --scale was given
+ * </pre>
+ *
+ * The directory appears only when everything succeeded (written under a temporary name first).
+ */
+public final class IngestJob {
+  private static final Logger LOG = LoggerFactory.getLogger(IngestJob.class);
+  public static final String DATA = "data";
+  public static final String STATS = "stats.avro";
+  public static final String LABELS = "labels.avro";
+  public static final String SCALER = "scaler.avro";
+
+  /** What an ingest produced. */
+  public record Result(Path dir, FeatureStats stats, LabelMap labelMap, Scaler scaler, double seconds) {}
+
+  private IngestJob() {}
+
+  /** Resolves the inputs (files, directories, globs) to a sorted list of qualified files. */
+  static List<Path> inputFiles(Configuration conf, List<String> inputs) throws IOException {
+    TreeSet<String> files = new TreeSet<>();
+    for (String in : inputs) {
+      Path p = new Path(in);
+      FileSystem fs = p.getFileSystem(conf);
+      FileStatus[] matches = fs.globStatus(p);
+      if (matches == null || matches.length == 0) throw new SodmException("input " + in + " does not exist");
+      for (FileStatus m : matches) {
+        if (m.isDirectory()) {
+          for (FileStatus f : fs.listStatus(m.getPath())) {
+            String n = f.getPath().getName();
+            if (f.isFile() && !n.startsWith("_") && !n.startsWith(".")) files.add(f.getPath().toString());
+          }
+        } else {
+          files.add(m.getPath().toString());
+        }
+      }
+    }
+    if (files.isEmpty()) throw new SodmException("input " + inputs + " contains no files");
+    List<Path> out = new ArrayList<>();
+    for (String f : files) out.add(new Path(f));
+    return out;
+  }
+
+  /** Format of one file: the configured one, or by extension when "auto". */
+  static String formatOf(String configured, Path file) {
+    String f = configured.toLowerCase(Locale.ROOT);
+    if (!f.equals("auto")) {
+      if (!f.equals("libsvm") && !f.equals("csv") && !f.equals("avro")) {
+        throw new SodmException(SodmConf.INGEST_FORMAT + " (--format) must be auto, libsvm, csv or avro; got '" + configured + "'");
+      }
+      return f;
+    }
+    String n = file.getName().toLowerCase(Locale.ROOT).replaceAll("\\.(gz|bz2|xz)$", "");
+    if (n.endsWith(".avro")) return "avro";
+    if (n.endsWith(".csv") || n.endsWith(".tsv")) return "csv";
+    return "libsvm";
+  }
+
+  /** Runs the ingest. Options come from {@code conf} (see sodm-default.xml, sodm.ingest.*). */
+  public static Result run(Configuration base, List<String> inputs, Path output) throws IOException {
+    AvroClasses.trust();
+    long t0 = System.nanoTime();
+    Configuration conf = new Configuration(base);
+    long maxBad = SodmConf.requireLong(conf, SodmConf.INGEST_SKIP_BAD);
+    if (maxBad < 0) throw new SodmException(SodmConf.INGEST_SKIP_BAD + " (--skip-bad-records) must be >= 0, got " + maxBad);
+    double[] range = parseScale(conf);
+    List<Path> files = inputFiles(conf, inputs);
+    String format = SodmConf.require(conf, SodmConf.INGEST_FORMAT);
+    boolean overwrite = conf.getBoolean(SodmConf.OVERWRITE, false);
+    String codecs = conf.get("io.compression.codecs", "");
+    if (!codecs.contains(XzCodec.class.getName())) {
+      conf.set("io.compression.codecs", (codecs.isEmpty() ? "" : codecs + ",") + XzCodec.class.getName());
+    }
+    Jobs.localParallelism(conf);
+
+    try (OutputDir out = OutputDir.create(conf, output, overwrite)) {
+      Path data = new Path(out.temp(), DATA);
+      conf.set(JobFailure.DIR_KEY, new Path(out.temp(), "_failures").toString());
+      Path statsDir = new Path(out.temp(), "_stats");
+      conf.set(IngestTask.STATS_DIR_KEY, statsDir.toString());
+      conf.setBoolean("mapreduce.map.speculative", false);
+      String[] names = new String[files.size()];
+      for (int i = 0; i < names.length; i++) names[i] = files.get(i).toString();
+      conf.setStrings(IngestTask.FILES_KEY, names);
+      for (Path f : files) conf.set(IngestMapper.FORMATS_KEY + "." + f, formatOf(format, f));
+      if (files.stream().anyMatch(f -> formatOf(format, f).equals("csv"))) {
+        try {
+          IngestMapper.csvParser(conf); // validate options before the job starts
+        } catch (IllegalArgumentException e) {
+          throw new SodmException(e.getMessage());
+        }
+      }
+
+      Job job = Job.getInstance(conf, "sodm ingest " + inputs);
+      job.setJarByClass(IngestJob.class);
+      FileInputFormat.setInputPaths(job, files.toArray(new Path[0]));
+      job.setInputFormatClass(IngestInputFormat.class);
+      job.setMapperClass(IngestMapper.class);
+      job.setNumReduceTasks(0);
+      job.setOutputFormatClass(AvroKeyOutputFormat.class);
+      AvroJob.setOutputKeySchema(job, Instance.getClassSchema());
+      FileOutputFormat.setOutputPath(job, data);
+      LOG.info("ingest: {} file(s) -> {}", files.size(), output);
+      Jobs.run(job, "ingest");
+
+      StatsAccumulator total = mergeStats(conf, statsDir);
+      FeatureStats stats = total.toAvro();
+      if (stats.getRows() == 0) throw new SodmException("empty input: no rows in " + inputs);
+      if (stats.getBadRecords() > maxBad) {
+        throw new SodmException(stats.getBadRecords() + " bad records in all, more than --skip-bad-records " + maxBad);
+      }
+      int maxLabels = (int) SodmConf.requireLong(conf, SodmConf.INGEST_MAX_LABELS);
+      List<String> byAppearance = total.labelsByAppearance();
+      if (byAppearance.size() > maxLabels) {
+        String third = byAppearance.get(maxLabels);
+        throw new SodmException(total.firstSeen(third) + ": label '" + third + "' is a third distinct label (after "
+            + byAppearance.subList(0, maxLabels) + "); sodm trains binary problems");
+      }
+      AvroFiles.writeOne(conf, new Path(out.temp(), STATS), FeatureStats.getClassSchema(), stats);
+      LabelMap map = null;
+      if (total.labelCount() == 2) {
+        map = LabelMap.of(total.labels());
+        AvroFiles.writeOne(conf, new Path(out.temp(), LABELS), LabelMapRecord.getClassSchema(), map.toAvro());
+      } else {
+        LOG.warn("ingest: {} distinct label(s) {}: no label map written (training needs two)", total.labelCount(), total.labels());
+      }
+      Scaler scaler = null;
+      if (range != null) {
+        scaler = Scaler.fromStats(stats, range[0], range[1]);
+        AvroFiles.writeOne(conf, new Path(out.temp(), SCALER), ScalerRecord.getClassSchema(), scaler.toAvro());
+      }
+      FileSystem fs = out.temp().getFileSystem(conf);
+      fs.delete(new Path(out.temp(), "_failures"), true);
+      out.commit();
+      double secs = (System.nanoTime() - t0) / 1e9;
+      LOG.info(String.format(Locale.ROOT, "ingest: %d rows, %d features, %d non-zeros, labels %s, %d bad skipped, %.1f s",
+          stats.getRows(), stats.getDimension(), stats.getNonZeros(), total.labels(), stats.getBadRecords(), secs));
+      return new Result(out.target(), stats, map, scaler, secs);
+    }
+  }
+
+  static double[] parseScale(Configuration conf) {
+    try {
+      return Scaler.parseRange(SodmConf.require(conf, SodmConf.INGEST_SCALE));
+    } catch (IllegalArgumentException e) {
+      throw new SodmException(SodmConf.INGEST_SCALE + " (--scale): " + e.getMessage());
+    }
+  }
+
+  /** Merges the per-file statistics (in file order) and removes them. */
+  static StatsAccumulator mergeStats(Configuration conf, Path statsDir) throws IOException {
+    FileSystem fs = statsDir.getFileSystem(conf);
+    StatsAccumulator total = new StatsAccumulator();
+    List<Path> statsFiles = new ArrayList<>();
+    if (fs.exists(statsDir)) {
+      for (FileStatus f : fs.listStatus(statsDir)) {
+        if (IngestTask.isStatsFile(f.getPath().getName())) statsFiles.add(f.getPath());
+      }
+    }
+    statsFiles.sort(null);
+    for (Path p : statsFiles) {
+      total.merge(StatsAccumulator.fromAvro(AvroFiles.readOne(conf, p, FeatureStats.class)));
+    }
+    fs.delete(statsDir, true);
+    return total;
+  }
+
+  /** Reads an ingest directory's artifacts. */
+  public static Result read(Configuration conf, Path dir) throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
+    Path statsPath = new Path(dir, STATS);
+    if (!fs.exists(statsPath)) throw new SodmException(dir + " is not an ingest directory (no " + STATS + ")");
+    FeatureStats stats = AvroFiles.readOne(conf, statsPath, FeatureStats.class);
+    Path lp = new Path(dir, LABELS);
+    LabelMap map = fs.exists(lp) ? LabelMap.fromAvro(AvroFiles.readOne(conf, lp, LabelMapRecord.class)) : null;
+    Path sp = new Path(dir, SCALER);
+    Scaler scaler = fs.exists(sp) ? Scaler.fromAvro(AvroFiles.readOne(conf, sp, ScalerRecord.class)) : null;
+    return new Result(fs.makeQualified(dir), stats, map, scaler, 0);
+  }
+}

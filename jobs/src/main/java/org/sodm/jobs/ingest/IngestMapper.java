@@ -1,0 +1,111 @@
+package org.sodm.jobs.ingest;
+
+import java.io.IOException;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.sodm.avro.Instance;
+import org.sodm.data.CsvParser;
+import org.sodm.data.Instances;
+import org.sodm.data.Labels;
+import org.sodm.data.LibsvmParser;
+import org.sodm.data.RecordException;
+import org.sodm.data.Row;
+import org.sodm.jobs.support.SodmConf;
+
+/**
+ * Parses one whole input file (LIBSVM or CSV text, or Avro Instances) into Avro Instances.
+ * Text: the key is the byte offset and the value the line; Avro: the key is the record.
+ */
+public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, NullWritable> {
+  static final String FORMATS_KEY = "sodm.internal.ingest.format";
+
+  private IngestTask task;
+  private LibsvmParser libsvm;
+  private CsvParser csv;
+  private String header;
+  private long line;
+
+  @Override
+  protected void setup(Context context) {
+    task = new IngestTask(context);
+    Configuration conf = context.getConfiguration();
+    String format = conf.get(FORMATS_KEY + "." + task.file(), "libsvm");
+    if (format.equals("csv")) {
+      csv = csvParser(conf);
+      header = SodmConf.require(conf, SodmConf.INGEST_HEADER);
+    } else if (format.equals("libsvm")) {
+      libsvm = new LibsvmParser();
+    }
+  }
+
+  static CsvParser csvParser(Configuration conf) {
+    String d = SodmConf.require(conf, SodmConf.INGEST_DELIMITER);
+    if (d.isEmpty()) throw new IllegalArgumentException(SodmConf.INGEST_DELIMITER + " (--delimiter) is empty");
+    char delim = d.equalsIgnoreCase("tab") || d.equals("\\t") ? '\t' : d.charAt(0);
+    int col = (int) SodmConf.requireLong(conf, SodmConf.INGEST_LABEL_COLUMN);
+    if (col == 0) {
+      throw new IllegalArgumentException(SodmConf.INGEST_LABEL_COLUMN
+          + " (--label-column) is 1-based (negative counts from the end); 0 is not a column");
+    }
+    return new CsvParser(delim, col > 0 ? col - 1 : col, 0);
+  }
+
+  /** Runs the task; any failure is reported to the driver with the file and line. */
+  @Override
+  public void run(Context context) throws IOException, InterruptedException {
+    try {
+      setup(context);
+    } catch (RuntimeException e) {
+      throw IngestTask.failEarly(context, e);
+    }
+    try {
+      while (context.nextKeyValue()) {
+        map(context.getCurrentKey(), context.getCurrentValue(), context);
+      }
+      cleanup(context);
+    } catch (IngestTask.Failure e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw task.fail(task.file() + ":" + (line + 1) + ": cannot read: " + e);
+    }
+  }
+
+  @Override
+  protected void map(Object key, Object value, Context context) throws IOException, InterruptedException {
+    line++;
+    Row row;
+    try {
+      if (key instanceof AvroKey<?> k) {
+        row = fromAvro((Instance) k.datum());
+      } else {
+        String s = ((Text) value).toString();
+        if (csv != null && line == 1
+            && (header.equals("true") || (header.equals("auto") && csv.looksLikeHeader(s)))) {
+          return;
+        }
+        row = csv != null ? csv.parse(s) : libsvm.parse(s);
+      }
+    } catch (RecordException e) {
+      task.bad(line, e);
+      return;
+    }
+    task.accept(line, row);
+  }
+
+  private static Row fromAvro(Instance in) throws RecordException {
+    try {
+      String label = in.getLabel() == null ? null : Labels.canonical(in.getLabel());
+      return new Row(label, Instances.features(in.getFeatures()));
+    } catch (IllegalArgumentException e) {
+      throw new RecordException(e.getMessage(), String.valueOf(in));
+    }
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    task.finish();
+  }
+}

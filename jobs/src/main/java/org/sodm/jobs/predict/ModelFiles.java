@@ -1,0 +1,41 @@
+package org.sodm.jobs.predict;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sodm.avro.ModelRecord;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.jobs.train.TrainPipeline;
+import org.sodm.model.Model;
+
+/** Locating and loading model files. */
+public final class ModelFiles {
+  private ModelFiles() {}
+
+  /** A model file, or a training output directory holding model.avro. */
+  public static Path resolve(Configuration conf, String modelArg) throws IOException {
+    Path p = new Path(modelArg);
+    FileSystem fs = p.getFileSystem(conf);
+    if (!fs.exists(p)) throw new SodmException("model " + p + " does not exist");
+    if (fs.getFileStatus(p).isDirectory()) {
+      Path m = new Path(p, TrainPipeline.MODEL);
+      if (!fs.exists(m)) throw new SodmException(p + " holds no " + TrainPipeline.MODEL + " (is it a training output directory?)");
+      return fs.makeQualified(m);
+    }
+    return fs.makeQualified(p);
+  }
+
+  public static ModelRecord readRecord(Configuration conf, Path file) throws IOException {
+    return AvroFiles.readOne(conf, file, ModelRecord.class);
+  }
+
+  public static Model read(Configuration conf, Path file) throws IOException {
+    try {
+      return Model.fromAvro(readRecord(conf, file));
+    } catch (IllegalArgumentException e) {
+      throw new SodmException(file + ": " + e.getMessage());
+    }
+  }
+}

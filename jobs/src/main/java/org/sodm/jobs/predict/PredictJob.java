@@ -1,0 +1,125 @@
+package org.sodm.jobs.predict;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.sodm.avro.Instance;
+import org.sodm.avro.Prediction;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.LabelMap;
+import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.JobFailure;
+import org.sodm.jobs.support.Jobs;
+import org.sodm.jobs.support.OutputDir;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.model.Metrics;
+import org.sodm.model.Model;
+
+/**
+ * {@code sodm predict}: map-only batch scoring. Raw input (LIBSVM/CSV/Avro files) is ingested
+ * first (same parsers, same ids, same errors); an ingest directory is scored as is. The model
+ * reaches every task through the distributed cache. Output: OUT/part-m-*.avro (Prediction),
+ * and OUT/metrics.json when every row is labelled.
+ */
+public final class PredictJob {
+  public static final String METRICS = "metrics.json";
+
+  private PredictJob() {}
+
+  public record Result(Path output, long rows, Metrics metrics, LabelMap labels) {}
+
+  public static Result run(Configuration base, Path modelFile, List<String> inputs, Path output) throws IOException {
+    AvroClasses.trust();
+    Configuration conf = new Configuration(base);
+    Jobs.localParallelism(conf);
+    Model model = ModelFiles.read(conf, modelFile);
+    try (OutputDir od = OutputDir.create(conf, output, conf.getBoolean(SodmConf.OVERWRITE, false))) {
+      Path data;
+      Path in = new Path(inputs.get(0));
+      FileSystem ifs = in.getFileSystem(conf);
+      if (inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS))) {
+        data = new Path(in, IngestJob.DATA);
+      } else {
+        Configuration ic = new Configuration(conf);
+        ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
+        ic.setBoolean(SodmConf.OVERWRITE, false);
+        data = new Path(IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest")).dir(), IngestJob.DATA);
+      }
+      conf.set(JobFailure.DIR_KEY, new Path(od.temp(), "_failures").toString());
+      Job job = Job.getInstance(conf, "sodm predict");
+      job.setJarByClass(PredictJob.class);
+      job.addCacheFile(modelFile.toUri());
+      job.setInputFormatClass(AvroKeyInputFormat.class);
+      AvroJob.setInputKeySchema(job, Instance.getClassSchema());
+      FileInputFormat.setInputPaths(job, data);
+      job.setMapperClass(PredictMapper.class);
+      job.setNumReduceTasks(0);
+      job.setOutputFormatClass(AvroKeyOutputFormat.class);
+      AvroJob.setOutputKeySchema(job, Prediction.getClassSchema());
+      Path pred = new Path(od.temp(), "predictions");
+      FileOutputFormat.setOutputPath(job, pred);
+      Jobs.run(job, "predict");
+      FileSystem fs = od.temp().getFileSystem(conf);
+      // flatten: predictions at the top of OUT
+      for (Path p : AvroFiles.dataFiles(conf, pred)) fs.rename(p, new Path(od.temp(), p.getName()));
+      fs.delete(pred, true);
+      fs.delete(new Path(od.temp(), "_ingest"), true);
+      fs.delete(new Path(od.temp(), "_failures"), true);
+      Evaluation ev = evaluate(conf, od.temp(), model.labels());
+      if (ev.metrics() != null) {
+        try (OutputStream o = fs.create(new Path(od.temp(), METRICS))) {
+          o.write((ev.metrics().toJson(model.labels().positive(), model.labels().negative()) + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      fs.create(new Path(od.temp(), "_SUCCESS")).close();
+      od.commit();
+      return new Result(od.target(), ev.rows(), ev.metrics(), model.labels());
+    }
+  }
+
+  /** Rows read and metrics (null when some row has no label). */
+  public record Evaluation(long rows, Metrics metrics) {}
+
+  /** Metrics of a predictions directory; labels outside the model's two fail naming them. */
+  public static Evaluation evaluate(Configuration conf, Path predictions, LabelMap labels) throws IOException {
+    List<Double> y = new ArrayList<>();
+    List<Double> f = new ArrayList<>();
+    long[] counts = new long[2]; // rows, unlabelled
+    AvroFiles.forEach(conf, predictions, Prediction.class, r -> {
+      counts[0]++;
+      if (r.getLabel() == null) {
+        counts[1]++;
+        return;
+      }
+      try {
+        y.add(labels.signed(r.getLabel()));
+      } catch (IllegalArgumentException e) {
+        throw new SodmException("instance " + r.getId() + ": " + e.getMessage());
+      }
+      f.add(r.getDecision());
+    });
+    boolean allLabelled = counts[1] == 0;
+    long rows = counts[0];
+    if (!allLabelled || y.isEmpty()) return new Evaluation(rows, null);
+    double[] ya = new double[y.size()];
+    double[] fa = new double[f.size()];
+    for (int i = 0; i < ya.length; i++) {
+      ya[i] = y.get(i);
+      fa[i] = f.get(i);
+    }
+    return new Evaluation(rows, Metrics.of(ya, fa));
+  }
+}

@@ -1,0 +1,40 @@
+package org.sodm.jobs.predict;
+
+import java.io.IOException;
+import java.net.URI;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.sodm.avro.Instance;
+import org.sodm.avro.Prediction;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.Instances;
+import org.sodm.jobs.support.JobFailure;
+import org.sodm.model.Model;
+
+/** Scores instances with the model from the distributed cache: id, true label, f(x), predicted label. */
+public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroKey<Prediction>, NullWritable> {
+  private Model model;
+  private final AvroKey<Prediction> out = new AvroKey<>();
+
+  @Override
+  protected void setup(Context context) throws IOException {
+    AvroClasses.trust();
+    URI[] cache = context.getCacheFiles();
+    if (cache == null || cache.length == 0) {
+      JobFailure.report(context, "predict: no model in the distributed cache");
+      throw new IOException("predict: no model in the distributed cache");
+    }
+    model = ModelFiles.read(context.getConfiguration(), new Path(cache[0]));
+  }
+
+  @Override
+  protected void map(AvroKey<Instance> key, NullWritable value, Context context) throws IOException, InterruptedException {
+    Instance in = key.datum();
+    double f = model.decision(Instances.features(in.getFeatures()));
+    out.datum(new Prediction(in.getId(), in.getLabel(), f, model.labels().original(f)));
+    context.write(out, NullWritable.get());
+    context.getCounter("sodm.predict", "instances").increment(1);
+  }
+}

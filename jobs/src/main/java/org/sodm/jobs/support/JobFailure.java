@@ -1,0 +1,60 @@
+package org.sodm.jobs.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+
+/**
+ * Carries a task's fatal error message back to the driver, in local mode and on YARN alike:
+ * the failing task writes its message to a file under a directory the driver chose
+ * ({@link #DIR_KEY}), and the driver reads the messages when the job fails.
+ */
+public final class JobFailure {
+  public static final String DIR_KEY = "sodm.internal.failure.dir";
+
+  private JobFailure() {}
+
+  /** Records {@code message} for the driver (best effort: the task fails anyway). */
+  public static void report(TaskAttemptContext context, String message) {
+    String dir = context.getConfiguration().get(DIR_KEY);
+    if (dir == null) return;
+    try {
+      Path p = new Path(dir, context.getTaskAttemptID().toString() + ".txt");
+      FileSystem fs = p.getFileSystem(context.getConfiguration());
+      try (OutputStream out = fs.create(p, true)) {
+        out.write(message.getBytes(StandardCharsets.UTF_8));
+      }
+    } catch (IOException | RuntimeException e) {
+      // the task is failing with the same message; nothing more to do
+    }
+  }
+
+  /** The messages recorded by failed tasks, sorted. */
+  public static List<String> read(Configuration conf) throws IOException {
+    List<String> out = new ArrayList<>();
+    String dir = conf.get(DIR_KEY);
+    if (dir == null) return out;
+    Path d = new Path(dir);
+    FileSystem fs = d.getFileSystem(conf);
+    if (!fs.exists(d)) return out;
+    for (FileStatus f : fs.listStatus(d)) {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
+        StringBuilder sb = new StringBuilder();
+        String line;
+        while ((line = r.readLine()) != null) sb.append(sb.length() > 0 ? "\n" : "").append(line);
+        out.add(sb.toString());
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+}

@@ -1,0 +1,54 @@
+package org.sodm.jobs.support;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+
+/** Running a configured job and turning its failure into a message that names the cause. */
+public final class Jobs {
+  public static final String LOCAL_PARALLELISM = "sodm.local.parallelism";
+
+  private Jobs() {}
+
+  /** Local mode: run up to {@code sodm.local.parallelism} (default: all cores) map and reduce tasks at once. */
+  public static void localParallelism(Configuration conf) {
+    int p = conf.getInt(LOCAL_PARALLELISM, 0);
+    if (p <= 0) p = Runtime.getRuntime().availableProcessors();
+    conf.setInt("mapreduce.local.map.tasks.maximum", p);
+    conf.setInt("mapreduce.local.reduce.tasks.maximum", p);
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      // the client polls for completion every 5 s by default: a long wait for a local job
+      conf.setInt("mapreduce.client.completion.pollinterval", 50);
+      conf.setInt("mapreduce.client.progressmonitor.pollinterval", 100);
+    }
+  }
+
+  /**
+   * Runs the job to completion; on failure throws a {@link SodmException} carrying the first
+   * message a task reported through {@link JobFailure}, else the job's own failure info.
+   */
+  public static void run(Job job, String what) throws IOException {
+    boolean ok;
+    try {
+      ok = job.waitForCompletion(false);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(what + " interrupted", e);
+    } catch (ClassNotFoundException e) {
+      throw new IOException(what + ": " + e, e);
+    }
+    if (ok) return;
+    List<String> msgs = JobFailure.read(job.getConfiguration());
+    if (!msgs.isEmpty()) throw new SodmException(msgs.get(0));
+    String info = null;
+    try {
+      info = job.getStatus().getFailureInfo();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // no status available
+    }
+    throw new SodmException(what + " failed" + (info == null || info.isBlank() ? "" : ": " + info));
+  }
+}

@@ -1,0 +1,126 @@
+package org.sodm.jobs.train;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.avro.mapred.AvroValue;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sodm.avro.BlockStats;
+import org.sodm.avro.TrainRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.Instances;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.JobFailure;
+import org.sodm.kernel.Kernel;
+import org.sodm.solver.KernelDualSolver;
+import org.sodm.solver.LossSpec;
+import org.sodm.solver.SolveReport;
+import org.sodm.solver.SolveResult;
+import org.sodm.solver.SolverOptions;
+
+/**
+ * Solves one block: receives its instances in id order (secondary sort), warm-starts from the
+ * alpha they carry (cold when any is missing, as at the bottom level), runs the dual
+ * coordinate descent solver, writes every instance back with its new alpha and block, and one
+ * BlockStats record to the level's stats directory (rewritten identically by a re-executed
+ * attempt: the solve is deterministic).
+ */
+public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockSolveReducer.class);
+  private Kernel kernel;
+  private LossSpec loss;
+  private SolverOptions options;
+  private int level;
+  private final AvroKey<TrainRecord> out = new AvroKey<>();
+
+  @Override
+  protected void setup(Context context) {
+    AvroClasses.trust();
+    Configuration conf = context.getConfiguration();
+    try {
+      TrainConfig tc = TrainConfig.from(conf);
+      kernel = TrainKeys.kernel(conf).create();
+      loss = tc.loss;
+      options = tc.solver;
+      level = conf.getInt(TrainKeys.LEVEL, 0);
+    } catch (RuntimeException e) {
+      JobFailure.report(context, "solve task could not start: " + e.getMessage());
+      throw e;
+    }
+  }
+
+  /** Heap held by the block's vectors: arrays of indices and values plus object headers. */
+  static long dataBytes(SparseVector[] x) {
+    long b = 0;
+    for (SparseVector v : x) b += 80 + 12L * v.nnz();
+    return b;
+  }
+
+  @Override
+  protected void reduce(BlockKey key, Iterable<AvroValue<TrainRecord>> values, Context context)
+      throws IOException, InterruptedException {
+    int block = key.block();
+    List<TrainRecord> recs = new ArrayList<>();
+    for (AvroValue<TrainRecord> v : values) recs.add(TrainRecord.newBuilder(v.datum()).build());
+    int n = recs.size();
+    SparseVector[] x = new SparseVector[n];
+    double[] y = new double[n];
+    int positives = 0;
+    int vars = loss.problem(new double[] {1}, 1).variablesPerInstance();
+    double[] alpha0 = new double[n * vars];
+    boolean warm = true;
+    for (int i = 0; i < n; i++) {
+      TrainRecord r = recs.get(i);
+      x[i] = Instances.features(r.getFeatures());
+      y[i] = r.getY();
+      if (y[i] > 0) positives++;
+      List<Double> a = r.getAlpha();
+      if (a.size() != vars) {
+        warm = false;
+      } else {
+        for (int j = 0; j < vars; j++) alpha0[i * vars + j] = a.get(j);
+      }
+    }
+    SolveResult res;
+    KernelDualSolver solver = new KernelDualSolver(kernel, options);
+    try {
+      res = solver.solve(x, y, loss, warm ? alpha0 : null);
+    } catch (RuntimeException e) {
+      String msg = "solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
+      JobFailure.report(context, msg);
+      throw e;
+    }
+    SolveReport rep = res.report();
+    if (!rep.converged()) {
+      LOG.warn("level {} block {}: not converged after {} epochs (violation {} > eps {}); raise --max-epochs",
+          level, block, rep.epochs(), rep.maxViolation(), options.eps());
+    }
+    double[] alpha = res.alpha();
+    for (int i = 0; i < n; i++) {
+      TrainRecord r = recs.get(i);
+      List<Double> a = new ArrayList<>(vars);
+      for (int j = 0; j < vars; j++) a.add(alpha[i * vars + j]);
+      r.setAlpha(a);
+      r.setBlock(block);
+      out.datum(r);
+      context.write(out, NullWritable.get());
+    }
+    BlockStats s = new BlockStats(level, block, n, positives, rep.dualObjective(), rep.initialViolation(), rep.maxViolation(),
+        rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(),
+        solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged());
+    Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
+    AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
+        BlockStats.getClassSchema(), s);
+    context.getCounter("sodm.solve", "blocks").increment(1);
+    context.getCounter("sodm.solve", "epochs").increment(rep.epochs());
+    context.getCounter("sodm.solve", "support vectors").increment(rep.supportVectors());
+    context.getCounter("sodm.solve", "kernel evaluations").increment(rep.kernelEvaluations());
+  }
+}

@@ -1,0 +1,193 @@
+package org.sodm.jobs.train;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.avro.mapred.AvroValue;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sodm.avro.Instance;
+import org.sodm.avro.TrainRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.Instances;
+import org.sodm.data.Scaler;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.support.JobFailure;
+import org.sodm.jobs.support.Jobs;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.kernel.Kernel;
+import org.sodm.partition.KernelKMeans;
+import org.sodm.partition.LandmarkSelector;
+import org.sodm.partition.Landmarks;
+
+/**
+ * Landmark (or k-means centre) selection. Mappers draw a seeded reservoir sample of at most
+ * {@code sodm.train.landmark.candidates} scaled instances from their split; for the stratified
+ * partitioner each mapper then keeps its own S greedy landmarks (eq. 8) as candidates. One
+ * reducer receives all candidates in id order and selects the final S landmarks from their
+ * union (stratified), or fits kernel k-means with K clusters on the sample (kmeans). Output:
+ * TrainRecords: landmarks with stratum = index, or the k-means sample with block = cluster.
+ */
+public final class LandmarkJob {
+  private static final Logger LOG = LoggerFactory.getLogger(LandmarkJob.class);
+  static final String MODE = "sodm.internal.landmarks.mode";
+
+  private LandmarkJob() {}
+
+  /** Seeded per split (path and offset), so a re-executed task samples the same rows. */
+  public static class SampleMapper extends Mapper<AvroKey<Instance>, NullWritable, LongWritable, AvroValue<TrainRecord>> {
+    private final List<Instance> reservoir = new ArrayList<>();
+    private SplittableRandom rnd;
+    private int capacity;
+    private long seen;
+    private Scaler scaler;
+
+    @Override
+    protected void setup(Context context) throws IOException {
+      AvroClasses.trust();
+      Configuration conf = context.getConfiguration();
+      capacity = conf.getInt(SodmConf.LANDMARK_CANDIDATES, 2000);
+      FileSplit split = (FileSplit) context.getInputSplit();
+      long seed = conf.getLong(SodmConf.SEED, 1) * 0x9E3779B97F4A7C15L + split.getPath().getName().hashCode() * 31L + split.getStart();
+      rnd = new SplittableRandom(seed);
+      scaler = TrainKeys.scaler(conf);
+    }
+
+    @Override
+    protected void map(AvroKey<Instance> key, NullWritable value, Context context) {
+      seen++;
+      Instance in = key.datum();
+      if (reservoir.size() < capacity) {
+        reservoir.add(Instance.newBuilder(in).build());
+      } else {
+        long j = rnd.nextLong(seen);
+        if (j < capacity) reservoir.set((int) j, Instance.newBuilder(in).build());
+      }
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      Configuration conf = context.getConfiguration();
+      reservoir.sort((a, b) -> Long.compare(a.getId(), b.getId()));
+      SparseVector[] x = new SparseVector[reservoir.size()];
+      for (int i = 0; i < x.length; i++) {
+        SparseVector v = Instances.features(reservoir.get(i).getFeatures());
+        x[i] = scaler == null ? v : scaler.apply(v);
+      }
+      List<Integer> keep = new ArrayList<>();
+      if ("stratified".equals(conf.get(MODE)) && x.length > 0) {
+        Kernel k = TrainKeys.kernel(conf).create();
+        Landmarks local = LandmarkSelector.select(x, k, Math.min(conf.getInt(SodmConf.LANDMARKS, 64), x.length),
+            conf.getLong(SodmConf.SEED, 1));
+        for (int s : local.sourceIndex()) keep.add(s);
+        Collections.sort(keep);
+      } else {
+        for (int i = 0; i < x.length; i++) keep.add(i);
+      }
+      LongWritable id = new LongWritable();
+      AvroValue<TrainRecord> out = new AvroValue<>();
+      for (int i : keep) {
+        id.set(reservoir.get(i).getId());
+        out.datum(new TrainRecord(reservoir.get(i).getId(), 0.0, Instances.toAvro(x[i]), -1, -1, List.of()));
+        context.write(id, out);
+      }
+    }
+  }
+
+  /** The single reducer: final selection from the union of candidates, in id order. */
+  public static class SelectReducer extends Reducer<LongWritable, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
+    private final List<TrainRecord> all = new ArrayList<>();
+
+    @Override
+    protected void setup(Context context) {
+      AvroClasses.trust();
+    }
+
+    @Override
+    protected void reduce(LongWritable id, Iterable<AvroValue<TrainRecord>> values, Context context) {
+      for (AvroValue<TrainRecord> v : values) {
+        all.add(TrainRecord.newBuilder(v.datum()).build());
+        break; // ids are unique; one value per id
+      }
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      Configuration conf = context.getConfiguration();
+      try {
+        SparseVector[] x = new SparseVector[all.size()];
+        for (int i = 0; i < x.length; i++) x[i] = Instances.features(all.get(i).getFeatures());
+        Kernel k = TrainKeys.kernel(conf).create();
+        long seed = conf.getLong(SodmConf.SEED, 1);
+        AvroKey<TrainRecord> out = new AvroKey<>();
+        if ("kmeans".equals(conf.get(MODE))) {
+          int clusters = conf.getInt(TrainKeys.BLOCKS, 1);
+          KernelKMeans km = KernelKMeans.fit(x, k, Math.min(clusters, x.length), 50, seed);
+          int[] member = km.memberships();
+          for (int i = 0; i < x.length; i++) {
+            TrainRecord r = all.get(i);
+            r.setBlock(member[i]);
+            out.datum(r);
+            context.write(out, NullWritable.get());
+          }
+          double[] obj = km.objectiveHistory();
+          LOG.info("kernel k-means: {} clusters on {} sampled points, objective {} -> {}", clusters, x.length,
+              obj.length > 0 ? obj[0] : Double.NaN, obj.length > 0 ? obj[obj.length - 1] : Double.NaN);
+        } else {
+          int s = Math.min(conf.getInt(SodmConf.LANDMARKS, 64), x.length);
+          Landmarks lm = LandmarkSelector.select(x, k, s, seed);
+          int[] src = lm.sourceIndex();
+          for (int t = 0; t < src.length; t++) {
+            TrainRecord r = all.get(src[t]);
+            r.setStratum(t);
+            out.datum(r);
+            context.write(out, NullWritable.get());
+          }
+          double[] res = lm.residuals();
+          LOG.info("landmarks: {} selected from {} candidates, residual {} -> {}", src.length, x.length,
+              res.length > 0 ? res[0] : Double.NaN, res.length > 0 ? res[res.length - 1] : Double.NaN);
+        }
+      } catch (RuntimeException e) {
+        JobFailure.report(context, "landmark selection failed: " + e);
+        throw e;
+      }
+    }
+  }
+
+  /** Runs the job: instances of {@code data} in, landmark TrainRecords in {@code out}. */
+  static void run(Configuration base, Path data, Path out, String mode) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.set(MODE, mode);
+    conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures").toString());
+    Job job = Job.getInstance(conf, "sodm landmarks");
+    job.setJarByClass(LandmarkJob.class);
+    job.setInputFormatClass(AvroKeyInputFormat.class);
+    AvroJob.setInputKeySchema(job, Instance.getClassSchema());
+    FileInputFormat.setInputPaths(job, data);
+    job.setMapperClass(SampleMapper.class);
+    job.setMapOutputKeyClass(LongWritable.class);
+    AvroJob.setMapOutputValueSchema(job, TrainRecord.getClassSchema());
+    job.setReducerClass(SelectReducer.class);
+    job.setNumReduceTasks(1);
+    job.setOutputFormatClass(AvroKeyOutputFormat.class);
+    AvroJob.setOutputKeySchema(job, TrainRecord.getClassSchema());
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job, "landmark selection");
+  }
+}

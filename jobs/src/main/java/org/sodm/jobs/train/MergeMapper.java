@@ -1,0 +1,37 @@
+package org.sodm.jobs.train;
+
+import java.io.IOException;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.avro.mapred.AvroValue;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.sodm.avro.TrainRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.jobs.support.SodmConf;
+
+/**
+ * A merge round, map side: block k of the level below goes to parent floor(k/p) with its
+ * alpha (the parent's warm start is the concatenation of its children's solutions, Algorithm 1
+ * lines 10-12). With {@code --merge cascade} only support vectors move up.
+ */
+public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
+  private int fanout;
+  private boolean cascade;
+  private final BlockKey key = new BlockKey();
+  private final AvroValue<TrainRecord> value = new AvroValue<>();
+
+  @Override
+  protected void setup(Context context) {
+    AvroClasses.trust();
+    fanout = context.getConfiguration().getInt(SodmConf.FANOUT, 4);
+    cascade = "cascade".equalsIgnoreCase(context.getConfiguration().get(SodmConf.MERGE, "warm"));
+  }
+
+  @Override
+  protected void map(AvroKey<TrainRecord> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
+    TrainRecord r = in.datum();
+    if (cascade && !TrainIO.isSupportVector(r)) return;
+    value.datum(r);
+    context.write(key.set(r.getBlock() / fanout, r.getId()), value);
+  }
+}

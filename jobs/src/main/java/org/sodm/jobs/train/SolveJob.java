@@ -1,0 +1,53 @@
+package org.sodm.jobs.train;
+
+import java.io.IOException;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.sodm.avro.Instance;
+import org.sodm.avro.TrainRecord;
+import org.sodm.jobs.support.Jobs;
+
+/**
+ * One level of the tree as one MapReduce job: the bottom level (instances in, stratify map,
+ * solve reduce) or a merge round (previous level's records in, parent-block map, solve reduce).
+ * One reducer per block.
+ */
+final class SolveJob {
+  private SolveJob() {}
+
+  @SuppressWarnings("rawtypes")
+  static void run(Configuration base, Path input, boolean bottom, int level, int blocks, Path data, Path stats)
+      throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(TrainKeys.LEVEL, level);
+    conf.setInt(TrainKeys.BLOCKS, blocks);
+    conf.set(TrainKeys.STATS_DIR, stats.toString());
+    conf.set(org.sodm.jobs.support.JobFailure.DIR_KEY, new Path(data.getParent(), "_failures").toString());
+    conf.setBoolean("mapreduce.reduce.speculative", false);
+    Job job = Job.getInstance(conf, "sodm solve level " + level + " (" + blocks + " blocks)");
+    job.setJarByClass(SolveJob.class);
+    job.setInputFormatClass(AvroKeyInputFormat.class);
+    AvroJob.setInputKeySchema(job, bottom ? Instance.getClassSchema() : TrainRecord.getClassSchema());
+    FileInputFormat.setInputPaths(job, input);
+    Class<? extends Mapper> mapper = bottom ? StratifyMapper.class : MergeMapper.class;
+    job.setMapperClass(mapper);
+    job.setMapOutputKeyClass(BlockKey.class);
+    AvroJob.setMapOutputValueSchema(job, TrainRecord.getClassSchema());
+    job.setPartitionerClass(BlockKey.ByBlock.class);
+    job.setSortComparatorClass(BlockKey.Comparator.class);
+    job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
+    job.setReducerClass(BlockSolveReducer.class);
+    job.setNumReduceTasks(blocks);
+    job.setOutputFormatClass(AvroKeyOutputFormat.class);
+    AvroJob.setOutputKeySchema(job, TrainRecord.getClassSchema());
+    FileOutputFormat.setOutputPath(job, data);
+    Jobs.run(job, "solve level " + level);
+  }
+}

@@ -1,0 +1,118 @@
+package org.sodm.jobs.train;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.avro.mapred.AvroValue;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.sodm.avro.Instance;
+import org.sodm.avro.TrainRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.Instances;
+import org.sodm.data.LabelMap;
+import org.sodm.data.Scaler;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.support.JobFailure;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.kernel.Kernel;
+import org.sodm.partition.KernelKMeans;
+import org.sodm.partition.RandomPartitioner;
+import org.sodm.partition.StratumAssigner;
+import org.sodm.partition.StreamingStratifiedAssigner;
+
+/**
+ * Bottom level, map side: scales the instance, maps its label to +-1, assigns its stratum
+ * (nearest landmark in the RKHS, eq. 7) and its block: stratified (each (stratum, class) pair
+ * dealt evenly over the K blocks as records stream by; seeded by the split, so a re-executed
+ * task deals the same way), kmeans (nearest centre) or random (hash of id and seed).
+ */
+public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
+  private Scaler scaler;
+  private LabelMap labels;
+  private StratumAssigner strata;
+  private KernelKMeans kmeans;
+  private StreamingStratifiedAssigner dealer;
+  private TrainConfig.Partitioner partitioner;
+  private int blocks;
+  private long seed;
+  private final BlockKey key = new BlockKey();
+  private final AvroValue<TrainRecord> value = new AvroValue<>();
+
+  @Override
+  protected void setup(Context context) throws IOException {
+    AvroClasses.trust();
+    Configuration conf = context.getConfiguration();
+    try {
+      scaler = TrainKeys.scaler(conf);
+      labels = TrainKeys.labels(conf);
+      partitioner = TrainConfig.Partitioner.valueOf(conf.get(SodmConf.PARTITIONER).trim().toUpperCase(java.util.Locale.ROOT));
+      blocks = conf.getInt(TrainKeys.BLOCKS, 1);
+      seed = conf.getLong(SodmConf.SEED, 1);
+      Kernel k = TrainKeys.kernel(conf).create();
+      if (blocks == 1) {
+        partitioner = TrainConfig.Partitioner.RANDOM; // one block: nothing to partition
+      } else if (partitioner != TrainConfig.Partitioner.RANDOM) {
+        List<TrainRecord> lm = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(conf.get(TrainKeys.LANDMARKS_DIR)));
+        SparseVector[] pts = new SparseVector[lm.size()];
+        if (partitioner == TrainConfig.Partitioner.STRATIFIED) {
+          lm.sort((a, b) -> Integer.compare(a.getStratum(), b.getStratum()));
+          for (int i = 0; i < pts.length; i++) pts[i] = Instances.features(lm.get(i).getFeatures());
+          strata = new StratumAssigner(k, pts);
+        } else {
+          lm.sort((a, b) -> Long.compare(a.getId(), b.getId()));
+          int[] member = new int[pts.length];
+          for (int i = 0; i < pts.length; i++) {
+            pts[i] = Instances.features(lm.get(i).getFeatures());
+            member[i] = lm.get(i).getBlock();
+          }
+          kmeans = KernelKMeans.fromState(pts, member, blocks, k, null);
+        }
+      }
+      FileSplit split = (FileSplit) context.getInputSplit();
+      long streamKey = split.getPath().getName().hashCode() * 1_000_003L + split.getStart();
+      dealer = new StreamingStratifiedAssigner(blocks, seed, streamKey);
+    } catch (IOException | RuntimeException e) {
+      JobFailure.report(context, "stratify task could not start: " + e);
+      throw e;
+    }
+  }
+
+  @Override
+  protected void map(AvroKey<Instance> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
+    Instance inst = in.datum();
+    if (inst.getLabel() == null) {
+      String msg = "training row " + inst.getId() + " has no label";
+      JobFailure.report(context, msg);
+      throw new IOException(msg);
+    }
+    double y;
+    try {
+      y = labels.signed(inst.getLabel());
+    } catch (IllegalArgumentException e) {
+      JobFailure.report(context, e.getMessage());
+      throw e;
+    }
+    SparseVector x = Instances.features(inst.getFeatures());
+    if (scaler != null) x = scaler.apply(x);
+    int stratum;
+    int block;
+    switch (partitioner) {
+      case STRATIFIED:
+        stratum = strata.assign(x);
+        block = dealer.next(2 * stratum + (y > 0 ? 1 : 0));
+        break;
+      case KMEANS:
+        stratum = kmeans.assign(x);
+        block = stratum;
+        break;
+      default:
+        stratum = -1;
+        block = RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
+    }
+    value.datum(new TrainRecord(inst.getId(), y, Instances.toAvro(x), stratum, block, List.of()));
+    context.write(key.set(block, inst.getId()), value);
+  }
+}

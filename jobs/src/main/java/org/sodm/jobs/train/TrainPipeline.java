@@ -1,0 +1,338 @@
+package org.sodm.jobs.train;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sodm.avro.BlockStats;
+import org.sodm.avro.Instance;
+import org.sodm.avro.LevelStats;
+import org.sodm.avro.ModelRecord;
+import org.sodm.avro.Provenance;
+import org.sodm.avro.TrainRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.Instances;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.Jobs;
+import org.sodm.jobs.support.OutputDir;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.model.Model;
+
+/**
+ * {@code sodm train}: SODM Algorithm 1 as a chain of jobs, each phase in its own
+ * sub-directory of {@code OUTPUT/work} (written atomically: present means complete):
+ *
+ * <pre>
+ * work/ingest       the training data as Instances (skipped when the input already is an ingest directory)
+ * work/validation   the --validation data as Instances
+ * work/landmarks    landmarks (stratified) or the k-means sample with its clusters (kmeans)
+ * work/level-L ... work/level-1 (or level-0 for one block): data/ (TrainRecords with alpha), stats/ (BlockStats)
+ * model.avro        the model of the last level; train-report.json
+ * </pre>
+ *
+ * {@code --resume} skips the phases that are present, after checking the parameters match.
+ */
+public final class TrainPipeline {
+  public static final String MODEL = "model.avro";
+  public static final String REPORT = "train-report.json";
+  public static final String WORK = "work";
+  static final String PARAMS = "params.properties";
+
+  /** What the user asked for. */
+  public record Request(List<String> inputs, List<String> validation, Path output, boolean resume) {}
+
+  /** What a run produced. */
+  public record Result(Model model, Path modelPath, List<LevelStats> levels, double seconds) {}
+
+  private final Configuration conf;
+  private final Request req;
+  private final TrainConfig tc;
+  private final Consumer<String> progress;
+  private final long t0 = System.nanoTime();
+  private FileSystem fs;
+  private Path work;
+
+  private TrainPipeline(Configuration conf, Request req, Consumer<String> progress) {
+    this.conf = conf;
+    this.req = req;
+    this.tc = TrainConfig.from(conf);
+    this.progress = progress;
+  }
+
+  /** Validates every parameter (before any job), then runs the phases. */
+  public static Result run(Configuration base, Request req, Consumer<String> progress) throws IOException {
+    AvroClasses.trust();
+    Configuration conf = new Configuration(base);
+    Jobs.localParallelism(conf);
+    return new TrainPipeline(conf, req, progress).run();
+  }
+
+  private double elapsed() {
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  private void say(String phase, String what, double phaseSeconds) {
+    progress.accept(String.format(Locale.ROOT, "%-12s %-70s %7.1f s  (total %.1f s)", phase, what, phaseSeconds, elapsed()));
+  }
+
+  private Result run() throws IOException {
+    Path out = req.output();
+    fs = out.getFileSystem(conf);
+    out = fs.makeQualified(out);
+    work = new Path(out, WORK);
+    prepareWork(out);
+
+    // ingest
+    IngestJob.Result data = ingest(req.inputs(), "ingest");
+    if (data.labelMap() == null) {
+      throw new SodmException("training needs exactly two labels; " + req.inputs() + " has " + data.stats().getLabels().size()
+          + ": " + data.stats().getLabels().stream().map(l -> l.getLabel()).toList());
+    }
+    tc.checkRows(data.stats().getRows());
+    IngestJob.Result validation = req.validation() == null || req.validation().isEmpty() ? null : ingest(req.validation(), "validation");
+    List<Instance> validationRows = validation == null ? null : AvroFiles.readDir(conf, new Path(validation.dir(), IngestJob.DATA), Instance.class);
+
+    KernelSpec kernel = tc.kernel(data.stats().getDimension());
+    conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
+    TrainKeys.setKernel(conf, kernel);
+    List<Integer> levelBlocks = tc.levelBlocks();
+    conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
+
+    // landmarks / k-means centres
+    if (tc.partitioner != TrainConfig.Partitioner.RANDOM && levelBlocks.get(0) > 1) {
+      Path lm = new Path(work, "landmarks");
+      if (!fs.exists(lm)) {
+        long t = System.nanoTime();
+        try (OutputDir od = OutputDir.create(conf, lm, false)) {
+          LandmarkJob.run(conf, new Path(data.dir(), IngestJob.DATA), new Path(od.temp(), "data"),
+              tc.partitioner == TrainConfig.Partitioner.KMEANS ? "kmeans" : "stratified");
+          fs.delete(new Path(od.temp(), "_failures"), true);
+          od.commit();
+        }
+        int count = TrainIO.readRecords(conf, new Path(lm, "data")).size();
+        say(tc.partitioner == TrainConfig.Partitioner.KMEANS ? "kmeans" : "landmarks",
+            tc.partitioner == TrainConfig.Partitioner.KMEANS
+                ? String.format(Locale.ROOT, "%d clusters fitted on a sample of %d", levelBlocks.get(0), count)
+                : String.format(Locale.ROOT, "%d landmarks (strata), kernel %s", count, kernel),
+            (System.nanoTime() - t) / 1e9);
+      } else {
+        progress.accept("landmarks    (complete, resumed)");
+      }
+      conf.set(TrainKeys.LANDMARKS_DIR, new Path(lm, "data").toString());
+    }
+
+    // levels
+    int top = levelBlocks.get(levelBlocks.size() - 1) > 1 ? levelBlocks.size() : levelBlocks.size() - 1;
+    List<LevelStats> levels = new ArrayList<>();
+    Path previous = new Path(data.dir(), IngestJob.DATA);
+    Path last = null;
+    for (int i = 0; i < levelBlocks.size(); i++) {
+      int level = top - i;
+      int blocks = levelBlocks.get(i);
+      Path dir = new Path(work, "level-" + level);
+      long t = System.nanoTime();
+      boolean resumed = fs.exists(dir);
+      if (!resumed) {
+        try (OutputDir od = OutputDir.create(conf, dir, false)) {
+          SolveJob.run(conf, previous, i == 0, level, blocks, new Path(od.temp(), "data"), new Path(od.temp(), "stats"));
+          fs.delete(new Path(od.temp(), "_failures"), true);
+          od.commit();
+        }
+      }
+      double wall = (System.nanoTime() - t) / 1e9;
+      List<BlockStats> stats = TrainIO.readStats(conf, new Path(dir, "stats"));
+      long tv = System.nanoTime();
+      Model levelModel = validationRows == null ? null : buildModel(new Path(dir, "data"), kernel, data, List.of(), "");
+      Double acc = levelModel == null ? null : accuracy(levelModel, validationRows);
+      double validationSeconds = (System.nanoTime() - tv) / 1e9;
+      LevelStats ls = levelStats(level, stats, wall, acc);
+      levels.add(ls);
+      say(resumed ? "level " + level + "*" : "level " + level, String.format(Locale.ROOT,
+          "%4d blocks  obj %12.6g  viol %.2e  SV %,7d  mem %4d MB%s", ls.getBlocks(), ls.getObjective(), ls.getMaxViolation(),
+          ls.getSupportVectors(), (ls.getMaxBlockMemoryBytes() + (1 << 19)) >> 20, acc == null ? ""
+              : String.format(Locale.ROOT, "  acc %.2f%% (scored in %.1f s)", 100 * acc, validationSeconds)), wall);
+      previous = new Path(dir, "data");
+      last = previous;
+      if (i > 0 && tc.earlyStop && ls.getMaxInitialViolation() <= tc.solver.eps() && i + 1 < levelBlocks.size()) {
+        progress.accept(String.format(Locale.ROOT, "early stop: every block of level %d was converged at its warm start", level));
+        break;
+      }
+    }
+
+    // model
+    long tm = System.nanoTime();
+    Model model = buildModel(last, kernel, data, levels, String.join(",", req.inputs()));
+    Path modelPath = new Path(out, MODEL);
+    Path tmp = new Path(out, "." + MODEL + ".tmp");
+    AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), model.toAvro());
+    fs.delete(modelPath, false);
+    if (!fs.rename(tmp, modelPath)) throw new IOException("cannot rename " + tmp + " to " + modelPath);
+    writeReport(new Path(out, REPORT), model, levels);
+    say("model", String.format(Locale.ROOT, "%d block(s), %,d support vectors -> %s", model.blockCount(), model.supportVectors(),
+        modelPath), (System.nanoTime() - tm) / 1e9);
+    return new Result(model, modelPath, levels, elapsed());
+  }
+
+  private void prepareWork(Path out) throws IOException {
+    Properties params = new Properties();
+    for (Map.Entry<String, String> e : conf) {
+      if (e.getKey().startsWith("sodm.") && !e.getKey().startsWith("sodm.internal.") && !e.getKey().equals(SodmConf.OVERWRITE)
+          && !e.getKey().equals(Jobs.LOCAL_PARALLELISM)) {
+        params.setProperty(e.getKey(), conf.get(e.getKey()));
+      }
+    }
+    params.setProperty("sodm.internal.inputs", String.join(",", req.inputs()));
+    Path pp = new Path(work, PARAMS);
+    if (req.resume()) {
+      if (!fs.exists(pp)) throw new SodmException("--resume: " + work + " holds no earlier run (no " + PARAMS + ")");
+      Properties old = new Properties();
+      try (InputStream in = fs.open(pp)) {
+        old.load(in);
+      }
+      List<String> diff = new ArrayList<>();
+      for (String k : new java.util.TreeSet<>(union(old.stringPropertyNames(), params.stringPropertyNames()))) {
+        if (!java.util.Objects.equals(old.getProperty(k), params.getProperty(k))) {
+          diff.add(k + " was " + old.getProperty(k) + ", now " + params.getProperty(k));
+        }
+      }
+      if (!diff.isEmpty()) throw new SodmException("--resume with different parameters: " + String.join("; ", diff));
+      progress.accept("resuming from " + work);
+      return;
+    }
+    if (fs.exists(out)) {
+      if (!conf.getBoolean(SodmConf.OVERWRITE, false)) {
+        throw new SodmException("output " + out + " already exists (pass --resume to continue it, or --overwrite)");
+      }
+      fs.delete(out, true);
+    }
+    fs.mkdirs(work);
+    try (OutputStream o = fs.create(pp, true)) {
+      params.store(o, "sodm train parameters");
+    }
+  }
+
+  private static java.util.Set<String> union(java.util.Set<String> a, java.util.Set<String> b) {
+    java.util.Set<String> u = new java.util.HashSet<>(a);
+    u.addAll(b);
+    return u;
+  }
+
+  private IngestJob.Result ingest(List<String> inputs, String phase) throws IOException {
+    if (inputs.size() == 1) {
+      Path p = new Path(inputs.get(0));
+      FileSystem ifs = p.getFileSystem(conf);
+      if (ifs.isDirectory(p) && ifs.exists(new Path(p, IngestJob.STATS))) {
+        IngestJob.Result r = IngestJob.read(conf, p);
+        progress.accept(String.format(Locale.ROOT, "%-12s %s is an ingest directory: %,d rows", phase, p, r.stats().getRows()));
+        return r;
+      }
+    }
+    Path dir = new Path(work, phase);
+    if (!fs.exists(dir)) {
+      long t = System.nanoTime();
+      Configuration c = new Configuration(conf);
+      c.setBoolean(SodmConf.OVERWRITE, false);
+      if (phase.equals("validation")) c.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
+      IngestJob.Result r = IngestJob.run(c, inputs, dir);
+      say(phase, String.format(Locale.ROOT, "%,d rows, %d features, labels %s", r.stats().getRows(), r.stats().getDimension(),
+          r.stats().getLabels().stream().map(l -> l.getLabel() + "=" + l.getCount()).toList()), (System.nanoTime() - t) / 1e9);
+      return r;
+    }
+    IngestJob.Result r = IngestJob.read(conf, dir);
+    progress.accept(String.format(Locale.ROOT, "%-12s (complete, resumed) %,d rows", phase, r.stats().getRows()));
+    return r;
+  }
+
+  private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input)
+      throws IOException {
+    ModelBuilder b = new ModelBuilder();
+    AvroFiles.forEach(conf, levelData, TrainRecord.class, b::add);
+    Map<String, String> params = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf) {
+      if (e.getKey().startsWith("sodm.") && !e.getKey().startsWith("sodm.internal.")) params.put(e.getKey(), conf.get(e.getKey()));
+    }
+    Provenance prov = new Provenance(org.sodm.cli.SodmMain.version(), Instant.now().toString(), input,
+        fingerprint(data), new HashMap<>(params), new ArrayList<>(levels));
+    return b.build(kernel, tc.loss, data.labelMap(), data.scaler(), prov);
+  }
+
+  static String fingerprint(IngestJob.Result data) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      byte[] h = md.digest(data.stats().toString().getBytes(StandardCharsets.UTF_8));
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < 12; i++) sb.append(String.format("%02x", h[i]));
+      return String.format(Locale.ROOT, "rows=%d features=%d nnz=%d sha256(stats)=%s", data.stats().getRows(),
+          data.stats().getDimension(), data.stats().getNonZeros(), sb);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Accuracy of a model on labelled instances, scored on all cores. */
+  static double accuracy(Model m, List<Instance> rows) {
+    long correct = IntStream.range(0, rows.size()).parallel().filter(i -> {
+      Instance in = rows.get(i);
+      SparseVector x = Instances.features(in.getFeatures());
+      return m.predict(x).equals(in.getLabel());
+    }).count();
+    return rows.isEmpty() ? Double.NaN : (double) correct / rows.size();
+  }
+
+  private static LevelStats levelStats(int level, List<BlockStats> stats, double wall, Double acc) {
+    double obj = 0;
+    double viol = 0;
+    double init = 0;
+    long sv = 0;
+    long evals = 0;
+    long mem = 0;
+    for (BlockStats s : stats) {
+      mem = Math.max(mem, s.getMemoryBytes());
+      obj += s.getObjective();
+      viol = Math.max(viol, s.getMaxViolation());
+      init = Math.max(init, s.getInitialViolation());
+      sv += s.getSupportVectors();
+      evals += s.getKernelEvaluations();
+    }
+    return new LevelStats(level, stats.size(), obj, viol, init, sv, evals, wall, mem, acc);
+  }
+
+  private void writeReport(Path p, Model model, List<LevelStats> levels) throws IOException {
+    StringBuilder sb = new StringBuilder("{\n  \"levels\": [\n");
+    for (int i = 0; i < levels.size(); i++) {
+      LevelStats l = levels.get(i);
+      sb.append(String.format(Locale.ROOT,
+          "    {\"level\": %d, \"blocks\": %d, \"objective\": %.10g, \"maxViolation\": %.4g, \"maxInitialViolation\": %.4g, "
+              + "\"supportVectors\": %d, \"kernelEvaluations\": %d, \"wallSeconds\": %.3f, \"maxBlockMemoryBytes\": %d, "
+              + "\"validationAccuracy\": %s}%s\n",
+          l.getLevel(), l.getBlocks(), l.getObjective(), l.getMaxViolation(), l.getMaxInitialViolation(), l.getSupportVectors(),
+          l.getKernelEvaluations(), l.getWallSeconds(), l.getMaxBlockMemoryBytes(),
+          l.getValidationAccuracy() == null ? "null" : String.format(Locale.ROOT, "%.6f", l.getValidationAccuracy()),
+          i + 1 < levels.size() ? "," : ""));
+    }
+    sb.append(String.format(Locale.ROOT, "  ],\n  \"blocks\": %d,\n  \"supportVectors\": %d,\n  \"seconds\": %.3f\n}\n",
+        model.blockCount(), model.supportVectors(), elapsed()));
+    try (OutputStream o = fs.create(p, true)) {
+      o.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package org.sodm.jobs.predict;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.avro.hadoop.io.AvroSerialization;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mrunit.mapreduce.MapDriver;
+import org.apache.hadoop.mrunit.types.Pair;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.Instance;
+import org.sodm.avro.Prediction;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.Instances;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.train.TrainPipeline;
+import org.sodm.model.Model;
+import org.sodm.testing.LocalConf;
+
+class PredictTest {
+  @TempDir Path tmp;
+
+  private TrainPipeline.Result smallModel(Configuration conf) throws Exception {
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.LEVELS, "1");
+    conf.set(SodmConf.INGEST_SCALE, "-1,1");
+    return TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("synthetic-2k.libsvm").toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve("m").toString()), false), s -> {});
+  }
+
+  @Test
+  void predictMapperScoresWithTheCachedModel() throws Exception {
+    Configuration conf = LocalConf.create(tmp);
+    TrainPipeline.Result r = smallModel(conf);
+    MapDriver<AvroKey<Instance>, NullWritable, AvroKey<Prediction>, NullWritable> d = MapDriver.newMapDriver(new PredictMapper());
+    Configuration dc = d.getConfiguration();
+    AvroClasses.trust();
+    dc.setStrings("io.serializations", "org.apache.hadoop.io.serializer.WritableSerialization", AvroSerialization.class.getName());
+    // MRUnit copies input and output keys with one key schema: a union of both record types
+    org.apache.avro.Schema both = org.apache.avro.Schema.createUnion(Instance.getClassSchema(), Prediction.getClassSchema());
+    AvroSerialization.setKeyWriterSchema(dc, both);
+    AvroSerialization.setKeyReaderSchema(dc, both);
+    d.withCacheFile(r.modelPath().toUri());
+    SparseVector a = SparseVector.ofDense(0.1, 0.2, 0.1, 0.5, -0.5);
+    SparseVector b = SparseVector.ofDense(0.9, -0.9, 0.8, 0, 0);
+    d.withInput(new AvroKey<>(Instances.toAvro(1, "1", a)), NullWritable.get());
+    d.withInput(new AvroKey<>(Instances.toAvro(2, null, b)), NullWritable.get());
+    List<Pair<AvroKey<Prediction>, NullWritable>> out = d.run();
+    Model m = r.model();
+    Prediction pa = out.get(0).getFirst().datum();
+    Prediction pb = out.get(1).getFirst().datum();
+    assertEquals(m.decision(a), pa.getDecision(), 0.0);
+    assertEquals(m.predict(a), pa.getPredicted());
+    assertEquals("1", pa.getLabel());
+    assertNull(pb.getLabel());
+    assertEquals(m.decision(b), pb.getDecision(), 0.0);
+    assertTrue(pa.getDecision() > 0 && pb.getDecision() < 0, "inside the ball is +1, the corner is -1");
+  }
+
+  /** The exported model gives svm-predict's accuracy equal to ours (runs when LIBSVM is installed). */
+  @Test
+  void svmPredictAgreesWithTheExportedModel() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/svm-predict")), "svm-predict not installed");
+    Configuration conf = LocalConf.create(tmp);
+    TrainPipeline.Result r = smallModel(conf);
+    Path lib = tmp.resolve("model.libsvm");
+    try (var w = Files.newBufferedWriter(lib)) {
+      org.sodm.model.LibsvmExport.write(r.model(), w);
+    }
+    Path range = tmp.resolve("range");
+    try (var w = Files.newBufferedWriter(range)) {
+      org.sodm.model.LibsvmExport.writeRange(r.model().scaler(), w);
+    }
+    Path data = LocalConf.sampleData("synthetic-2k.libsvm");
+    Path scaled = tmp.resolve("scaled");
+    Process s = new ProcessBuilder("svm-scale", "-r", range.toString(), data.toString()).redirectOutput(scaled.toFile()).start();
+    assertEquals(0, s.waitFor());
+    Process p = new ProcessBuilder("svm-predict", scaled.toString(), lib.toString(), tmp.resolve("out").toString())
+        .redirectErrorStream(true).start();
+    String text = new String(p.getInputStream().readAllBytes());
+    assertEquals(0, p.waitFor(), text);
+    List<String> theirs = Files.readAllLines(tmp.resolve("out"));
+    var d = org.sodm.data.LibsvmReader.read(data);
+    int agree = 0;
+    for (int i = 0; i < d.size(); i++) {
+      double f = r.model().decision(d.x()[i]);
+      if (Math.abs(f) < 1e-9) continue; // sign at an exact tie may differ
+      if (Double.parseDouble(theirs.get(i)) == Double.parseDouble(r.model().labels().original(f))) agree++;
+      else fail("row " + (i + 1) + ": svm-predict " + theirs.get(i) + ", sodm f=" + f);
+    }
+    assertTrue(agree > 1990, "agreement " + agree);
+  }
+}

@@ -1,0 +1,203 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.BlockModel;
+import org.sodm.avro.ModelRecord;
+import org.sodm.data.LibsvmReader;
+import org.sodm.data.Scaler;
+import org.sodm.data.SparseVector;
+import org.sodm.data.StatsAccumulator;
+import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.model.Model;
+import org.sodm.solver.KernelDualSolver;
+import org.sodm.solver.LossSpec;
+import org.sodm.solver.SolveResult;
+import org.sodm.testing.LocalConf;
+
+/** The training pipeline end to end in Hadoop local mode. */
+class TrainPipelineTest {
+  @TempDir Path tmp;
+  private Configuration conf;
+  private final List<String> progress = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "2");
+    conf.set(SodmConf.GAMMA, "2");
+  }
+
+  private TrainPipeline.Result train(String out, boolean resume, String... validation) throws IOException {
+    return TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
+        validation.length == 0 ? null : List.of(validation), new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), resume),
+        progress::add);
+  }
+
+  private static List<Object> coefficients(ModelRecord r) {
+    List<Object> all = new ArrayList<>();
+    for (BlockModel b : r.getBlocks()) {
+      all.add(b.getBlock());
+      all.add(b.getIds());
+      all.add(b.getCoef());
+      all.add(b.getBias());
+    }
+    return all;
+  }
+
+  /** svmguide1 scaled, hinge C=2 gamma=2: LIBSVM reaches 96.48%; the merge tree must be within 1 point. */
+  @Test
+  void accuracyNearLibsvmDeterministicAndPredictAgrees() throws IOException {
+    TrainPipeline.Result a = train("m1", false, LocalConf.sampleData("svmguide1.t").toString());
+    Double acc = a.levels().get(a.levels().size() - 1).getValidationAccuracy();
+    assertNotNull(acc);
+    assertTrue(acc >= 0.9548, "accuracy " + acc + " below LIBSVM's 96.48% minus 1 point");
+    assertEquals(List.of(2, 1), a.levels().stream().map(l -> l.getLevel()).toList(), "16 blocks then 4");
+    assertEquals(16, a.levels().get(0).getBlocks());
+    assertEquals(4, a.levels().get(1).getBlocks());
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 2") && l.contains("acc ")), String.join("\n", progress));
+
+    // same seed, same coefficients
+    TrainPipeline.Result b = train("m2", false);
+    ModelRecord ra = ModelFiles.readRecord(conf, a.modelPath());
+    ModelRecord rb = ModelFiles.readRecord(conf, b.modelPath());
+    assertEquals(coefficients(ra), coefficients(rb));
+
+    // the predict job gives the accuracy the driver measured, from a re-read model
+    PredictJob.Result p = PredictJob.run(conf, a.modelPath(), List.of(LocalConf.sampleData("svmguide1.t").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString()));
+    assertEquals(4000, p.rows());
+    assertEquals(acc, p.metrics().accuracy(), 1e-12);
+    assertTrue(Files.exists(tmp.resolve("pred").resolve(PredictJob.METRICS)));
+  }
+
+  @Test
+  void resumeSkipsCompletePhasesAndRejectsChangedParameters() throws IOException {
+    TrainPipeline.Result a = train("r", false);
+    ModelRecord before = ModelFiles.readRecord(conf, a.modelPath());
+    FileUtil.fullyDelete(tmp.resolve("r/work/level-1").toFile());
+    Files.delete(tmp.resolve("r/model.avro"));
+    progress.clear();
+    TrainPipeline.Result b = train("r", true);
+    assertTrue(progress.stream().anyMatch(l -> l.contains("(complete, resumed)")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 2*")), "level 2 was reused: " + progress);
+    assertEquals(coefficients(before), coefficients(ModelFiles.readRecord(conf, b.modelPath())));
+
+    conf.set(SodmConf.C, "4");
+    SodmException e = assertThrows(SodmException.class, () -> train("r", true));
+    assertTrue(e.getMessage().contains("sodm.train.c was 2, now 4"), e.getMessage());
+    assertThrows(SodmException.class, () -> train("r", false), "existing output without --overwrite");
+  }
+
+  /** K = 1: one global block, which must be the single-node solver's optimum. */
+  @Test
+  void oneBlockEqualsTheSingleNodeSolver() throws IOException {
+    conf.set(SodmConf.PARTITIONS, "1");
+    TrainPipeline.Result r = train("k1", false);
+    assertEquals(1, r.levels().size());
+    assertEquals(0, r.levels().get(0).getLevel());
+    double pipelineObjective = r.levels().get(0).getObjective();
+
+    LibsvmReader.Data d = LibsvmReader.read(LocalConf.sampleData("svmguide1"));
+    StatsAccumulator acc = new StatsAccumulator();
+    for (int i = 0; i < d.size(); i++) acc.add(d.labels()[i], d.x()[i], i + 1, "x");
+    Scaler s = Scaler.fromStats(acc.toAvro(), 0, 1);
+    LibsvmReader.Data scaled = d.scaled(s);
+    // independent reference: a tighter solve of the same problem
+    SolveResult ref = new KernelDualSolver(KernelSpec.rbf(2).create(),
+        new org.sodm.solver.SolverOptions(1e-6, 100000, true, 64L << 20, 7)).solve(scaled.x(), scaled.y(), LossSpec.hinge(2), null);
+    double rel = Math.abs(pipelineObjective - ref.report().dualObjective()) / Math.abs(ref.report().dualObjective());
+    assertTrue(rel <= 1e-3, "relative objective gap " + rel);
+    // and tightening the pipeline's eps closes the gap to 1e-6
+    conf.set(SodmConf.EPS, "1e-6");
+    TrainPipeline.Result tight = train("k1tight", false);
+    double rel2 = Math.abs(tight.levels().get(0).getObjective() - ref.report().dualObjective()) / Math.abs(ref.report().dualObjective());
+    assertTrue(rel2 <= 1e-6, "relative objective gap at eps 1e-6: " + rel2);
+    // model = the expansion of that solve
+    Model m = r.model();
+    SparseVector x0 = d.x()[0];
+    assertEquals(1, m.blockCount());
+    double direct = 0;
+    var k = KernelSpec.rbf(2).create();
+    SolveResult pr = new KernelDualSolver(k, new org.sodm.solver.SolverOptions(1e-3, 5000, true, 256L << 20, 1))
+        .solve(scaled.x(), scaled.y(), LossSpec.hinge(2), null);
+    for (int i = 0; i < scaled.size(); i++) direct += pr.coef()[i] * k.eval(scaled.x()[i], s.apply(x0));
+    assertEquals(direct, m.decision(x0), 1e-9);
+  }
+
+  @Test
+  void badParametersFailBeforeAnyJobNamingThem() {
+    String[][] cases = {
+        {SodmConf.GAMMA, "-1", "--gamma"}, {SodmConf.C, "0", "-c"}, {SodmConf.THETA, "1", "--theta"},
+        {SodmConf.MU, "0", "--mu"}, {SodmConf.FANOUT, "1", "--fanout"}, {SodmConf.LANDMARKS, "0", "--landmarks"},
+        {SodmConf.PARTITIONER, "voronoi", "--partitioner"}, {SodmConf.LOSS, "logistic", "--loss"},
+        {SodmConf.KERNEL, "laplace", "--kernel"}};
+    for (String[] c : cases) {
+      Configuration bad = new Configuration(conf);
+      bad.set(c[0], c[1]);
+      SodmException e = assertThrows(SodmException.class, () -> TrainPipeline.run(bad, new TrainPipeline.Request(
+          List.of("does-not-matter"), null, new org.apache.hadoop.fs.Path(tmp.resolve("bad").toString()), false), progress::add));
+      assertTrue(e.getMessage().contains(c[2]) && e.getMessage().contains(c[0]), e.getMessage());
+      assertFalse(Files.exists(tmp.resolve("bad")), "nothing written for " + c[0]);
+    }
+  }
+
+  @Test
+  void degenerateDataWorksOrFailsClearly() throws IOException {
+    // 12 rows, 4 duplicates, 8 blocks: some blocks hold one class only; many landmarks coincide
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 12; i++) sb.append(i % 3 == 0 ? "+1" : "-1").append(" 1:").append(i % 4 == 0 ? 0.5 : i / 12.0).append(" 2:1\n");
+    Path small = tmp.resolve("small.libsvm");
+    Files.writeString(small, sb.toString());
+    conf.set(SodmConf.INGEST_SCALE, "none");
+    conf.set(SodmConf.PARTITIONS, "8");
+    conf.set(SodmConf.FANOUT, "2");
+    conf.set(SodmConf.LANDMARKS, "20");
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(small.toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve("deg").toString()), false), progress::add);
+    assertEquals(List.of(3, 2, 1), r.levels().stream().map(l -> l.getLevel()).toList());
+    assertTrue(r.model().supportVectors() > 0);
+
+    conf.set(SodmConf.PARTITIONS, "13");
+    SodmException e = assertThrows(SodmException.class, () -> TrainPipeline.run(conf, new TrainPipeline.Request(
+        List.of(small.toString()), null, new org.apache.hadoop.fs.Path(tmp.resolve("deg2").toString()), false), progress::add));
+    assertTrue(e.getMessage().contains("--partitions") && e.getMessage().contains("12 training rows"), e.getMessage());
+
+    Path one = tmp.resolve("one.libsvm");
+    Files.writeString(one, "1 1:1\n1 1:2\n");
+    e = assertThrows(SodmException.class, () -> TrainPipeline.run(conf, new TrainPipeline.Request(
+        List.of(one.toString()), null, new org.apache.hadoop.fs.Path(tmp.resolve("deg3").toString()), false), progress::add));
+    assertTrue(e.getMessage().contains("exactly two labels"), e.getMessage());
+  }
+
+  @Test
+  void otherPartitionersMergesAndOdmTrain() throws IOException {
+    conf.set(SodmConf.LEVELS, "1");
+    conf.set(SodmConf.FANOUT, "4");
+    for (String[] v : new String[][] {{"kmeans", "warm", "hinge"}, {"random", "cascade", "hinge"}, {"stratified", "warm", "odm"}}) {
+      conf.set(SodmConf.PARTITIONER, v[0]);
+      conf.set(SodmConf.MERGE, v[1]);
+      conf.set(SodmConf.LOSS, v[2]);
+      conf.set(SodmConf.LEVELS, "2");
+      TrainPipeline.Result r = train("o-" + v[0] + v[2], false, LocalConf.sampleData("svmguide1.t").toString());
+      double acc = r.levels().get(r.levels().size() - 1).getValidationAccuracy();
+      assertTrue(acc > 0.9, String.join("/", v) + ": accuracy " + acc);
+    }
+  }
+}
