@@ -6,7 +6,7 @@
 #   workflows/shell/train.sh [generic Hadoop options] -i INPUT -o OUTPUT [sodm train options]
 #
 # - With a `hadoop` command on the PATH (or $HADOOP), each step is
-#   `hadoop jar $SODM_JAR org.sodm.cli.SodmMain train ...` (SODM_JAR defaults to
+#   `hadoop jar $SODM_JAR train ...` (the jar's manifest names org.sodm.cli.SodmMain; SODM_JAR defaults to
 #   jobs/target/sodm-jobs-*-cluster.jar); without one, `bin/sodm train ...` (local mode, or a
 #   cluster through -fs/-jt); $SODM names another launcher.
 # - Stops at the first failing phase and exits with its exit status.
@@ -34,7 +34,8 @@ if [ -z "${SODM:-}" ] && command -v "$hadoop_cmd" >/dev/null 2>&1; then
     echo "train.sh: no cluster jar (set SODM_JAR, or build it: mvn -B -DskipTests package)" >&2
     exit 2
   fi
-  launcher=("$hadoop_cmd" jar "$jar" org.sodm.cli.SodmMain)
+  # the cluster jar's manifest names the main class (org.sodm.cli.SodmMain): RunJar takes it from there
+  launcher=("$hadoop_cmd" jar "$jar")
 else
   read -r -a launcher <<< "${SODM:-$root/bin/sodm}"
 fi

@@ -75,11 +75,12 @@ class ShellWorkflowTest {
     assertTrue(Files.isDirectory(out.resolve("work/level-2")));
     assertFalse(Files.exists(out.resolve("work/level-1")));
 
-    // 2: the same command with a `hadoop` on the PATH: hadoop jar JAR org.sodm.cli.SodmMain train ...; resumes
+    // 2: the same command with a `hadoop` on the PATH: hadoop jar JAR train ... (RunJar takes the main class from the
+    // jar's manifest, as the stand-in does); resumes
     Path jar = Files.writeString(tmp.resolve("sodm-cluster.jar"), "stand-in");
     Path calls = tmp.resolve("hadoop-calls.txt");
     script("hadoop", "echo \"$@\" >> '" + calls + "'\n[ \"$1\" = jar ] && [ -f \"$2\" ] || exit 97\nshift 2\n"
-        + "exec '" + java + "' -Xmx768m -cp '" + cp + "' \"$@\"\n");
+        + "exec '" + java + "' -Xmx768m -cp '" + cp + "' org.sodm.cli.SodmMain \"$@\"\n");
     Run b = run(args, Map.of("PATH", tmp.resolve("bin") + ":" + System.getenv("PATH"), "SODM_JAR", jar.toString()));
     assertEquals(0, b.rc(), b.out() + b.err());
     for (String phase : List.of("validation", "landmarks", "level-2")) {
@@ -88,7 +89,7 @@ class ShellWorkflowTest {
     List<String> hadoopCalls = Files.readAllLines(calls);
     assertEquals(3, hadoopCalls.size(), "ingest (lists the phases), level-1, model: " + hadoopCalls);
     for (int i = 0; i < 3; i++) {
-      assertTrue(hadoopCalls.get(i).startsWith("jar " + jar + " org.sodm.cli.SodmMain train -D "), hadoopCalls.get(i));
+      assertTrue(hadoopCalls.get(i).startsWith("jar " + jar + " train -D "), hadoopCalls.get(i));
       assertTrue(hadoopCalls.get(i).endsWith("--phase " + List.of("ingest", "level-1", "model").get(i)), hadoopCalls.get(i));
     }
     assertTrue(b.err().contains("train.sh: all phases complete"), b.err());
