@@ -71,6 +71,9 @@ for entry in $phases; do
   if [ "$state" = done ]; then
     echo "train.sh: phase $name: complete, skipped" >&2
     continue
+  elif [ "$state" = none ]; then
+    echo "train.sh: phase $name: not part of this run" >&2
+    continue
   fi
   run_phase "$name"
   rc=$?

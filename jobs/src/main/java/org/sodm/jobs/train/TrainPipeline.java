@@ -56,7 +56,8 @@ import org.sodm.model.Model;
  * ({@code ingest}, {@code validation}, {@code landmarks}, {@code level-N}, {@code model}) and
  * stops, so that a workflow runs one phase per step. A phase this run does not have (no
  * validation data, no landmarks for the random partitioner, a level after an early stop) is an
- * empty step. The last progress line then lists every phase as {@code done} or {@code todo}.
+ * empty step. The last progress line then lists every phase as {@code done}, {@code todo} or
+ * {@code none} (not part of this run).
  */
 public final class TrainPipeline {
   public static final String MODEL = "model.avro";
@@ -253,7 +254,9 @@ public final class TrainPipeline {
     for (String name : phaseNames(top, levels)) {
       Path p = name.equals("model") ? new Path(out, MODEL) : new Path(work, name);
       boolean done = fs.exists(p) || (name.equals("ingest") && req.inputs().size() == 1 && isIngestDir(new Path(req.inputs().get(0))));
-      sb.append(' ').append(name).append('=').append(done ? "done" : "todo");
+      boolean none = (name.equals("validation") && (req.validation() == null || req.validation().isEmpty()))
+          || (name.equals("landmarks") && (tc.partitioner == TrainConfig.Partitioner.RANDOM || tc.levelBlocks().get(0) <= 1));
+      sb.append(' ').append(name).append('=').append(done ? "done" : none ? "none" : "todo");
     }
     progress.accept(String.format(Locale.ROOT, "stopped after phase %s (--phase)", req.phase()));
     progress.accept(sb.toString());

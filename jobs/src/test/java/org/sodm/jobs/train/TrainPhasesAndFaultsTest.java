@@ -118,6 +118,13 @@ class TrainPhasesAndFaultsTest {
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 1*")), "level 1 reused: " + progress);
     assertEquals(reference, coefficients(ModelFiles.readRecord(c, m.modelPath())));
 
+    // without validation data that phase is not part of the run
+    progress.clear();
+    TrainPipeline.run(c, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve("noval").toString()), false, "ingest"), progress::add);
+    assertEquals("phases: ingest=done validation=none landmarks=todo level-2=todo level-1=todo model=todo",
+        progress.get(progress.size() - 1));
+
     // a phase this run does not have fails before anything runs, naming the phases it has
     SodmException e = assertThrows(SodmException.class, () -> train(c, tmp.resolve("bad"), false, "level-3", progress));
     assertTrue(e.getMessage().contains("ingest, validation, landmarks, level-2, level-1, model"), e.getMessage());
