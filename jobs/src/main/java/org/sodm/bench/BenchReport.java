@@ -326,7 +326,7 @@ public final class BenchReport {
     b.append("Machine: ").append(c.getOrDefault("host", "?")).append(", ").append(c.getOrDefault("cpus", "?")).append(" CPUs (")
         .append(c.getOrDefault("cpu_model", "?")).append("), ").append(c.getOrDefault("mem", "?")).append(" memory, load average at start ")
         .append(c.getOrDefault("load_start", "?")).append(".  \n");
-    b.append("sodm ").append(c.getOrDefault("sodm_version", "?")).append(" (commit ").append(c.getOrDefault("sodm_commit", "?"))
+    b.append(c.getOrDefault("sodm_version", "sodm ?")).append(" (commit ").append(c.getOrDefault("sodm_commit", "?"))
         .append("), ").append(c.getOrDefault("java", "?")).append(", JVM options `").append(c.getOrDefault("java_opts", "")).append("`; peer ")
         .append(c.getOrDefault("libsvm", "LIBSVM")).append(".  \n");
     b.append("Protocol: ").append(c.getOrDefault("pairs", "?")).append(" pairs, order per pair: ")
@@ -405,7 +405,7 @@ public final class BenchReport {
     if (anyPlot) {
       b.append("Each curve is our median-time run of a variant: one point per tree level at the moment the level finished "
           + "(seconds since the command started, JVM start-up included), with the test accuracy of the model as of that level "
-          + "(early prediction); the last point is the final model. The diamond is LIBSVM: median `svm-train` seconds and its test accuracy.\n\n");
+          + "(early prediction); \"L2 (16)\" = level 2, 16 blocks. The unlabelled last point of a curve is the end of the command (same model as the last level). The diamond is LIBSVM: median `svm-train` seconds and its test accuracy.\n\n");
     }
 
     if (!d.scaling.isEmpty()) b.append(scalingMarkdown(d));
@@ -562,7 +562,7 @@ public final class BenchReport {
       }
       if (m.trainSeconds != null && m.accuracy != null) {
         pts.add(new double[] {m.trainSeconds, 100 * m.accuracy});
-        labels.add("done");
+        labels.add(null); // the command's end: same accuracy as the last level, unlabelled
         hi = Math.max(hi, m.trainSeconds);
       }
       if (pts.isEmpty()) continue;
