@@ -339,7 +339,7 @@ git_commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo "pairs=$pairs"
   echo "sets=$sets"
   echo "variants=$(IFS=,; echo "${variants[*]}")"
-  echo "order=for each set and pair: $(printf 'sodm %s, ' "${variants[@]}")then svm-train; predict commands right after each train"
+  echo "order=per set and pair: $(printf 'sodm %s (train, predict), ' "${variants[@]}")then svm-train, svm-predict"
   echo "seed=$seed"
   echo "command=$invocation"
 } >"$out/config.txt"

@@ -329,8 +329,12 @@ public final class BenchReport {
     b.append(c.getOrDefault("sodm_version", "sodm ?")).append(" (commit ").append(c.getOrDefault("sodm_commit", "?"))
         .append("), ").append(c.getOrDefault("java", "?")).append(", JVM options `").append(c.getOrDefault("java_opts", "")).append("`; peer ")
         .append(c.getOrDefault("libsvm", "LIBSVM")).append(".  \n");
-    b.append("Protocol: ").append(c.getOrDefault("pairs", "?")).append(" pairs, order per pair: ")
-        .append(c.getOrDefault("order", "ours then LIBSVM")).append(". Command: `").append(c.getOrDefault("command", "bench/run.sh")).append("`\n\n");
+    b.append("Load average at the end ").append(c.getOrDefault("load_end", "?"))
+        .append(" (other work on the machine inflates and scatters the seconds; the ratios of one run are what count).  \n");
+    if (!d.rows.isEmpty()) {
+      b.append("Protocol: ").append(c.getOrDefault("pairs", "?")).append(" pairs; ").append(c.getOrDefault("order", "ours then LIBSVM")).append(".  \n");
+    }
+    b.append("Command: `").append(c.getOrDefault("command", "bench/run.sh")).append("`\n\n");
 
     if (!d.rows.isEmpty()) {
       b.append("## Results\n\n");
