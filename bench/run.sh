@@ -47,7 +47,8 @@ Data sets (default all: $ALL_SETS, or none when --scaling is given):
   --sodm-opts OPTS       extra options for every sodm train (e.g. '--cache-mb 512')
   --params SET=C,GAMMA   override a set's parameters; repeatable
   --peer-cache MB        svm-train -m (default 1000, as in BENCHMARKS.md)
-  --raw LIST             sets to use without the [0,1] svm-scale step
+  --raw LIST             sets used as distributed, without the [0,1] svm-scale step (default ijcnn1,
+                         already in [-1,1]: BENCHMARKS.md's peer figures are on that file; 'none' scales all)
   --seed S               seed of the 80/20 split (default 1)
 Scaling series (ours only):
   --scaling SIZES        e.g. 100000,200000,400000,800000: sodm generate at each size
@@ -71,7 +72,7 @@ EOF
 say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-sets=""; pairs=3; modes=(); odm=0; odm_opts=""; sodm_opts=""; peer_cache=1000; raw_sets=""; seed=1
+sets=""; pairs=3; modes=(); odm=0; odm_opts=""; sodm_opts=""; peer_cache=1000; raw_sets="ijcnn1"; seed=1
 scaling=""; block_rows=12500; scaling_opts="--loss hinge -c 4 -g 1"; scaling_gen="--features 5 --noise 0.02"; scaling_test=20000
 datasets="$root/../shared/datasets"; scratch="${TMPDIR:-/tmp}/sodm-bench"; out=""; java_opts=""; timeout_s=0
 keep_models=0; install=1; report_only=""; self_check=0
@@ -218,7 +219,7 @@ prepare() {
   if [ "$scale" = 1 ]; then
     DATA_PREP+="svm-scale -l 0 -u 1 on train, same range file on test (both sides)"
   else
-    DATA_PREP+="as distributed, no scaling (--raw)"
+    DATA_PREP+="as distributed, no scaling (--raw), the same file on both sides"
   fi
 }
 

@@ -547,7 +547,7 @@ public final class BenchReport {
 
   /** The accuracy-vs-time plot of one set: a curve per variant of ours, the peer as a point. */
   static Plot setPlot(Data d, String set) {
-    Plot plot = new Plot(set + ": test accuracy vs. training time", "seconds since the train command started", "test accuracy (%)", 900, 560);
+    Plot plot = new Plot(set + ": test accuracy vs. training time", "seconds since the train command started", "test accuracy (%)", 900, 560).yCap(100);
     int k = 0;
     double lo = Double.POSITIVE_INFINITY;
     double hi = 0;

@@ -12,6 +12,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import javax.imageio.ImageIO;
@@ -35,6 +36,7 @@ public final class Plot {
   private final List<Series> series = new ArrayList<>();
   private boolean logX;
   private boolean logY;
+  private double yCap = Double.POSITIVE_INFINITY;
   private final int width;
   private final int height;
 
@@ -53,6 +55,12 @@ public final class Plot {
 
   public Plot logY(boolean v) {
     logY = v;
+    return this;
+  }
+
+  /** An upper bound of the y axis (100 for accuracies in percent). */
+  public Plot yCap(double v) {
+    yCap = v;
     return this;
   }
 
@@ -160,10 +168,17 @@ public final class Plot {
     }
     double[] xt = ticks(xr[0], xr[1], logX);
     double[] yt = ticks(yr[0], yr[1], logY);
+    double yTop = yt[yt.length - 1];
+    if (!logY && yTop > yCap) { // e.g. no 100.5% tick: end the axis a little above the cap, ticks up to the cap
+      yTop = Math.max(yr[1], yCap);
+      int n = yt.length;
+      while (n > 2 && yt[n - 1] > yCap + 1e-9) n--;
+      yt = Arrays.copyOf(yt, n);
+    }
     final double x0 = logX ? Math.log10(xt[0]) : xt[0];
     final double x1 = logX ? Math.log10(xt[xt.length - 1]) : xt[xt.length - 1];
     final double y0 = logY ? Math.log10(yt[0]) : yt[0];
-    final double y1 = logY ? Math.log10(yt[yt.length - 1]) : yt[yt.length - 1];
+    final double y1 = logY ? Math.log10(yt[yt.length - 1]) : yTop;
     java.util.function.DoubleUnaryOperator px = v -> left + ((logX ? Math.log10(v) : v) - x0) / (x1 - x0) * pw;
     java.util.function.DoubleUnaryOperator py = v -> top + ph - ((logY ? Math.log10(v) : v) - y0) / (y1 - y0) * ph;
 
@@ -223,12 +238,34 @@ public final class Plot {
     int lw = 0;
     for (Series s : series) lw = Math.max(lw, text.width(s.name(), 11));
     lw += 34;
-    int lx = left + pw - lw - 8;
-    int ly = top + ph - 8 - lh * series.size() - 6;
+    int lhTotal = lh * series.size() + 6;
+    // the corner of the plot that hides the fewest points: bottom right, top right, bottom left, top left
+    int[][] corners = {{left + pw - lw - 8, top + ph - 8 - lhTotal}, {left + pw - lw - 8, top + 8},
+        {left + 8, top + ph - 8 - lhTotal}, {left + 8, top + 8}};
+    int lx = corners[0][0];
+    int ly = corners[0][1];
+    int best = Integer.MAX_VALUE;
+    for (int[] c : corners) {
+      int hidden = 0;
+      for (Series s : series) {
+        for (double[] p : s.points()) {
+          if (!ok(p)) continue;
+          double x = px.applyAsDouble(p[0]);
+          double y = py.applyAsDouble(p[1]);
+          // a point with its label (up to ~70 px to its right, above it)
+          if (x + 75 > c[0] && x - 10 < c[0] + lw && y + 10 > c[1] && y - 20 < c[1] + lhTotal) hidden++;
+        }
+      }
+      if (hidden < best) {
+        best = hidden;
+        lx = c[0];
+        ly = c[1];
+      }
+    }
     g.setColor(new Color(255, 255, 255, 230));
-    g.fillRect(lx, ly, lw, lh * series.size() + 6);
+    g.fillRect(lx, ly, lw, lhTotal);
     g.setColor(Color.GRAY);
-    g.drawRect(lx, ly, lw, lh * series.size() + 6);
+    g.drawRect(lx, ly, lw, lhTotal);
     for (int i = 0; i < series.size(); i++) {
       Series s = series.get(i);
       int cy = ly + 3 + lh * i + lh / 2;
