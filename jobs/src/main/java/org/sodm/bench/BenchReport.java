@@ -498,14 +498,27 @@ public final class BenchReport {
     return b.toString();
   }
 
+  private static final java.util.Set<String> NUMERIC = java.util.Set.of("train_rows", "test_rows", "c", "gamma", "pairs", "cpus", "seed",
+      "block_rows");
+
+  /** key=value facts for JSON: the numeric ones as numbers. */
+  static Map<String, Object> typed(Map<String, String> kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : kv.entrySet()) {
+      Double v = NUMERIC.contains(e.getKey()) ? dbl(e.getValue()) : null;
+      m.put(e.getKey(), v != null ? v : e.getValue());
+    }
+    return m;
+  }
+
   static Map<String, Object> json(Data d) {
     Map<String, Object> root = new LinkedHashMap<>();
-    root.put("config", new LinkedHashMap<>(d.config));
+    root.put("config", typed(d.config));
     List<Object> sets = new ArrayList<>();
     for (Map.Entry<String, Map<String, String>> e : d.sets.entrySet()) {
       Map<String, Object> s = new LinkedHashMap<>();
       s.put("set", e.getKey());
-      s.put("setup", new LinkedHashMap<>(e.getValue()));
+      s.put("setup", typed(e.getValue()));
       List<Run> peer = d.peerBySet.getOrDefault(e.getKey(), List.of());
       Map<String, Object> p = new LinkedHashMap<>();
       p.put("trainSecondsMedian", median(okTimes(peer, true)));
@@ -533,7 +546,7 @@ public final class BenchReport {
     root.put("sets", sets);
     if (!d.scaling.isEmpty()) {
       Map<String, Object> sc = new LinkedHashMap<>();
-      sc.put("setup", new LinkedHashMap<>(d.scalingConfig));
+      sc.put("setup", typed(d.scalingConfig));
       sc.put("sizes", scalingRows(d));
       sc.put("runs", d.scaling.stream().map(r -> {
         Map<String, Object> m = r.toJson();
