@@ -69,6 +69,7 @@ class BenchReportTest {
     assertTrue(row.contains("| 96.23% | 96.48% | -0.24 | 657 | 455 |"), row);
     assertTrue(row.contains("-1016.76 (sum of 4 blocks) | -757.11 | 500 / 10 |"), row);
     assertTrue(md.contains("![svmguide1](plot-svmguide1.png)"));
+    assertTrue(md.contains("| svmguide1 | block | 200.00× | – | -0.24 | ≥ −0.3 met | – | – |"), md);
 
     Map<String, Object> json = Json.parseObject(Files.readString(out.resolve("results.json")));
     Map<String, Object> set = Json.obj(Json.arr(json.get("sets")).get(0));
@@ -95,6 +96,7 @@ class BenchReportTest {
     String md = BenchReport.generate(out);
     String row = md.lines().filter(l -> l.startsWith("| a | exact")).findFirst().orElseThrow();
     assertTrue(row.contains("| 15.00 | 1.00 [1 failed] | 10.00, – | **10.00×** |"), row);
+    assertTrue(md.contains("| a | exact | 10.00× | ≤ 1.0× **not met** | -6.47 | ≥ −0.05 **not met** | 3.4e-01 | ≤ 1e-3 **not met** |"), md);
   }
 
   @Test
