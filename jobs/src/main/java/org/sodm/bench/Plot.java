@@ -164,7 +164,7 @@ public final class Plot {
     }
     if (!logX) {
       double pad = Math.max((xr[1] - xr[0]) * 0.05, 1e-9);
-      xr = new double[] {Math.max(0, xr[0] - pad), xr[1] + pad};
+      xr = new double[] {xr[0] >= 0 ? 0 : xr[0] - pad, xr[1] + pad}; // a linear time axis starts at 0
     }
     double[] xt = ticks(xr[0], xr[1], logX);
     double[] yt = ticks(yr[0], yr[1], logY);
