@@ -45,6 +45,8 @@ Data sets (default all: $ALL_SETS, or none when --scaling is given):
   --odm                  also run an ODM variant (--loss odm with its defaults, same gamma)
   --odm-opts OPTS        options of the ODM variant (implies --odm), e.g. '--lambda 1e4 --theta 0.3 --mu 0.5'
   --sodm-opts OPTS       extra options for every sodm train (e.g. '--cache-mb 512')
+  --no-validation        time sodm train without --validation TEST (no per-level accuracy: the plot
+                         then has only the final point; accuracy comes from sodm predict)
   --params SET=C,GAMMA   override a set's parameters; repeatable
   --peer-cache MB        svm-train -m (default 1000, as in BENCHMARKS.md)
   --raw LIST             sets used as distributed, without the [0,1] svm-scale step (default ijcnn1,
@@ -75,7 +77,7 @@ die() { say "error: $*"; exit 1; }
 sets=""; pairs=3; modes=(); odm=0; odm_opts=""; sodm_opts=""; peer_cache=1000; raw_sets="ijcnn1"; seed=1
 scaling=""; block_rows=12500; scaling_opts="--loss hinge -c 4 -g 1"; scaling_gen="--features 5 --noise 0.02"; scaling_test=20000
 datasets="$root/../shared/datasets"; scratch="${TMPDIR:-/tmp}/sodm-bench"; out=""; java_opts=""; timeout_s=0
-keep_models=0; install=1; report_only=""; self_check=0
+keep_models=0; install=1; validate=1; report_only=""; self_check=0
 invocation="bench/run.sh $*"
 
 while [ $# -gt 0 ]; do
@@ -101,6 +103,7 @@ while [ $# -gt 0 ]; do
     --java-opts) java_opts="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     --keep-models) keep_models=1; shift ;;
+    --no-validation) validate=0; shift ;;
     --no-install) install=0; shift ;;
     --report) report_only="$2"; shift 2 ;;
     --self-check) self_check=1; shift ;;
@@ -342,6 +345,7 @@ git_commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo "variants=$(IFS=,; echo "${variants[*]}")"
   echo "order=per set and pair: $(printf 'sodm %s (train, predict), ' "${variants[@]}")then svm-train, svm-predict"
   echo "seed=$seed"
+  echo "validation=$([ "$validate" = 1 ] && echo yes || echo no)"
   echo "command=$invocation"
 } >"$out/config.txt"
 say "output: $out"
@@ -353,13 +357,15 @@ run_ours() { # SET VARIANT PAIR TRAIN TEST OPTS
   local set="$1" v="$2" pair="$3" train="$4" test="$5" opts="$6"
   local dir="$out/runs/$set/$v/pair-$pair" model="$models/$set-$v" pred="$models/$set-$v.pred"
   mkdir -p "$dir"; rm -rf "$model" "$pred"
-  local tcmd="bin/sodm train -i $train --validation $test -o $model $opts"
+  local val=()
+  [ "$validate" = 1 ] && val=(--validation "$test")
+  local tcmd="bin/sodm train -i $train ${val[*]:-} -o $model $opts"
   local pcmd="bin/sodm predict -m $model -i $test -o $pred"
   { echo "set=$set"; echo "variant=$v"; echo "side=ours"; echo "pair=$pair"; echo "sodm_opts=$opts"
     echo "train_cmd=$tcmd"; echo "predict_cmd=$pcmd"; } >"$dir/meta.txt"
   say "$set pair $pair: sodm $v ..."
   # shellcheck disable=SC2086
-  timed "$dir/meta.txt" train "$dir/train.log" "$root/bin/sodm" train -i "$train" --validation "$test" -o "$model" $opts
+  timed "$dir/meta.txt" train "$dir/train.log" "$root/bin/sodm" train -i "$train" ${val[@]+"${val[@]}"} -o "$model" $opts
   cp "$model/train-report.json" "$dir/" 2>/dev/null || true
   if grep -q '^train_exit=0$' "$dir/meta.txt"; then
     timed "$dir/meta.txt" predict "$dir/predict.log" "$root/bin/sodm" predict -m "$model" -i "$test" -o "$pred"

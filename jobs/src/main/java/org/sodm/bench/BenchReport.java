@@ -372,8 +372,11 @@ public final class BenchReport {
             .append(" |\n");
       }
       b.append("\n");
-      b.append("Times are wall seconds, medians over the pairs (failed runs excluded). *ours* = the whole `bin/sodm train ... --validation TEST` "
-          + "command (JVM start, ingest of train and test, every job, per-level scoring of the test set); *LIBSVM* = `svm-train` alone. "
+      boolean validation = !"no".equals(c.get("validation"));
+      b.append("Times are wall seconds, medians over the pairs (failed runs excluded). *ours* = the whole `bin/sodm train ...")
+          .append(validation ? " --validation TEST` command (JVM start, ingest of train and test, every job, per-level scoring of the test set)"
+              : "` command without --validation (JVM start, ingest, every job)")
+          .append("; *LIBSVM* = `svm-train` alone. "
           + "*ratio* = ours / LIBSVM train time of the same pair; the bold one is the median of the per-pair ratios (< 1: ours is faster). "
           + "Predict: `bin/sodm predict` (JVM included) vs `svm-predict`. Accuracy on the test file (the seeded 20% for sets without one); "
           + "Δ = ours − LIBSVM in points. SV: support vectors of the final model (ours: over all final blocks). "
