@@ -92,6 +92,9 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--merge", paramLabel = "M", description = "warm | cascade (sodm.train.merge, default warm).")
   String merge;
 
+  @Option(names = "--max-block-rows", paramLabel = "N", description = "Stop merging before blocks exceed N rows; 0 = no limit (sodm.train.max.block.rows, default 0).")
+  Long maxBlockRows;
+
   @Option(names = "--no-early-stop", description = "Run every merge round even when blocks start converged (sodm.train.early.stop=false).")
   boolean noEarlyStop;
 
@@ -136,6 +139,7 @@ public final class TrainCommand extends SodmCommand {
     set(conf, SodmConf.PARTITIONER, partitioner);
     set(conf, SodmConf.MERGE, merge);
     if (noEarlyStop) conf.setBoolean(SodmConf.EARLY_STOP, false);
+    set(conf, SodmConf.MAX_BLOCK_ROWS, maxBlockRows);
     set(conf, SodmConf.EPS, eps);
     set(conf, SodmConf.MAX_EPOCHS, maxEpochs);
     if (noShrinking) conf.setBoolean(SodmConf.SHRINKING, false);

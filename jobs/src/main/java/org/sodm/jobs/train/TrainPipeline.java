@@ -140,7 +140,7 @@ public final class TrainPipeline {
     KernelSpec kernel = tc.kernel(data.stats().getDimension());
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     TrainKeys.setKernel(conf, kernel);
-    List<Integer> levelBlocks = tc.levelBlocks();
+    List<Integer> levelBlocks = tc.levelBlocks(data.stats().getRows());
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
 
     // landmarks / k-means centres
@@ -168,7 +168,7 @@ public final class TrainPipeline {
     if (stopAfter(2)) return stopped(out, plannedTop, plannedBlocks.size());
 
     // levels
-    int top = levelBlocks.get(levelBlocks.size() - 1) > 1 ? levelBlocks.size() : levelBlocks.size() - 1;
+    int top = plannedTop; // levels keep their planned numbers when --max-block-rows stops the tree early
     List<LevelStats> levels = new ArrayList<>();
     Path previous = new Path(data.dir(), IngestJob.DATA);
     Path last = null;
@@ -204,6 +204,10 @@ public final class TrainPipeline {
         break;
       }
       if (stopAfter(FIRST_PHASES.size() + i)) return stopped(out, plannedTop, plannedBlocks.size());
+    }
+    if (levelBlocks.size() < plannedBlocks.size()) {
+      progress.accept(String.format(Locale.ROOT, "stop: merging %d blocks further would exceed --max-block-rows %d",
+          levelBlocks.get(levelBlocks.size() - 1), tc.maxBlockRows));
     }
     if (stopAfter(FIRST_PHASES.size() + levelBlocks.size() - 1)) return stopped(out, plannedTop, plannedBlocks.size());
 

@@ -27,6 +27,10 @@ class TrainConfigAndKeyTest {
     assertEquals(List.of(10, 3), TrainConfig.from(conf(SodmConf.PARTITIONS, "10")).levelBlocks(), "ceil(10/4) = 3");
     assertEquals(List.of(27, 9, 3), TrainConfig.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "3")).levelBlocks());
     assertEquals(0.25, TrainConfig.from(conf()).kernel(4).gamma(), 0.0, "gamma 0 = 1/features");
+    TrainConfig capped = TrainConfig.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "4", SodmConf.MAX_BLOCK_ROWS, "1000"));
+    assertEquals(List.of(64, 16, 4), capped.levelBlocks(3000), "blocks of 750 at the top: within the cap");
+    assertEquals(List.of(64, 16), capped.levelBlocks(10000), "4 blocks of 2500 would exceed 1000");
+    assertEquals(List.of(64), capped.levelBlocks(100000), "the bottom level always runs");
     assertEquals(2.0, TrainConfig.from(conf(SodmConf.GAMMA, "2")).kernel(4).gamma(), 0.0);
   }
 
