@@ -27,6 +27,11 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--resume", description = "Continue the run in OUTPUT from its last complete phase (same parameters).")
   boolean resume;
 
+  @Option(names = "--phase", paramLabel = "NAME", description = {
+      "Run up to and including this phase, then stop: ingest, validation, landmarks, level-N, model. Resumes the run",
+      "in OUTPUT when there is one (as --resume), so each step of a workflow runs one phase (workflows/)."})
+  String phase;
+
   @Option(names = "--overwrite", description = "Replace an existing OUTPUT (sodm.overwrite).")
   Boolean overwrite;
 
@@ -86,6 +91,9 @@ public final class TrainCommand extends SodmCommand {
 
   @Option(names = "--merge", paramLabel = "M", description = "warm | cascade (sodm.train.merge, default warm).")
   String merge;
+
+  @Option(names = "--max-block-rows", paramLabel = "N", description = "Stop merging before blocks exceed N rows; 0 = no limit (sodm.train.max.block.rows, default 0).")
+  Long maxBlockRows;
 
   @Option(names = "--no-early-stop", description = "Run every merge round even when blocks start converged (sodm.train.early.stop=false).")
   boolean noEarlyStop;
@@ -147,6 +155,7 @@ public final class TrainCommand extends SodmCommand {
     set(conf, SodmConf.PARTITIONER, partitioner);
     set(conf, SodmConf.MERGE, merge);
     if (noEarlyStop) conf.setBoolean(SodmConf.EARLY_STOP, false);
+    set(conf, SodmConf.MAX_BLOCK_ROWS, maxBlockRows);
     set(conf, SodmConf.EPS, eps);
     set(conf, SodmConf.MAX_EPOCHS, maxEpochs);
     if (noShrinking) conf.setBoolean(SodmConf.SHRINKING, false);
@@ -157,9 +166,13 @@ public final class TrainCommand extends SodmCommand {
 
   @Override
   protected int execute(Configuration conf) throws Exception {
-    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(inputs, validation, new Path(output), resume),
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(inputs, validation, new Path(output), resume, phase),
         line -> out().println("sodm train: " + line));
-    out().printf("sodm train: done in %.1f s: %s%n", r.seconds(), r.modelPath());
+    if (r.modelPath() == null) {
+      out().printf("sodm train: phase %s complete in %.1f s%n", phase, r.seconds());
+    } else {
+      out().printf("sodm train: done in %.1f s: %s%n", r.seconds(), r.modelPath());
+    }
     return 0;
   }
 }

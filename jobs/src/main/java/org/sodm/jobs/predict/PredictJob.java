@@ -119,24 +119,22 @@ public final class PredictJob {
   public static Evaluation evaluate(Configuration conf, Path predictions, LabelMap labels) throws IOException {
     List<Double> y = new ArrayList<>();
     List<Double> f = new ArrayList<>();
-    boolean allLabelled = true;
-    long rows = 0;
-    for (Path p : AvroFiles.dataFiles(conf, predictions)) {
-      if (!p.getName().endsWith(".avro")) continue;
-      for (Prediction r : AvroFiles.readAll(conf, p, Prediction.class)) {
-        rows++;
-        if (r.getLabel() == null) {
-          allLabelled = false;
-          continue;
-        }
-        try {
-          y.add(labels.signed(r.getLabel()));
-        } catch (IllegalArgumentException e) {
-          throw new SodmException("instance " + r.getId() + ": " + e.getMessage());
-        }
-        f.add(r.getDecision());
+    long[] counts = new long[2]; // rows, unlabelled
+    AvroFiles.forEach(conf, predictions, Prediction.class, r -> {
+      counts[0]++;
+      if (r.getLabel() == null) {
+        counts[1]++;
+        return;
       }
-    }
+      try {
+        y.add(labels.signed(r.getLabel()));
+      } catch (IllegalArgumentException e) {
+        throw new SodmException("instance " + r.getId() + ": " + e.getMessage());
+      }
+      f.add(r.getDecision());
+    });
+    boolean allLabelled = counts[1] == 0;
+    long rows = counts[0];
     if (!allLabelled || y.isEmpty()) return new Evaluation(rows, null);
     double[] ya = new double[y.size()];
     double[] fa = new double[f.size()];

@@ -43,6 +43,7 @@ public final class SodmConf {
   public static final String PARTITIONER = "sodm.train.partitioner";
   public static final String MERGE = "sodm.train.merge";
   public static final String EARLY_STOP = "sodm.train.early.stop";
+  public static final String MAX_BLOCK_ROWS = "sodm.train.max.block.rows";
   public static final String EPS = "sodm.solver.eps";
   public static final String MAX_EPOCHS = "sodm.solver.max.epochs";
   public static final String SHRINKING = "sodm.solver.shrinking";

@@ -33,6 +33,8 @@ public final class TrainConfig {
   public final Partitioner partitioner;
   public final Merge merge;
   public final boolean earlyStop;
+  /** Largest block (rows) a merge may create; 0 = no limit. */
+  public final long maxBlockRows;
   public final SolverOptions solver;
   public final long seed;
   public final boolean exact;
@@ -88,6 +90,8 @@ public final class TrainConfig {
     merge = parse(() -> Merge.valueOf(SodmConf.require(conf, SodmConf.MERGE).trim().toUpperCase(Locale.ROOT)),
         SodmConf.MERGE, "--merge");
     earlyStop = conf.getBoolean(SodmConf.EARLY_STOP, true);
+    maxBlockRows = integer(conf, SodmConf.MAX_BLOCK_ROWS);
+    if (maxBlockRows < 0) throw bad(SodmConf.MAX_BLOCK_ROWS, "--max-block-rows", "must be >= 0, got " + maxBlockRows);
 
     double eps = positive(conf, SodmConf.EPS, "--eps");
     long maxEpochs = integer(conf, SodmConf.MAX_EPOCHS);
@@ -139,6 +143,20 @@ public final class TrainConfig {
       out.add(b);
     }
     return out;
+  }
+
+  /**
+   * The levels actually run on {@code rows} rows: {@link #levelBlocks()}, cut before the first
+   * merge whose blocks would exceed {@link #maxBlockRows} rows on average (the bottom level is
+   * always run). With a fixed bottom block size this keeps the work per block, and so the
+   * training time per row, independent of n.
+   */
+  public List<Integer> levelBlocks(long rows) {
+    List<Integer> all = levelBlocks();
+    if (maxBlockRows <= 0) return all;
+    int keep = 1;
+    while (keep < all.size() && (rows + all.get(keep) - 1) / all.get(keep) <= maxBlockRows) keep++;
+    return all.subList(0, keep);
   }
 
   /** Fails naming --partitions when K exceeds the number of rows. */

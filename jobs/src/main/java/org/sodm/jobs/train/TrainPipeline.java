@@ -51,6 +51,14 @@ import org.sodm.model.Model;
  * </pre>
  *
  * {@code --resume} skips the phases that are present, after checking the parameters match.
+ *
+ * <p>{@code --phase NAME} ({@link Request#phase()}) runs with resume semantics (resuming when
+ * OUTPUT holds an earlier run, starting it otherwise) up to and including the phase NAME
+ * ({@code ingest}, {@code validation}, {@code landmarks}, {@code level-N}, {@code model}) and
+ * stops, so that a workflow runs one phase per step. A phase this run does not have (no
+ * validation data, no landmarks for the random partitioner, a level after an early stop) is an
+ * empty step. The last progress line then lists every phase as {@code done}, {@code todo} or
+ * {@code none} (not part of this run).
  */
 public final class TrainPipeline {
   public static final String MODEL = "model.avro";
@@ -58,11 +66,18 @@ public final class TrainPipeline {
   public static final String WORK = "work";
   static final String PARAMS = "params.properties";
 
-  /** What the user asked for. */
-  public record Request(List<String> inputs, List<String> validation, Path output, boolean resume) {}
+  /** What the user asked for; {@code phase} (may be null: all) is the last phase to run. */
+  public record Request(List<String> inputs, List<String> validation, Path output, boolean resume, String phase) {
+    public Request(List<String> inputs, List<String> validation, Path output, boolean resume) {
+      this(inputs, validation, output, resume, null);
+    }
+  }
 
-  /** What a run produced. */
+  /** What a run produced; model and modelPath are null when it stopped before the model phase. */
   public record Result(Model model, Path modelPath, List<LevelStats> levels, double seconds) {}
+
+  /** The phases before the levels, in order (see {@link #phaseRank}). */
+  static final List<String> FIRST_PHASES = List.of("ingest", "validation", "landmarks");
 
   private final Configuration conf;
   private final Request req;
@@ -71,6 +86,8 @@ public final class TrainPipeline {
   private final long t0 = System.nanoTime();
   private FileSystem fs;
   private Path work;
+  private boolean resume;
+  private int stopRank = Integer.MAX_VALUE;
 
   private TrainPipeline(Configuration conf, Request req, Consumer<String> progress) {
     this.conf = conf;
@@ -100,6 +117,13 @@ public final class TrainPipeline {
     fs = out.getFileSystem(conf);
     out = fs.makeQualified(out);
     work = new Path(out, WORK);
+    List<Integer> plannedBlocks = tc.levelBlocks();
+    int plannedTop = plannedBlocks.get(plannedBlocks.size() - 1) > 1 ? plannedBlocks.size() : plannedBlocks.size() - 1;
+    resume = req.resume();
+    if (req.phase() != null) {
+      stopRank = phaseRank(req.phase(), plannedTop, plannedBlocks.size());
+      resume = resume || (fs.exists(new Path(work, PARAMS)) && !conf.getBoolean(SodmConf.OVERWRITE, false));
+    }
     prepareWork(out);
 
     // ingest
@@ -109,13 +133,15 @@ public final class TrainPipeline {
           + ": " + data.stats().getLabels().stream().map(l -> l.getLabel()).toList());
     }
     tc.checkRows(data.stats().getRows());
+    if (stopAfter(0)) return stopped(out, plannedTop, plannedBlocks.size());
     IngestJob.Result validation = req.validation() == null || req.validation().isEmpty() ? null : ingest(req.validation(), "validation");
-    List<Instance> validationRows = validation == null ? null : readInstances(new Path(validation.dir(), IngestJob.DATA));
+    if (stopAfter(1)) return stopped(out, plannedTop, plannedBlocks.size());
+    List<Instance> validationRows = validation == null ? null : AvroFiles.readDir(conf, new Path(validation.dir(), IngestJob.DATA), Instance.class);
 
     KernelSpec kernel = tc.kernel(data.stats().getDimension());
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     TrainKeys.setKernel(conf, kernel);
-    List<Integer> levelBlocks = tc.levelBlocks();
+    List<Integer> levelBlocks = tc.levelBlocks(data.stats().getRows());
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
 
     // landmarks / k-means centres
@@ -140,9 +166,10 @@ public final class TrainPipeline {
       }
       conf.set(TrainKeys.LANDMARKS_DIR, new Path(lm, "data").toString());
     }
+    if (stopAfter(2)) return stopped(out, plannedTop, plannedBlocks.size());
 
     // levels
-    int top = levelBlocks.get(levelBlocks.size() - 1) > 1 ? levelBlocks.size() : levelBlocks.size() - 1;
+    int top = plannedTop; // levels keep their planned numbers when --max-block-rows stops the tree early
     List<LevelStats> levels = new ArrayList<>();
     Path previous = new Path(data.dir(), IngestJob.DATA);
     Path last = null;
@@ -177,7 +204,13 @@ public final class TrainPipeline {
         progress.accept(String.format(Locale.ROOT, "early stop: every block of level %d was converged at its warm start", level));
         break;
       }
+      if (stopAfter(FIRST_PHASES.size() + i)) return stopped(out, plannedTop, plannedBlocks.size());
     }
+    if (levelBlocks.size() < plannedBlocks.size()) {
+      progress.accept(String.format(Locale.ROOT, "stop: merging %d blocks further would exceed --max-block-rows %d",
+          levelBlocks.get(levelBlocks.size() - 1), tc.maxBlockRows));
+    }
+    if (stopAfter(FIRST_PHASES.size() + levelBlocks.size() - 1)) return stopped(out, plannedTop, plannedBlocks.size());
 
     // exact mode (issue 8): the whole problem from the last level's solution
     java.util.function.UnaryOperator<TrainRecord> transform = null;
@@ -221,6 +254,56 @@ public final class TrainPipeline {
     return new Result(model, modelPath, levels, elapsed());
   }
 
+  /**
+   * The position of a phase in the run: ingest 0, validation 1, landmarks 2, then the levels from
+   * the top one down, then model. Fails (before any job) naming the phases when NAME is not one.
+   */
+  static int phaseRank(String name, int top, int levels) {
+    int i = FIRST_PHASES.indexOf(name);
+    if (i >= 0) return i;
+    if (name.equals("model")) return FIRST_PHASES.size() + levels;
+    if (name.startsWith("level-")) {
+      try {
+        int level = Integer.parseInt(name.substring("level-".length()));
+        if (level <= top && level > top - levels) return FIRST_PHASES.size() + top - level;
+      } catch (NumberFormatException e) {
+        // falls through to the error
+      }
+    }
+    throw new SodmException("--phase " + name + ": this run's phases are " + String.join(", ", phaseNames(top, levels)));
+  }
+
+  static List<String> phaseNames(int top, int levels) {
+    List<String> names = new ArrayList<>(FIRST_PHASES);
+    for (int l = top; l > top - levels; l--) names.add("level-" + l);
+    names.add("model");
+    return names;
+  }
+
+  private boolean stopAfter(int rank) {
+    return rank >= stopRank;
+  }
+
+  /** The end of a --phase run: says which phases are complete, returns no model. */
+  private Result stopped(Path out, int top, int levels) throws IOException {
+    StringBuilder sb = new StringBuilder("phases:");
+    for (String name : phaseNames(top, levels)) {
+      Path p = name.equals("model") ? new Path(out, MODEL) : new Path(work, name);
+      boolean done = fs.exists(p) || (name.equals("ingest") && req.inputs().size() == 1 && isIngestDir(new Path(req.inputs().get(0))));
+      boolean none = (name.equals("validation") && (req.validation() == null || req.validation().isEmpty()))
+          || (name.equals("landmarks") && (tc.partitioner == TrainConfig.Partitioner.RANDOM || tc.levelBlocks().get(0) <= 1));
+      sb.append(' ').append(name).append('=').append(done ? "done" : none ? "none" : "todo");
+    }
+    progress.accept(String.format(Locale.ROOT, "stopped after phase %s (--phase)", req.phase()));
+    progress.accept(sb.toString());
+    return new Result(null, null, List.of(), elapsed());
+  }
+
+  private boolean isIngestDir(Path p) throws IOException {
+    FileSystem ifs = p.getFileSystem(conf);
+    return ifs.isDirectory(p) && ifs.exists(new Path(p, IngestJob.STATS));
+  }
+
   private void prepareWork(Path out) throws IOException {
     Properties params = new Properties();
     for (Map.Entry<String, String> e : conf) {
@@ -231,7 +314,7 @@ public final class TrainPipeline {
     }
     params.setProperty("sodm.internal.inputs", String.join(",", req.inputs()));
     Path pp = new Path(work, PARAMS);
-    if (req.resume()) {
+    if (resume) {
       if (!fs.exists(pp)) throw new SodmException("--resume: " + work + " holds no earlier run (no " + PARAMS + ")");
       Properties old = new Properties();
       try (InputStream in = fs.open(pp)) {
@@ -239,7 +322,7 @@ public final class TrainPipeline {
       }
       List<String> diff = new ArrayList<>();
       for (String k : new java.util.TreeSet<>(union(old.stringPropertyNames(), params.stringPropertyNames()))) {
-        if (!java.util.Objects.equals(old.getProperty(k), params.getProperty(k))) {
+        if (!sameValue(old.getProperty(k), params.getProperty(k))) {
           diff.add(k + " was " + old.getProperty(k) + ", now " + params.getProperty(k));
         }
       }
@@ -256,6 +339,17 @@ public final class TrainPipeline {
     fs.mkdirs(work);
     try (OutputStream o = fs.create(pp, true)) {
       params.store(o, "sodm train parameters");
+    }
+  }
+
+  /** Equal as text, or as numbers ("2" and "2.0" are the same C). */
+  static boolean sameValue(String a, String b) {
+    if (java.util.Objects.equals(a, b)) return true;
+    if (a == null || b == null) return false;
+    try {
+      return Double.parseDouble(a.trim()) == Double.parseDouble(b.trim());
+    } catch (NumberFormatException e) {
+      return false;
     }
   }
 
@@ -291,14 +385,6 @@ public final class TrainPipeline {
     return r;
   }
 
-  private List<Instance> readInstances(Path dir) throws IOException {
-    List<Instance> out = new ArrayList<>();
-    for (Path p : AvroFiles.dataFiles(conf, dir)) {
-      if (p.getName().endsWith(".avro")) out.addAll(AvroFiles.readAll(conf, p, Instance.class));
-    }
-    return out;
-  }
-
   private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input)
       throws IOException {
     return buildModel(levelData, kernel, data, levels, input, null);
@@ -308,10 +394,7 @@ public final class TrainPipeline {
   private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input,
       java.util.function.UnaryOperator<TrainRecord> transform) throws IOException {
     ModelBuilder b = new ModelBuilder();
-    for (Path p : AvroFiles.dataFiles(conf, levelData)) {
-      if (!p.getName().endsWith(".avro")) continue;
-      for (TrainRecord r : AvroFiles.readAll(conf, p, TrainRecord.class)) b.add(transform == null ? r : transform.apply(r));
-    }
+    AvroFiles.forEach(conf, levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
     Map<String, String> params = new TreeMap<>();
     for (Map.Entry<String, String> e : conf) {
       if (e.getKey().startsWith("sodm.") && !e.getKey().startsWith("sodm.internal.")) params.put(e.getKey(), conf.get(e.getKey()));
