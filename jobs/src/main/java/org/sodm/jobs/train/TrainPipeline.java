@@ -111,6 +111,9 @@ public final class TrainPipeline {
     IngestJob.Result validation = req.validation() == null || req.validation().isEmpty() ? null : ingest(req.validation(), "validation");
     List<Instance> validationRows = validation == null ? null : readInstances(new Path(validation.dir(), IngestJob.DATA));
 
+    if (org.sodm.jobs.linear.LinearTrainer.selected(conf, tc)) { // --kernel linear: BQO / DSVRG (issue 9)
+      return org.sodm.jobs.linear.LinearTrainer.train(conf, tc, data, req.inputs(), validationRows, out, progress);
+    }
     KernelSpec kernel = tc.kernel(data.stats().getDimension());
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     TrainKeys.setKernel(conf, kernel);
