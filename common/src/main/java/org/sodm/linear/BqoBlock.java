@@ -59,7 +59,7 @@ public final class BqoBlock {
     }
 
     public static Options defaults() {
-      return new Options(10, 1e-3, 1e-4);
+      return new Options(1, 1e-3, 1e-4);
     }
   }
 

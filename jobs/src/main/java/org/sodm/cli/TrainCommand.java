@@ -120,7 +120,7 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--max-iterations", paramLabel = "N", description = "BQO iterations at most (sodm.train.linear.max.iterations, default 1000).")
   Integer maxIterations;
 
-  @Option(names = "--inner-passes", paramLabel = "N", description = "BQO coordinate-descent passes per block and iteration (sodm.train.linear.inner.passes, default 10).")
+  @Option(names = "--inner-passes", paramLabel = "N", description = "BQO coordinate-descent passes per block and iteration (sodm.train.linear.inner.passes, default 1).")
   Integer innerPasses;
 
   @Option(names = "--tau", paramLabel = "T", description = "BQO hinge: tau of the tau I term (sodm.train.linear.tau, default 0.001).")

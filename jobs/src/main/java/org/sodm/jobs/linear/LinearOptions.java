@@ -29,7 +29,7 @@ public record LinearOptions(Solver solver, int blocks, double eps, int maxIterat
     if (!(eps > 0)) throw bad(SodmConf.LINEAR_EPS, "--linear-eps", "must be > 0, got " + eps);
     int maxIt = conf.getInt(SodmConf.LINEAR_MAX_ITERATIONS, 1000);
     if (maxIt < 1) throw bad(SodmConf.LINEAR_MAX_ITERATIONS, "--max-iterations", "must be >= 1, got " + maxIt);
-    int passes = conf.getInt(SodmConf.LINEAR_INNER_PASSES, 10);
+    int passes = conf.getInt(SodmConf.LINEAR_INNER_PASSES, 1);
     if (passes < 1) throw bad(SodmConf.LINEAR_INNER_PASSES, "--inner-passes", "must be >= 1, got " + passes);
     double tau = conf.getDouble(SodmConf.LINEAR_TAU, 1e-3);
     if (!(tau > 0)) throw bad(SodmConf.LINEAR_TAU, "--tau", "must be > 0, got " + tau);
