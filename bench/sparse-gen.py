@@ -5,7 +5,7 @@ Each row has NNZ distinct features drawn uniformly from 1..DIM with value 1/sqrt
 norm, like tf-idf rows); the label is the sign of w*'x for a fixed random w* ~ N(0, 1), flipped
 with probability NOISE. Deterministic given --seed.
 
-usage: bench/sparse-gen.py -o FILE [--rows 1000000] [--dim 100000] [--nnz 20] [--noise 0.05] [--seed 1]
+usage: bench/sparse-gen.py -o FILE [--rows 1000000] [--dim 100000] [--nnz 20] [--noise 0.05] [--seed 1] [--row-seed S]
 """
 import argparse
 import math
@@ -20,9 +20,13 @@ def main():
     ap.add_argument("--nnz", type=int, default=20)
     ap.add_argument("--noise", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--row-seed", type=int, default=None,
+                    help="seed of the rows only (w* stays that of --seed): a test set of the same problem")
     a = ap.parse_args()
     rnd = random.Random(a.seed)
     w = [rnd.gauss(0, 1) for _ in range(a.dim + 1)]
+    if a.row_seed is not None:
+        rnd = random.Random(a.row_seed)
     v = 1 / math.sqrt(a.nnz)
     val = "%.6g" % v
     with open(a.output, "w") as f:
