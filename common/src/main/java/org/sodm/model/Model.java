@@ -44,9 +44,23 @@ public final class Model {
   private final double[] linearW;
   private final double linearBias;
   private final String linearSolver;
+  private final Routing routing;
+
+  /**
+   * Local prediction: the nearest k-means centre (in the kernel's feature space) picks the
+   * block. {@code local} null: the routed block of the model scores alone (DC-SVM early
+   * prediction); else the global expansion plus the routed block's correction (PBM's local
+   * model alpha_t + d_{S_r}).
+   */
+  public record Routing(org.sodm.partition.KernelKMeans kmeans, int[] clusterBlock, KernelExpansion[] local, int[] localIds) {}
 
   public Model(KernelSpec kernelSpec, LossSpec loss, LabelMap labels, Scaler scaler, int[] blockIds, long[][] svIds,
       KernelExpansion[] blocks, Provenance provenance) {
+    this(kernelSpec, loss, labels, scaler, blockIds, svIds, blocks, provenance, null);
+  }
+
+  public Model(KernelSpec kernelSpec, LossSpec loss, LabelMap labels, Scaler scaler, int[] blockIds, long[][] svIds,
+      KernelExpansion[] blocks, Provenance provenance, Routing routing) {
     if (blocks.length == 0) throw new IllegalArgumentException("a model needs at least one block");
     this.kernelSpec = kernelSpec;
     this.loss = loss;
@@ -56,6 +70,7 @@ public final class Model {
     this.svIds = svIds;
     this.blocks = blocks;
     this.provenance = provenance;
+    this.routing = routing;
     this.linearW = null;
     this.linearBias = 0;
     this.linearSolver = null;
@@ -71,6 +86,7 @@ public final class Model {
     this.svIds = new long[0][];
     this.blocks = new KernelExpansion[0];
     this.provenance = provenance;
+    this.routing = null;
     this.linearW = w.clone();
     this.linearBias = bias;
     this.linearSolver = solver;
@@ -101,6 +117,30 @@ public final class Model {
   /** bqo or dsvrg; null for a kernel expansion. */
   public String linearSolver() {
     return linearSolver;
+  }
+
+  /** The local-prediction routing, or null. */
+  public Routing routing() {
+    return routing;
+  }
+
+  /** The same model with a routing. */
+  public Model withRouting(Routing r) {
+    return new Model(kernelSpec, loss, labels, scaler, blockIds, svIds, blocks, provenance, r);
+  }
+
+  /** Local decision value of a prepared vector (fails when the model has no routing). */
+  public double decisionLocalPrepared(SparseVector x) {
+    if (routing == null) throw new IllegalStateException("the model has no local routing (train with --partitioner kmeans)");
+    int c = routing.kmeans().assign(x);
+    int b = routing.clusterBlock()[c];
+    if (routing.local() == null) return blocks[b].decision(x);
+    return decisionPrepared(x) + routing.local()[b].decision(x);
+  }
+
+  /** Local decision value of a raw vector. */
+  public double decisionLocal(SparseVector raw) {
+    return decisionLocalPrepared(prepare(raw));
   }
 
   public KernelSpec kernelSpec() {
@@ -188,8 +228,33 @@ public final class Model {
       for (double v : linearW) w.add(v);
       lin = new LinearModelRecord(w, linearBias, linearSolver);
     }
+    org.sodm.avro.LocalRouting lr = null;
+    if (routing != null) {
+      List<Features> sample = new ArrayList<>();
+      for (SparseVector v : routing.kmeans().samplePoints()) sample.add(Instances.toAvro(v));
+      List<Integer> mem = new ArrayList<>();
+      for (int m : routing.kmeans().memberships()) mem.add(m);
+      List<Integer> cb = new ArrayList<>();
+      for (int c : routing.clusterBlock()) cb.add(c);
+      List<BlockModel> local = new ArrayList<>();
+      if (routing.local() != null) {
+        for (int b = 0; b < routing.local().length; b++) {
+          KernelExpansion e = routing.local()[b];
+          List<Double> coef = new ArrayList<>();
+          List<Features> vec = new ArrayList<>();
+          List<Long> ids = new ArrayList<>();
+          for (int i = 0; i < e.size(); i++) {
+            coef.add(e.coef(i));
+            vec.add(Instances.toAvro(e.supportVector(i)));
+            ids.add(-1L);
+          }
+          local.add(new BlockModel(routing.localIds()[b], e.bias(), ids, coef, vec));
+        }
+      }
+      lr = new org.sodm.avro.LocalRouting(sample, mem, routing.kmeans().clusters(), cb, local);
+    }
     return new ModelRecord(FORMAT_VERSION, k, l, labels.toAvro(), scaler == null ? null : scaler.toAvro(), "mean", bm,
-        lin, provenance);
+        lin, provenance, lr);
   }
 
   public static KernelSpec kernelOf(KernelRecord k) {
@@ -231,7 +296,37 @@ public final class Model {
       }
       ex[b] = new KernelExpansion(kernel, v, c, m.getBias());
     }
+    Routing routing = null;
+    org.sodm.avro.LocalRouting lr = r.getRouting();
+    if (lr != null) {
+      SparseVector[] sample = new SparseVector[lr.getSample().size()];
+      int[] mem = new int[sample.length];
+      for (int i = 0; i < sample.length; i++) {
+        sample[i] = Instances.features(lr.getSample().get(i));
+        mem[i] = lr.getMemberships().get(i);
+      }
+      int[] cb = lr.getClusterBlock().stream().mapToInt(Integer::intValue).toArray();
+      KernelExpansion[] local = null;
+      int[] localIds = null;
+      if (!lr.getLocal().isEmpty()) {
+        local = new KernelExpansion[lr.getLocal().size()];
+        localIds = new int[local.length];
+        for (int b = 0; b < local.length; b++) {
+          BlockModel m = lr.getLocal().get(b);
+          SparseVector[] v = new SparseVector[m.getCoef().size()];
+          double[] c = new double[v.length];
+          for (int i = 0; i < v.length; i++) {
+            v[i] = Instances.features(m.getVectors().get(i));
+            c[i] = m.getCoef().get(i);
+          }
+          local[b] = new KernelExpansion(kernel, v, c, m.getBias());
+          localIds[b] = m.getBlock();
+        }
+      }
+      routing = new Routing(org.sodm.partition.KernelKMeans.fromState(sample, mem, lr.getClusters(), kernel, null), cb, local,
+          localIds);
+    }
     return new Model(ks, loss, LabelMap.fromAvro(r.getLabels()), r.getScaler() == null ? null : Scaler.fromAvro(r.getScaler()),
-        ids, sv, ex, r.getProvenance());
+        ids, sv, ex, r.getProvenance(), routing);
   }
 }

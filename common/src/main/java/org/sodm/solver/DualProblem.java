@@ -61,8 +61,36 @@ public interface DualProblem {
     return bp;
   }
 
+  /** Upper bound of each of instance i's variables (the lower bound is 0 for every loss here). */
+  default double upperBound(int i) {
+    return Double.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The largest beta &gt;= 0 with alpha + beta d inside the box for instance i's variables
+   * (infinite when d points into no bound).
+   */
+  default double maxStep(double[] alpha, double[] d, int i) {
+    int vpi = variablesPerInstance();
+    double u = upperBound(i);
+    double m = Double.POSITIVE_INFINITY;
+    for (int k = i * vpi; k < (i + 1) * vpi; k++) {
+      if (d[k] < 0) m = Math.min(m, Math.max(0, alpha[k]) / -d[k]);
+      else if (d[k] > 0 && u < Double.POSITIVE_INFINITY) m = Math.min(m, Math.max(0, u - alpha[k]) / d[k]);
+    }
+    return m;
+  }
+
   /** Clips instance i's variables into the box; returns true if anything changed. */
   boolean project(double[] alpha, int i);
+
+  /**
+   * The separable part g_i(alpha_i) of instance i's variables (the objective without the
+   * quadratic 1/2 gamma'Q gamma term): hinge -alpha_i; squared hinge alpha_i^2/(4 C_i) - alpha_i;
+   * ODM (m c_i / 2)(v zeta_i^2 + beta_i^2) + (theta-1) zeta_i + (theta+1) beta_i. Used by the
+   * PBM line search (per-instance, so the second differences stay small numbers).
+   */
+  double separable(double[] alpha, int i);
 
   /** The dual objective (minimised) from alpha and qg = Q gamma (both instance order). */
   double dualObjective(double[] alpha, double[] qg);

@@ -22,6 +22,11 @@ final class HingeProblem implements DualProblem {
     return squared;
   }
 
+  @Override
+  public double upperBound(int i) {
+    return upper(i);
+  }
+
   /** Upper bound of alpha_i (infinite for the squared hinge). */
   double upper(int i) {
     return squared ? Double.POSITIVE_INFINITY : ci(i);
@@ -168,6 +173,12 @@ final class HingeProblem implements DualProblem {
     double na = a < 0 ? 0 : (!squared && a > ci(i) ? ci(i) : a);
     alpha[i] = na;
     return na != a;
+  }
+
+  @Override
+  public double separable(double[] alpha, int i) {
+    double a = alpha[i];
+    return squared ? a * a / (4 * ci(i)) - a : -a;
   }
 
   @Override

@@ -17,10 +17,15 @@ import org.sodm.kernel.Kernel;
  *       clipped to the box; for ODM zeta_i then beta_i, seed 000 eq. 3).
  *   <li>Order ({@link Selection}): {@code RANDOM_PERMUTATION} visits the active instances in a
  *       fresh permutation per epoch drawn from one {@link SplittableRandom} seeded with
- *       {@link SolverOptions#seed()}; {@code GREEDY} (Gauss-Southwell, as LIBSVM's working-set
- *       selection without the equality constraint) always updates the instance with the largest
- *       projected-gradient violation (ties: lowest position). Both are deterministic: the same
- *       inputs and options give bit-identical results.
+ *       {@link SolverOptions#seed()}; {@code GREEDY} (the default; Gauss-Southwell, as LIBSVM's
+ *       working-set selection without the equality constraint) always updates the instance with
+ *       the largest projected-gradient violation (ties: lowest position), and for hinge and
+ *       squared hinge pairs it with a second variable chosen by second-order gain and minimises
+ *       exactly over both ({@link #withPairs}). Both orders are deterministic: the same inputs
+ *       and options give bit-identical results. Why greedy is the default: on ijcnn1 (RBF
+ *       gamma=2, hinge C=32, n=49,990) the random order needed 4,041 epochs and 230 s to reach
+ *       max violation 1e-3; greedy pairs need the equivalent of 2 epochs (~80k coordinate
+ *       updates) and about 7-9 s.
  *   <li>G = Q gamma is maintained: when gamma_p changes by delta, G += delta Q[:, p] over the
  *       active set, the column coming from a byte-bounded LRU {@link KernelCache} (float).
  *   <li>Warm start: G is computed from the non-zero entries of the initial gamma only.
@@ -339,12 +344,12 @@ public final class KernelDualSolver {
       double[] end = n == 0 || initialViolation <= eps
           ? new double[] {initialViolation, 1, 0}
           : (selection == Selection.GREEDY
-              ? (prob instanceof HingeProblem hp && pairs ? greedyPairs(hp) : greedy(initialViolation))
+              ? (prob instanceof HingeProblem hp && pairs ? greedyPairs(hp) : greedy())
               : permutation());
       double maxViolation = end[0];
       boolean converged = end[1] != 0;
       int epochs = (int) end[2];
-      if (!converged && n > 0) {
+      if (!converged && n > 0 && epochs >= opts.maxEpochs()) {
         LOG.warn("kernel dual solver stopped at the epoch limit {} with max violation {} > eps {}",
             opts.maxEpochs(), maxViolation, eps);
       }
@@ -450,7 +455,6 @@ public final class KernelDualSolver {
       int interval = Math.min(n, 1000);
       int counter = interval;
       double[] best = new double[1];
-      boolean sq = hp.squared();
       PairParams pp = new PairParams(hp);
       float[] ownF = doubleCache ? null : new float[n];
       double[] ownD = doubleCache ? new double[n] : null;
@@ -473,6 +477,7 @@ public final class KernelDualSolver {
           if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
           i = argmax(best);
           bestV = best[0];
+          counter = 1; // shrink the re-activated instances again right away
           continue;
         }
         long t2 = TRACE ? System.nanoTime() : 0;
@@ -522,11 +527,8 @@ public final class KernelDualSolver {
           steps += 2;
         }
         if (xi == 0 && xj == 0) {
-          // no progress possible along this pair (rounding): stop selecting it forever
-          i = argmax(best);
-          bestV = best[0];
-          steps++;
-          continue;
+          // no representable progress (rounding): the same pair would be selected forever
+          return stalled();
         }
         gam[i] += xi;
         if (xj != 0) gam[j] += xj;
@@ -697,38 +699,70 @@ public final class KernelDualSolver {
       return v < lo ? lo : (v > hi ? hi : v);
     }
 
+    /** Ends a greedy run that cannot progress: converged only if the unshrunk problem is within eps. */
+    double[] stalled() {
+      double v = unshrunkCheck();
+      int ep = (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n);
+      if (v > eps) {
+        LOG.warn("kernel dual solver stalled (no representable progress) at max violation {} > eps {}", v, eps);
+      }
+      return new double[] {v, v <= eps ? 1 : 0, ep};
+    }
+
     /** Greedy steps; returns {violation, converged, epochs}. */
-    double[] greedy(double initialViolation) {
+    double[] greedy() {
       long limit = (long) opts.maxEpochs() * n;
       int interval = Math.min(n, 1000);
       int counter = interval;
       double[] best = new double[1];
+      OdmProblem odm = prob instanceof OdmProblem o ? o : null;
+      int p = argmax(best);
+      double bestV = best[0];
       while (steps < limit) {
         if (--counter == 0) {
           counter = interval;
           if (opts.shrinking()) {
             long t = TRACE ? System.nanoTime() : 0;
-            argmax(best);
-            shrink(best[0]);
+            shrink(bestV);
+            p = argmax(best);
+            bestV = best[0];
             if (TRACE) tShrink += System.nanoTime() - t;
           }
         }
-        long t1 = TRACE ? System.nanoTime() : 0;
-        int p = argmax(best);
-        if (TRACE) tArgmax += System.nanoTime() - t1;
-        if (best[0] <= eps) {
+        if (bestV <= eps) {
           double v = unshrunkCheck();
           if (TRACE) System.err.println("greedy: active set solved at step " + steps + ", full violation " + v);
           if (v <= eps) return new double[] {v, 1, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};
+          p = argmax(best);
+          bestV = best[0];
+          counter = 1; // shrink the re-activated instances again right away
           continue;
         }
+        int base = p * vpi;
+        double a0 = alpha[base];
+        double a1 = vpi > 1 ? alpha[base + 1] : 0;
         double delta = prob.step(alpha, p, g[p], qd[p], Double.POSITIVE_INFINITY, info);
         steps++;
+        if (alpha[base] == a0 && (vpi == 1 || alpha[base + 1] == a1)) {
+          // no representable progress (rounding): the same instance would be selected forever
+          return stalled();
+        }
         long t2 = TRACE ? System.nanoTime() : 0;
-        if (delta != 0) apply(p, delta);
+        if (delta == 0) {
+          p = argmax(best);
+        } else if (odm != null) {
+          gam[p] += delta;
+          int a = active;
+          p = doubleCache ? odm.applyArgmax(alpha, g, delta, cache.getDouble(p, a, this), a, best)
+              : odm.applyArgmax(alpha, g, delta, cache.get(p, a, this), a, best);
+        } else {
+          apply(p, delta);
+          p = argmax(best);
+        }
+        bestV = best[0];
         if (TRACE) tApply += System.nanoTime() - t2;
         if (TRACE && steps % 10000 == 0) {
-          System.err.println("step " + steps + " active=" + active + " viol=" + best[0]);
+          System.err.println("step " + steps + " active=" + active + " viol=" + bestV);
         }
       }
       return new double[] {unshrunkCheck(), 0, (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n)};

@@ -114,4 +114,11 @@ public final class KernelExpansion {
     double[] buf = new double[sv.length];
     for (int t = 0; t < xs.length; t++) out[t] = decision(xs[t], buf);
   }
+
+  /** The expansion times s (coefficients and bias). */
+  public KernelExpansion scaled(double s) {
+    double[] c = coef.clone();
+    for (int i = 0; i < c.length; i++) c[i] *= s;
+    return new KernelExpansion(kernel, sv, c, bias * s);
+  }
 }

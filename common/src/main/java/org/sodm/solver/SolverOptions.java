@@ -12,7 +12,10 @@ package org.sodm.solver;
  * @param shrinking LIBLINEAR/LIBSVM-style shrinking of variables stuck at a bound (default on)
  * @param cacheBytes byte budget of the kernel-column cache (default: system property
  *     {@code sodm.cache.mb}, else 256 MB)
- * @param seed seed of the per-epoch random permutations (same inputs + seed = bit-identical result)
+ * @param seed seed of the per-epoch random permutations of
+ *     {@link KernelDualSolver.Selection#RANDOM_PERMUTATION} and of {@link LinearDualCd} (same
+ *     inputs + seed = bit-identical result); the default greedy kernel order is deterministic
+ *     without it
  */
 public record SolverOptions(double eps, int maxEpochs, boolean shrinking, long cacheBytes, long seed) {
   public static final double DEFAULT_EPS = 1e-3;

@@ -40,6 +40,8 @@ public final class SolverBench {
     double theta = 0.1;
     double mu = 0.5;
     boolean predict = true;
+    String selection = null;
+    int limit = Integer.MAX_VALUE;
     for (int i = 2; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       switch (kv[0]) {
@@ -55,19 +57,27 @@ public final class SolverBench {
         case "theta": theta = Double.parseDouble(kv[1]); break;
         case "mu": mu = Double.parseDouble(kv[1]); break;
         case "predict": predict = Boolean.parseBoolean(kv[1]); break;
+        case "selection": selection = kv[1]; break;
+        case "n": limit = Integer.parseInt(kv[1]); break;
         default: throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     long tl = System.nanoTime();
     LibsvmReader.Data tr = LibsvmReader.read(train);
     double loadSec = (System.nanoTime() - tl) / 1e9;
+    if (limit < tr.size()) {
+      tr = new LibsvmReader.Data(java.util.Arrays.copyOf(tr.x(), limit), java.util.Arrays.copyOf(tr.labels(), limit),
+          tr.labelMap(), java.util.Arrays.copyOf(tr.y(), limit));
+    }
     Kernel k = KernelSpec.rbf(gamma).create();
     LossType lt = LossType.parse(loss);
     LossSpec ls = (lt == LossType.ODM ? LossSpec.odm(lambda, theta, mu)
         : new LossSpec(lt, c, 1, 0, 1, false, 1, 1)).withBias(bias);
     SolverOptions o = new SolverOptions(eps, SolverOptions.DEFAULT_MAX_EPOCHS, shrinking, cacheMb << 20, seed);
     long t0 = System.nanoTime();
-    SolveResult r = new KernelDualSolver(k, o).solve(tr.x(), tr.y(), ls, null);
+    KernelDualSolver solver = new KernelDualSolver(k, o);
+    if (selection != null) solver.withSelection(KernelDualSolver.Selection.valueOf(selection));
+    SolveResult r = solver.solve(tr.x(), tr.y(), ls, null);
     double trainSec = (System.nanoTime() - t0) / 1e9;
     KernelExpansion f = KernelExpansion.of(k, tr.x(), r, bias);
     double predSec = Double.NaN;
@@ -85,8 +95,8 @@ public final class SolverBench {
       acc = 100.0 * ok / out.length;
     }
     System.out.printf(Locale.ROOT,
-        "ours loss=%s bias=%s eps=%g cacheMb=%d shrinking=%s load_s=%.3f train_s=%.3f predict_s=%.3f "
+        "ours n=%d selection=%s loss=%s bias=%s eps=%g cacheMb=%d shrinking=%s load_s=%.3f train_s=%.3f predict_s=%.3f "
             + "acc=%.4f%% nSV=%d b=%.6f | %s%n",
-        lt.id(), bias, eps, cacheMb, shrinking, loadSec, trainSec, predSec, acc, f.size(), f.bias(), r.report());
+        tr.size(), solver.selection(), lt.id(), bias, eps, cacheMb, shrinking, loadSec, trainSec, predSec, acc, f.size(), f.bias(), r.report());
   }
 }

@@ -361,4 +361,47 @@ class KernelDualSolverTest {
     SolveResult c = s.solve(x, new double[] {1}, LossSpec.hinge(0.1), new double[] {5});
     assertTrue(c.alpha()[0] <= 0.1);
   }
+
+  /** A kernel that is not dot-based goes through pairwise eval (no dense path) and gives the same optimum. */
+  @Test
+  void customKernelWithoutDotPath() {
+    Random r = new Random(14);
+    int n = 80;
+    double[] y = new double[n];
+    SparseVector[] x = blobs(r, n, y);
+    org.sodm.kernel.Kernel custom = new org.sodm.kernel.Kernel() {
+      @Override
+      public double eval(SparseVector a, SparseVector b) {
+        return Math.exp(-0.5 * a.squaredDistance(b));
+      }
+
+      @Override
+      public KernelSpec spec() {
+        return KernelSpec.rbf(0.5);
+      }
+    };
+    SolverOptions o = SolverOptions.defaults().withEps(1e-9);
+    for (LossSpec loss : new LossSpec[] {LossSpec.hinge(3), LossSpec.odm(2, 0.1, 0.5)}) {
+      SolveResult a = new KernelDualSolver(custom, o).withDoubleCache(true).solve(x, y, loss, null);
+      SolveResult b = new KernelDualSolver(KernelSpec.rbf(0.5).create(), o).withDoubleCache(true).solve(x, y, loss, null);
+      assertArrayEquals(b.alpha(), a.alpha(), 1e-7);
+    }
+  }
+
+  /** The epoch guard stops the solve and says so. */
+  @Test
+  void epochGuardReportsNotConverged() {
+    Random r = new Random(15);
+    int n = 200;
+    double[] y = new double[n];
+    SparseVector[] x = blobs(r, n, y);
+    for (KernelDualSolver.Selection sel : KernelDualSolver.Selection.values()) {
+      SolveResult res = new KernelDualSolver(KernelSpec.rbf(2).create(),
+          SolverOptions.defaults().withEps(1e-9).withMaxEpochs(1)).withSelection(sel)
+          .solve(x, y, LossSpec.hinge(100), null);
+      assertFalse(res.report().converged());
+      assertTrue(res.report().maxViolation() > 1e-9);
+      assertTrue(res.report().epochs() <= 1);
+    }
+  }
 }

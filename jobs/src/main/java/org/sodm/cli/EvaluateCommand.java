@@ -32,7 +32,14 @@ public final class EvaluateCommand extends SodmCommand {
     if (ev.metrics() == null) throw new SodmException(predictions + ": not every row has a label; nothing to evaluate");
     String pos = m.labels().positive();
     String neg = m.labels().negative();
-    out().println(json ? ev.metrics().toJson(pos, neg) : ev.metrics().table(pos, neg));
+    String mode = PredictJob.mode(conf, new Path(predictions));
+    if (json) {
+      String j = ev.metrics().toJson(pos, neg).trim();
+      out().println(j.startsWith("{") ? "{\"mode\": \"" + mode + "\", " + j.substring(1).stripLeading() : j);
+    } else {
+      out().println("prediction mode: " + mode);
+      out().println(ev.metrics().table(pos, neg));
+    }
     return 0;
   }
 }

@@ -25,16 +25,21 @@ public final class PredictCommand extends SodmCommand {
   @Option(names = "--overwrite", description = "Replace an existing output (sodm.overwrite).")
   Boolean overwrite;
 
+  @Option(names = "--mode", paramLabel = "M", description = "global | local: local scores with the block of the nearest k-means centre (models trained with --partitioner kmeans; sodm.predict.mode, default global).")
+  String mode;
+
   @Override
   protected void applyOptions(Configuration conf) {
     set(conf, SodmConf.OVERWRITE, overwrite);
+    set(conf, SodmConf.PREDICT_MODE, mode);
   }
 
   @Override
   protected int execute(Configuration conf) throws Exception {
     long t0 = System.nanoTime();
     PredictJob.Result r = PredictJob.run(conf, ModelFiles.resolve(conf, model), inputs, new Path(output));
-    out().printf("sodm predict: %,d rows scored in %.1f s -> %s%n", r.rows(), (System.nanoTime() - t0) / 1e9, r.output());
+    out().printf("sodm predict: %,d rows scored (%s mode) in %.1f s -> %s%n", r.rows(), conf.getTrimmed(SodmConf.PREDICT_MODE, "global"),
+        (System.nanoTime() - t0) / 1e9, r.output());
     if (r.metrics() != null) out().println(r.metrics().table(r.labels().positive(), r.labels().negative()));
     return 0;
   }

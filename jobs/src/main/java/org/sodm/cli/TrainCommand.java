@@ -27,6 +27,11 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--resume", description = "Continue the run in OUTPUT from its last complete phase (same parameters).")
   boolean resume;
 
+  @Option(names = "--phase", paramLabel = "NAME", description = {
+      "Run up to and including this phase, then stop: ingest, validation, landmarks, level-N, model. Resumes the run",
+      "in OUTPUT when there is one (as --resume), so each step of a workflow runs one phase (workflows/)."})
+  String phase;
+
   @Option(names = "--overwrite", description = "Replace an existing OUTPUT (sodm.overwrite).")
   Boolean overwrite;
 
@@ -87,6 +92,9 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--merge", paramLabel = "M", description = "warm | cascade (sodm.train.merge, default warm).")
   String merge;
 
+  @Option(names = "--max-block-rows", paramLabel = "N", description = "Stop merging before blocks exceed N rows; 0 = no limit (sodm.train.max.block.rows, default 0).")
+  Long maxBlockRows;
+
   @Option(names = "--no-early-stop", description = "Run every merge round even when blocks start converged (sodm.train.early.stop=false).")
   boolean noEarlyStop;
 
@@ -135,8 +143,24 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--step", paramLabel = "ETA", description = "DSVRG step size; 0 = 0.5 / L_max (sodm.train.linear.step, default 0).")
   Double step;
 
+  @Option(names = "--exact", description = "After the merge tree, solve the whole problem: PBM iterations over the last level's blocks, or one block when it fits the cache (sodm.train.exact).")
+  Boolean exact;
+
+  @Option(names = "--exact-tolerance", paramLabel = "E", description = "Exact mode: stop at this max violation (sodm.train.exact.tolerance, default 0.001).")
+  Double exactTolerance;
+
+  @Option(names = "--exact-max-iterations", paramLabel = "N", description = "Exact mode: at most N PBM iterations (sodm.train.exact.max.iterations, default 200).")
+  Integer exactMaxIterations;
+
+  @Option(names = "--no-refine", description = "Exact mode: skip the re-solve on the last level's support vectors before PBM (DC-SVM refine; sodm.train.exact.refine=false).")
+  boolean noRefine;
+
   @Override
   protected void applyOptions(Configuration conf) {
+    set(conf, SodmConf.EXACT, exact);
+    set(conf, SodmConf.EXACT_TOLERANCE, exactTolerance);
+    set(conf, SodmConf.EXACT_MAX_ITERATIONS, exactMaxIterations);
+    if (noRefine) conf.setBoolean(SodmConf.EXACT_REFINE, false);
     set(conf, SodmConf.OVERWRITE, overwrite);
     set(conf, SodmConf.LOSS, loss);
     set(conf, SodmConf.C, c);
@@ -158,6 +182,7 @@ public final class TrainCommand extends SodmCommand {
     set(conf, SodmConf.PARTITIONER, partitioner);
     set(conf, SodmConf.MERGE, merge);
     if (noEarlyStop) conf.setBoolean(SodmConf.EARLY_STOP, false);
+    set(conf, SodmConf.MAX_BLOCK_ROWS, maxBlockRows);
     set(conf, SodmConf.EPS, eps);
     set(conf, SodmConf.MAX_EPOCHS, maxEpochs);
     if (noShrinking) conf.setBoolean(SodmConf.SHRINKING, false);
@@ -177,9 +202,13 @@ public final class TrainCommand extends SodmCommand {
 
   @Override
   protected int execute(Configuration conf) throws Exception {
-    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(inputs, validation, new Path(output), resume),
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(inputs, validation, new Path(output), resume, phase),
         line -> out().println("sodm train: " + line));
-    out().printf("sodm train: done in %.1f s: %s%n", r.seconds(), r.modelPath());
+    if (r.modelPath() == null) {
+      out().printf("sodm train: phase %s complete in %.1f s%n", phase, r.seconds());
+    } else {
+      out().printf("sodm train: done in %.1f s: %s%n", r.seconds(), r.modelPath());
+    }
     return 0;
   }
 }

@@ -157,8 +157,8 @@ final class BqoJob {
           wr.setCodec(AvroFiles.codec(conf));
           wr.create(TrainRecord.getClassSchema(), fs.create(f, true));
           for (int i = 0; i < n; i++) {
-            wr.append(new TrainRecord(rows.get(i).id(), y[i], Instances.toAvro(x[i]), -1, block,
-                List.of(alpha[i], res.d()[i])));
+            wr.append(TrainRecord.newBuilder().setId(rows.get(i).id()).setY(y[i]).setFeatures(Instances.toAvro(x[i]))
+                .setStratum(-1).setBlock(block).setAlpha(List.of(alpha[i], res.d()[i])).build());
           }
         }
       }

@@ -160,7 +160,7 @@ public final class LinearTrainer {
     Model probe = Model.linear(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), null);
     Double acc = validation == null ? null : accuracy(probe, validation);
     double wall = (System.nanoTime() - t0) / 1e9;
-    LevelStats ls = new LevelStats(0, blocks, objective, violation, initial, 0L, 0L, wall, acc);
+    LevelStats ls = new LevelStats(0, blocks, objective, violation, initial, 0L, 0L, wall, 0L, acc);
     if (acc != null) progress.accept(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, validation.size()));
     Map<String, String> params = new TreeMap<>();
     for (Map.Entry<String, String> e : conf) {

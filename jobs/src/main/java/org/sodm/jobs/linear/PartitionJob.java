@@ -97,7 +97,8 @@ final class PartitionJob {
       SparseVector x = Instances.features(inst.getFeatures());
       if (scaler != null) x = scaler.apply(x);
       int block = RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
-      value.datum(new TrainRecord(inst.getId(), y, Instances.toAvro(x), -1, block, List.of()));
+      value.datum(TrainRecord.newBuilder().setId(inst.getId()).setY(y).setFeatures(Instances.toAvro(x)).setStratum(-1)
+          .setBlock(block).setAlpha(List.of()).build());
       key.set(block);
       context.write(key, value);
     }

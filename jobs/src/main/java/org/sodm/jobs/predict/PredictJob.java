@@ -36,6 +36,18 @@ import org.sodm.model.Model;
  */
 public final class PredictJob {
   public static final String METRICS = "metrics.json";
+  /** The prediction mode (global or local) of a predictions directory. */
+  public static final String MODE = "mode.txt";
+
+  /** The mode a predictions directory was made with ("global" when not recorded). */
+  public static String mode(Configuration conf, Path predictions) throws IOException {
+    Path p = new Path(predictions, MODE);
+    FileSystem fs = p.getFileSystem(conf);
+    if (!fs.exists(p)) return "global";
+    try (var in = fs.open(p)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    }
+  }
 
   private PredictJob() {}
 
@@ -46,6 +58,13 @@ public final class PredictJob {
     Configuration conf = new Configuration(base);
     Jobs.localParallelism(conf);
     Model model = ModelFiles.read(conf, modelFile);
+    String mode = conf.getTrimmed(SodmConf.PREDICT_MODE, "global");
+    if (!mode.equals("global") && !mode.equals("local")) {
+      throw new SodmException("bad parameter --mode (" + SodmConf.PREDICT_MODE + "): global or local, got '" + mode + "'");
+    }
+    if (mode.equals("local") && model.routing() == null) {
+      throw new SodmException("--mode local needs a model trained with --partitioner kmeans (" + modelFile + " has no routing)");
+    }
     try (OutputDir od = OutputDir.create(conf, output, conf.getBoolean(SodmConf.OVERWRITE, false))) {
       Path data;
       Path in = new Path(inputs.get(0));
@@ -84,6 +103,9 @@ public final class PredictJob {
           o.write((ev.metrics().toJson(model.labels().positive(), model.labels().negative()) + "\n").getBytes(StandardCharsets.UTF_8));
         }
       }
+      try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
+        o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
+      }
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
       return new Result(od.target(), ev.rows(), ev.metrics(), model.labels());
@@ -97,24 +119,22 @@ public final class PredictJob {
   public static Evaluation evaluate(Configuration conf, Path predictions, LabelMap labels) throws IOException {
     List<Double> y = new ArrayList<>();
     List<Double> f = new ArrayList<>();
-    boolean allLabelled = true;
-    long rows = 0;
-    for (Path p : AvroFiles.dataFiles(conf, predictions)) {
-      if (!p.getName().endsWith(".avro")) continue;
-      for (Prediction r : AvroFiles.readAll(conf, p, Prediction.class)) {
-        rows++;
-        if (r.getLabel() == null) {
-          allLabelled = false;
-          continue;
-        }
-        try {
-          y.add(labels.signed(r.getLabel()));
-        } catch (IllegalArgumentException e) {
-          throw new SodmException("instance " + r.getId() + ": " + e.getMessage());
-        }
-        f.add(r.getDecision());
+    long[] counts = new long[2]; // rows, unlabelled
+    AvroFiles.forEach(conf, predictions, Prediction.class, r -> {
+      counts[0]++;
+      if (r.getLabel() == null) {
+        counts[1]++;
+        return;
       }
-    }
+      try {
+        y.add(labels.signed(r.getLabel()));
+      } catch (IllegalArgumentException e) {
+        throw new SodmException("instance " + r.getId() + ": " + e.getMessage());
+      }
+      f.add(r.getDecision());
+    });
+    boolean allLabelled = counts[1] == 0;
+    long rows = counts[0];
     if (!allLabelled || y.isEmpty()) return new Evaluation(rows, null);
     double[] ya = new double[y.size()];
     double[] fa = new double[f.size()];

@@ -16,6 +16,7 @@ import org.sodm.model.Model;
 /** Scores instances with the model from the distributed cache: id, true label, f(x), predicted label. */
 public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroKey<Prediction>, NullWritable> {
   private Model model;
+  private boolean local;
   private final AvroKey<Prediction> out = new AvroKey<>();
 
   @Override
@@ -27,12 +28,13 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
       throw new IOException("predict: no model in the distributed cache");
     }
     model = ModelFiles.read(context.getConfiguration(), new Path(cache[0]));
+    local = "local".equals(context.getConfiguration().get(org.sodm.jobs.support.SodmConf.PREDICT_MODE, "global"));
   }
 
   @Override
   protected void map(AvroKey<Instance> key, NullWritable value, Context context) throws IOException, InterruptedException {
     Instance in = key.datum();
-    double f = model.decision(Instances.features(in.getFeatures()));
+    double f = local ? model.decisionLocal(Instances.features(in.getFeatures())) : model.decision(Instances.features(in.getFeatures()));
     out.datum(new Prediction(in.getId(), in.getLabel(), f, model.labels().original(f)));
     context.write(out, NullWritable.get());
     context.getCounter("sodm.predict", "instances").increment(1);

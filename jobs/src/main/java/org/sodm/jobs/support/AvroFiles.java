@@ -70,6 +70,30 @@ public final class AvroFiles {
     return all.get(0);
   }
 
+  /** Streams every record of the .avro data files of a directory (in file-name order) to {@code sink}. */
+  public static <T extends SpecificRecord> void forEach(Configuration conf, Path dir, Class<T> type,
+      java.util.function.Consumer<T> sink) throws IOException {
+    for (Path p : dataFiles(conf, dir)) {
+      if (!p.getName().endsWith(".avro")) continue;
+      FileSystem fs = p.getFileSystem(conf);
+      try (InputStream in = fs.open(p);
+          DataFileStream<T> r = new DataFileStream<>(in, new SpecificDatumReader<>(type))) {
+        while (r.hasNext()) sink.accept(r.next());
+      } catch (SodmException e) {
+        throw e; // the sink's own, already user-facing
+      } catch (IOException | RuntimeException e) {
+        throw new IOException(p + ": cannot read " + type.getSimpleName() + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** Every record of the .avro data files of a directory. */
+  public static <T extends SpecificRecord> List<T> readDir(Configuration conf, Path dir, Class<T> type) throws IOException {
+    List<T> out = new ArrayList<>();
+    forEach(conf, dir, type, out::add);
+    return out;
+  }
+
   /** Data files (part-*, *.avro, not hidden) of a directory, sorted by name; the file itself if not a directory. */
   public static List<Path> dataFiles(Configuration conf, Path dirOrFile) throws IOException {
     FileSystem fs = dirOrFile.getFileSystem(conf);

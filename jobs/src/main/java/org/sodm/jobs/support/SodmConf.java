@@ -43,6 +43,7 @@ public final class SodmConf {
   public static final String PARTITIONER = "sodm.train.partitioner";
   public static final String MERGE = "sodm.train.merge";
   public static final String EARLY_STOP = "sodm.train.early.stop";
+  public static final String MAX_BLOCK_ROWS = "sodm.train.max.block.rows";
   public static final String EPS = "sodm.solver.eps";
   public static final String MAX_EPOCHS = "sodm.solver.max.epochs";
   public static final String SHRINKING = "sodm.solver.shrinking";
@@ -57,6 +58,18 @@ public final class SodmConf {
   public static final String LINEAR_LINE_SEARCH = "sodm.train.linear.line.search";
   public static final String LINEAR_EPOCHS = "sodm.train.linear.epochs";
   public static final String LINEAR_STEP = "sodm.train.linear.step";
+
+  public static final String EXACT = "sodm.train.exact";
+  public static final String EXACT_TOLERANCE = "sodm.train.exact.tolerance";
+  public static final String EXACT_MAX_ITERATIONS = "sodm.train.exact.max.iterations";
+  public static final String EXACT_INNER_EPOCHS = "sodm.train.exact.inner.epochs";
+  public static final String EXACT_LINE_SEARCH = "sodm.train.exact.line.search";
+  public static final String EXACT_REFINE = "sodm.train.exact.refine";
+  public static final String EXACT_SINGLE = "sodm.train.exact.single";
+  public static final String EXACT_REFERENCE = "sodm.train.exact.reference";
+  public static final String EXACT_GAP = "sodm.train.exact.gap";
+
+  public static final String PREDICT_MODE = "sodm.predict.mode";
 
   public static final String GENERATE_ROWS = "sodm.generate.rows";
   public static final String GENERATE_FEATURES = "sodm.generate.features";

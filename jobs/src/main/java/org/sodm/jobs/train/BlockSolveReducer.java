@@ -31,9 +31,23 @@ import org.sodm.solver.SolverOptions;
  * coordinate descent solver, writes every instance back with its new alpha and block, and one
  * BlockStats record to the level's stats directory (rewritten identically by a re-executed
  * attempt: the solve is deterministic).
+ *
+ * <p>TEST ONLY: the {@code sodm.internal.test.fail.once.*} keys inject a fault for the fault
+ * tests (issue 7). When {@link #FAIL_ONCE_DIR} is set, the first attempt to solve block
+ * {@link #FAIL_ONCE_BLOCK} (default 0) at level {@link #FAIL_ONCE_LEVEL} (default: every level)
+ * fails after writing all its output; it leaves a marker file in that directory, so the
+ * retried attempt (YARN) or the resumed run (local mode, which does not retry) succeeds. Never
+ * set these keys outside tests; like every {@code sodm.internal.*} key they are not training
+ * parameters (not checked by --resume, not in the model's provenance).
  */
 public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
   private static final Logger LOG = LoggerFactory.getLogger(BlockSolveReducer.class);
+  /** TEST ONLY: directory of fail-once markers; setting it turns the fault injection on. */
+  public static final String FAIL_ONCE_DIR = "sodm.internal.test.fail.once.dir";
+  /** TEST ONLY: the block whose first attempt fails (default 0). */
+  public static final String FAIL_ONCE_BLOCK = "sodm.internal.test.fail.once.block";
+  /** TEST ONLY: the level at which it fails (default: every level, once each). */
+  public static final String FAIL_ONCE_LEVEL = "sodm.internal.test.fail.once.level";
   private Kernel kernel;
   private LossSpec loss;
   private SolverOptions options;
@@ -54,6 +68,13 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       JobFailure.report(context, "solve task could not start: " + e.getMessage());
       throw e;
     }
+  }
+
+  /** Heap held by the block's vectors: arrays of indices and values plus object headers. */
+  static long dataBytes(SparseVector[] x) {
+    long b = 0;
+    for (SparseVector v : x) b += 80 + 12L * v.nnz();
+    return b;
   }
 
   @Override
@@ -82,8 +103,9 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       }
     }
     SolveResult res;
+    KernelDualSolver solver = new KernelDualSolver(kernel, options);
     try {
-      res = new KernelDualSolver(kernel, options).solve(x, y, loss, warm ? alpha0 : null);
+      res = solver.solve(x, y, loss, warm ? alpha0 : null);
     } catch (RuntimeException e) {
       String msg = "solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
       JobFailure.report(context, msg);
@@ -105,7 +127,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       context.write(out, NullWritable.get());
     }
     BlockStats s = new BlockStats(level, block, n, positives, rep.dualObjective(), rep.initialViolation(), rep.maxViolation(),
-        rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(), rep.converged());
+        rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(),
+        solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged());
     Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
     AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
         BlockStats.getClassSchema(), s);
@@ -113,5 +136,21 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     context.getCounter("sodm.solve", "epochs").increment(rep.epochs());
     context.getCounter("sodm.solve", "support vectors").increment(rep.supportVectors());
     context.getCounter("sodm.solve", "kernel evaluations").increment(rep.kernelEvaluations());
+    failOnceForTests(context, block);
+  }
+
+  /** The test-only fault injection (see the class comment). */
+  private void failOnceForTests(Context context, int block) throws IOException {
+    Configuration c = context.getConfiguration();
+    String dir = c.get(FAIL_ONCE_DIR);
+    if (dir == null || block != c.getInt(FAIL_ONCE_BLOCK, 0)) return;
+    if (c.get(FAIL_ONCE_LEVEL) != null && c.getInt(FAIL_ONCE_LEVEL, 0) != level) return;
+    Path marker = new Path(dir, "level-" + level + "-block-" + block);
+    if (marker.getFileSystem(c).createNewFile(marker)) {
+      String msg = "injected failure (test only, " + FAIL_ONCE_DIR + "): first attempt of block " + block + " at level " + level
+          + ", " + context.getTaskAttemptID();
+      JobFailure.report(context, msg);
+      throw new IOException(msg);
+    }
   }
 }

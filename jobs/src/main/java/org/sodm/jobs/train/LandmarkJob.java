@@ -104,7 +104,7 @@ public final class LandmarkJob {
       AvroValue<TrainRecord> out = new AvroValue<>();
       for (int i : keep) {
         id.set(reservoir.get(i).getId());
-        out.datum(new TrainRecord(reservoir.get(i).getId(), 0.0, Instances.toAvro(x[i]), -1, -1, List.of()));
+        out.datum(new TrainRecord(reservoir.get(i).getId(), 0.0, Instances.toAvro(x[i]), -1, -1, List.of(), 0.0, List.of(), 0.0));
         context.write(id, out);
       }
     }

@@ -112,7 +112,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
         stratum = -1;
         block = RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
     }
-    value.datum(new TrainRecord(inst.getId(), y, Instances.toAvro(x), stratum, block, List.of()));
+    value.datum(new TrainRecord(inst.getId(), y, Instances.toAvro(x), stratum, block, List.of(), 0.0, List.of(), 0.0));
     context.write(key.set(block, inst.getId()), value);
   }
 }

@@ -33,8 +33,20 @@ public final class TrainConfig {
   public final Partitioner partitioner;
   public final Merge merge;
   public final boolean earlyStop;
+  /** Largest block (rows) a merge may create; 0 = no limit. */
+  public final long maxBlockRows;
   public final SolverOptions solver;
   public final long seed;
+  public final boolean exact;
+  public final double exactTolerance;
+  public final int exactMaxIterations;
+  public final int exactInnerEpochs;
+  public final org.sodm.solver.PbmStep.Rule exactLineSearch;
+  public final boolean exactRefine;
+  public final String exactSingle;
+  /** NaN when not given. */
+  public final double exactReference;
+  public final double exactGap;
 
   private TrainConfig(Configuration conf) {
     LossType lt = parse(() -> LossType.parse(SodmConf.require(conf, SodmConf.LOSS)), SodmConf.LOSS, "--loss");
@@ -78,6 +90,8 @@ public final class TrainConfig {
     merge = parse(() -> Merge.valueOf(SodmConf.require(conf, SodmConf.MERGE).trim().toUpperCase(Locale.ROOT)),
         SodmConf.MERGE, "--merge");
     earlyStop = conf.getBoolean(SodmConf.EARLY_STOP, true);
+    maxBlockRows = integer(conf, SodmConf.MAX_BLOCK_ROWS);
+    if (maxBlockRows < 0) throw bad(SodmConf.MAX_BLOCK_ROWS, "--max-block-rows", "must be >= 0, got " + maxBlockRows);
 
     double eps = positive(conf, SodmConf.EPS, "--eps");
     long maxEpochs = integer(conf, SodmConf.MAX_EPOCHS);
@@ -87,6 +101,25 @@ public final class TrainConfig {
     seed = integer(conf, SodmConf.SEED);
     solver = new SolverOptions(eps, (int) Math.min(Integer.MAX_VALUE, maxEpochs), conf.getBoolean(SodmConf.SHRINKING, true),
         cacheMb << 20, seed);
+
+    exact = conf.getBoolean(SodmConf.EXACT, false);
+    exactTolerance = positive(conf, SodmConf.EXACT_TOLERANCE, "--exact-tolerance");
+    long mi = integer(conf, SodmConf.EXACT_MAX_ITERATIONS);
+    if (mi < 0) throw bad(SodmConf.EXACT_MAX_ITERATIONS, "--exact-max-iterations", "must be >= 0, got " + mi);
+    exactMaxIterations = (int) Math.min(Integer.MAX_VALUE, mi);
+    long ie = integer(conf, SodmConf.EXACT_INNER_EPOCHS);
+    if (ie < 1) throw bad(SodmConf.EXACT_INNER_EPOCHS, "-D " + SodmConf.EXACT_INNER_EPOCHS, "must be >= 1, got " + ie);
+    exactInnerEpochs = (int) Math.min(Integer.MAX_VALUE, ie);
+    exactLineSearch = parse(() -> org.sodm.solver.PbmStep.Rule.valueOf(SodmConf.require(conf, SodmConf.EXACT_LINE_SEARCH).trim()
+        .toUpperCase(Locale.ROOT)), SodmConf.EXACT_LINE_SEARCH, "-D " + SodmConf.EXACT_LINE_SEARCH);
+    exactRefine = conf.getBoolean(SodmConf.EXACT_REFINE, false);
+    exactSingle = conf.getTrimmed(SodmConf.EXACT_SINGLE, "auto").toLowerCase(Locale.ROOT);
+    if (!List.of("auto", "always", "never").contains(exactSingle)) {
+      throw bad(SodmConf.EXACT_SINGLE, "-D " + SodmConf.EXACT_SINGLE, "must be auto, always or never, got " + exactSingle);
+    }
+    String ref = conf.getTrimmed(SodmConf.EXACT_REFERENCE, "");
+    exactReference = ref.isEmpty() ? Double.NaN : number(conf, SodmConf.EXACT_REFERENCE);
+    exactGap = number(conf, SodmConf.EXACT_GAP);
   }
 
   /** Reads and validates; throws {@link SodmException} naming the first bad parameter. */
@@ -110,6 +143,20 @@ public final class TrainConfig {
       out.add(b);
     }
     return out;
+  }
+
+  /**
+   * The levels actually run on {@code rows} rows: {@link #levelBlocks()}, cut before the first
+   * merge whose blocks would exceed {@link #maxBlockRows} rows on average (the bottom level is
+   * always run). With a fixed bottom block size this keeps the work per block, and so the
+   * training time per row, independent of n.
+   */
+  public List<Integer> levelBlocks(long rows) {
+    List<Integer> all = levelBlocks();
+    if (maxBlockRows <= 0) return all;
+    int keep = 1;
+    while (keep < all.size() && (rows + all.get(keep) - 1) / all.get(keep) <= maxBlockRows) keep++;
+    return all.subList(0, keep);
   }
 
   /** Fails naming --partitions when K exceeds the number of rows. */

@@ -1,7 +1,6 @@
 package org.sodm.jobs.train;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -30,16 +29,11 @@ final class TrainIO {
 
   /** All records of a directory of Avro part files. */
   static List<TrainRecord> readRecords(Configuration conf, Path dir) throws IOException {
-    List<TrainRecord> out = new ArrayList<>();
-    for (Path p : AvroFiles.dataFiles(conf, dir)) {
-      if (p.getName().endsWith(".avro")) out.addAll(AvroFiles.readAll(conf, p, TrainRecord.class));
-    }
-    return out;
+    return AvroFiles.readDir(conf, dir, TrainRecord.class);
   }
 
   static List<BlockStats> readStats(Configuration conf, Path dir) throws IOException {
-    List<BlockStats> out = new ArrayList<>();
-    for (Path p : AvroFiles.dataFiles(conf, dir)) out.addAll(AvroFiles.readAll(conf, p, BlockStats.class));
+    List<BlockStats> out = AvroFiles.readDir(conf, dir, BlockStats.class);
     out.sort((a, b) -> Integer.compare(a.getBlock(), b.getBlock()));
     return out;
   }

@@ -65,7 +65,8 @@ class LinearMapReduceTest {
     for (int i = 4; i >= 0; i--) { // out of id order: the mapper sorts by id
       x[i] = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
       y[i] = i % 2 == 0 ? 1 : -1;
-      d.withInput(new AvroKey<>(new TrainRecord((long) i, y[i], Instances.toAvro(x[i]), -1, 1, List.of())), NullWritable.get());
+      d.withInput(new AvroKey<>(TrainRecord.newBuilder().setId((long) i).setY(y[i]).setFeatures(Instances.toAvro(x[i])).setStratum(-1)
+          .setBlock(1).setAlpha(List.of()).build()), NullWritable.get());
     }
     List<Pair<LongWritable, VecWritable>> out = d.run();
     assertEquals(6, out.size());

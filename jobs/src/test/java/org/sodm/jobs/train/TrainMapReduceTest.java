@@ -75,7 +75,7 @@ class TrainMapReduceTest {
     AvroSerialization.setValueReaderSchema(conf, TrainRecord.getClassSchema());
     SparseVector[] lm = points(5, 1);
     List<TrainRecord> lmRecs = new ArrayList<>();
-    for (int s = 0; s < lm.length; s++) lmRecs.add(new TrainRecord((long) s, 0.0, Instances.toAvro(lm[s]), s, -1, List.of()));
+    for (int s = 0; s < lm.length; s++) lmRecs.add(new TrainRecord((long) s, 0.0, Instances.toAvro(lm[s]), s, -1, List.of(), 0.0, List.of(), 0.0));
     java.nio.file.Files.createDirectories(tmp.resolve("lm"));
     AvroFiles.write(conf, new org.apache.hadoop.fs.Path(tmp.resolve("lm/part-r-00000.avro").toString()),
         TrainRecord.getClassSchema(), lmRecs);
@@ -112,8 +112,8 @@ class TrainMapReduceTest {
     AvroSerialization.setValueReaderSchema(conf, TrainRecord.getClassSchema());
     conf.setInt(SodmConf.FANOUT, 4);
     SparseVector v = SparseVector.ofDense(1, 2);
-    d.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5))), NullWritable.get());
-    d.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0))), NullWritable.get());
+    d.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5), 0.0, List.of(), 0.0)), NullWritable.get());
+    d.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0), 0.0, List.of(), 0.0)), NullWritable.get());
     List<Pair<BlockKey, AvroValue<TrainRecord>>> out = d.run();
     assertEquals(2, out.size());
     assertEquals(new BlockKey(2, 7), out.get(0).getFirst());
@@ -125,8 +125,8 @@ class TrainMapReduceTest {
     cc.addResource(d.getConfiguration());
     for (var e : d.getConfiguration()) cc.set(e.getKey(), e.getValue());
     cc.set(SodmConf.MERGE, "cascade");
-    c.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5))), NullWritable.get());
-    c.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0))), NullWritable.get());
+    c.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5), 0.0, List.of(), 0.0)), NullWritable.get());
+    c.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0), 0.0, List.of(), 0.0)), NullWritable.get());
     List<Pair<BlockKey, AvroValue<TrainRecord>>> co = c.run();
     assertEquals(1, co.size());
     assertEquals(7L, co.get(0).getSecond().datum().getId());
@@ -149,7 +149,7 @@ class TrainMapReduceTest {
     List<AvroValue<TrainRecord>> vals = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       y[i] = x[i].get(1) + 0.3 * x[i].get(2) > 0 ? 1 : -1;
-      vals.add(new AvroValue<>(new TrainRecord((long) i, y[i], Instances.toAvro(x[i]), 0, 5, List.of())));
+      vals.add(new AvroValue<>(new TrainRecord((long) i, y[i], Instances.toAvro(x[i]), 0, 5, List.of(), 0.0, List.of(), 0.0)));
     }
     d.withInput(new BlockKey(1, 0), vals);
     List<Pair<AvroKey<TrainRecord>, NullWritable>> out = d.run();

@@ -1,0 +1,136 @@
+package org.sodm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report renderer on a hand-made output directory: medians, ratios, cells, JSON, PNGs. */
+class BenchReportTest {
+  @TempDir Path out;
+
+  @BeforeAll
+  static void headless() {
+    System.setProperty("java.awt.headless", "true");
+  }
+
+  private void write(String rel, String text) throws Exception {
+    Path p = out.resolve(rel);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text);
+  }
+
+  private void ours(String set, String v, int pair, double train, double predict, double acc, String opts) throws Exception {
+    String d = "runs/" + set + "/" + v + "/pair-" + pair + "/";
+    write(d + "meta.txt", "set=" + set + "\nvariant=" + v + "\nside=ours\npair=" + pair + "\nsodm_opts=" + opts
+        + "\ntrain_cmd=bin/sodm train x\ntrain_seconds=" + train + "\ntrain_rss_kb=512000\ntrain_exit=0\npredict_seconds=" + predict
+        + "\npredict_rss_kb=256000\npredict_exit=0\n");
+    write(d + "train.log", String.join("\n",
+        "sodm train: level 2        16 blocks  obj     -1444.43  viol 9.98e-04  SV     990  acc 94.50%       2.8 s  (total " + (train - 4) + " s)",
+        "sodm train: level 1         4 blocks  obj     -1016.76  viol 9.99e-04  SV     657  acc " + (100 * acc) + "%       2.6 s  (total " + (train - 1.5) + " s)",
+        "sodm train: done in " + (train - 1) + " s: file:/m/model.avro", ""));
+    write(d + "train-report.json", "{\n  \"levels\": [\n    {\"level\": 2, \"blocks\": 16, \"objective\": -1444.4, \"wallSeconds\": 2.8, "
+        + "\"validationAccuracy\": 0.945},\n    {\"level\": 1, \"blocks\": 4, \"objective\": -1016.76, \"wallSeconds\": 2.6, "
+        + "\"validationAccuracy\": " + acc + "}\n  ],\n  \"blocks\": 4,\n  \"supportVectors\": 657,\n  \"seconds\": " + (train - 1) + "\n}\n");
+    write(d + "metrics.json", "{\"n\": 4000, \"accuracy\": " + acc + "}");
+  }
+
+  private void peer(String set, int pair, double train, int exit) throws Exception {
+    String d = "runs/" + set + "/libsvm/pair-" + pair + "/";
+    write(d + "meta.txt", "set=" + set + "\nvariant=libsvm\nside=peer\npair=" + pair + "\ntrain_seconds=" + train
+        + "\ntrain_rss_kb=10240\ntrain_exit=" + exit + "\npredict_seconds=0.1\npredict_rss_kb=8000\npredict_exit=0\n");
+    write(d + "train.log", ToolOutputTest.SVM_TRAIN);
+    write(d + "predict.log", "Accuracy = 96.475% (3859/4000) (classification)\n");
+  }
+
+  @Test
+  void writesTableJsonAndPlots() throws Exception {
+    write("config.txt", "timestamp=T\npairs=3\nsets=svmguide1\nvariants=block\ncommand=bench/run.sh --sets svmguide1\n");
+    write("sets/svmguide1.txt", "train_rows=3089\ntest_rows=4000\nc=2\ngamma=2\nprep=scaled\n");
+    ours("svmguide1", "block", 1, 10, 5, 0.9623, "--loss hinge -c 2 -g 2");
+    ours("svmguide1", "block", 2, 12, 5, 0.9623, "--loss hinge -c 2 -g 2");
+    ours("svmguide1", "block", 3, 8, 6, 0.9623, "--loss hinge -c 2 -g 2");
+    peer("svmguide1", 1, 0.05, 0);
+    peer("svmguide1", 2, 0.04, 0);
+    peer("svmguide1", 3, 0.10, 0);
+    String md = BenchReport.generate(out);
+    // ratios per pair 200, 300, 80; median 200
+    String row = md.lines().filter(l -> l.startsWith("| svmguide1 | block")).findFirst().orElseThrow();
+    assertTrue(row.contains("| 10.00 | 0.050 | 200.00, 300.00, 80.00 | **200.00×** |"), row);
+    assertTrue(row.contains("| 96.23% | 96.48% | -0.24 | 657 | 455 |"), row);
+    assertTrue(row.contains("-1016.76 (sum of 4 blocks) | -757.11 | 500 / 10 |"), row);
+    assertTrue(md.contains("![svmguide1](plot-svmguide1.png)"));
+    assertTrue(md.contains("| svmguide1 | block | 200.00× | – | -0.24 | ≥ −0.3 met | – | – |"), md);
+
+    Map<String, Object> json = Json.parseObject(Files.readString(out.resolve("results.json")));
+    Map<String, Object> set = Json.obj(Json.arr(json.get("sets")).get(0));
+    Map<String, Object> v = Json.obj(Json.arr(set.get("ours")).get(0));
+    assertEquals(200.0, Json.num(v.get("ratioMedian")), 1e-9);
+    assertEquals(10.0, Json.num(v.get("trainSecondsMedian")), 1e-9);
+    assertEquals(0.05, Json.num(Json.obj(set.get("libsvm")).get("trainSecondsMedian")), 1e-12);
+    Map<String, Object> run1 = Json.obj(Json.arr(v.get("runs")).get(0));
+    Map<String, Object> lvl = Json.obj(Json.arr(run1.get("levels")).get(0));
+    assertEquals(7.0, Json.num(lvl.get("secondsSinceCommandStart")), 1e-9); // 6 s on the pipeline clock + 1 s JVM start
+
+    BufferedImage png = ImageIO.read(out.resolve("plot-svmguide1.png").toFile());
+    assertNotNull(png);
+    assertEquals(900, png.getWidth());
+  }
+
+  @Test
+  void failedRunsAreExcludedAndFlagged() throws Exception {
+    write("config.txt", "sets=a\n");
+    ours("a", "exact", 1, 10, 5, 0.9, "--loss hinge --partitions 1");
+    ours("a", "exact", 2, 20, 5, 0.9, "--loss hinge --partitions 1");
+    peer("a", 1, 1.0, 0);
+    peer("a", 2, 5.0, 1);
+    String md = BenchReport.generate(out);
+    String row = md.lines().filter(l -> l.startsWith("| a | exact")).findFirst().orElseThrow();
+    assertTrue(row.contains("| 15.00 | 1.00 [1 failed] | 10.00, – | **10.00×** |"), row);
+    assertTrue(md.contains("| a | exact | 10.00× | ≤ 1.0× **not met** | -6.47 | ≥ −0.05 **not met** | 3.4e-01 | ≤ 1e-3 **not met** |"), md);
+  }
+
+  @Test
+  void scalingSeries() throws Exception {
+    write("config.txt", "");
+    write("scaling/scaling.txt", "block_rows=1000\ntest_rows=500\nsodm_opts=--loss hinge\n");
+    double[][] runs = {{1000, 10}, {2000, 21}, {4000, 46}, {8000, 100}};
+    for (double[] r : runs) {
+      for (int rep = 1; rep <= 2; rep++) {
+        String d = "scaling/" + (int) r[0] + "/rep-" + rep + "/";
+        write(d + "meta.txt", "side=ours\nvariant=scaling\nrows=" + (int) r[0] + "\npartitions=" + (int) (r[0] / 1000) + "\nblock_rows=1000\npair="
+            + rep + "\ntrain_seconds=" + (r[1] + (rep == 1 ? -1 : 1)) + "\ntrain_exit=0\npredict_exit=skipped\n");
+        write(d + "train.log", "sodm train: level 1         4 blocks  obj  -1.0  viol 9.99e-04  SV  6  acc 97.00%   2.6 s  (total 5.0 s)\n");
+      }
+    }
+    BenchReport.Data d = BenchReport.load(out);
+    List<Map<String, Object>> rows = BenchReport.scalingRows(d);
+    assertEquals(4, rows.size());
+    assertEquals(2.1, (Double) rows.get(1).get("timePerDoubling"), 1e-9);
+    assertEquals(100.0 / 46, (Double) rows.get(3).get("ratioToPrevious"), 1e-9);
+    String md = BenchReport.generate(out);
+    assertTrue(md.contains("| 2,000 | 2 | 21.00 | 2 | 2.10× | **2.10×** | 97.00% |"), md);
+    assertTrue(Files.size(out.resolve("scaling.png")) > 1000);
+  }
+
+  @Test
+  void ticks() {
+    double[] t = Plot.ticks(94.3, 96.6, false);
+    assertEquals(94.0, t[0], 1e-9);
+    assertEquals(97.0, t[t.length - 1], 1e-9);
+    double[] l = Plot.ticks(0.04, 30, true);
+    assertEquals(0.01, l[0], 1e-12);
+    assertEquals(100, l[l.length - 1], 1e-9);
+    assertEquals("0.05", Plot.fmt(0.05));
+    assertEquals("12,500", Plot.fmt(12500));
+  }
+}

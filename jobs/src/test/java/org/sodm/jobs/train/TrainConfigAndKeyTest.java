@@ -1,0 +1,70 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.sodm.jobs.support.SodmConf;
+
+class TrainConfigAndKeyTest {
+  private static Configuration conf(String... kv) {
+    Configuration c = new Configuration(false);
+    c.addResource(SodmConf.DEFAULT_RESOURCE);
+    for (int i = 0; i < kv.length; i += 2) c.set(kv[i], kv[i + 1]);
+    return c;
+  }
+
+  @Test
+  void treeShapes() {
+    assertEquals(List.of(16, 4), TrainConfig.from(conf()).levelBlocks(), "defaults: p=4, L=2");
+    assertEquals(List.of(1), TrainConfig.from(conf(SodmConf.PARTITIONS, "1")).levelBlocks());
+    assertEquals(List.of(4), TrainConfig.from(conf(SodmConf.PARTITIONS, "4")).levelBlocks(), "K <= p: one level");
+    assertEquals(List.of(10, 3), TrainConfig.from(conf(SodmConf.PARTITIONS, "10")).levelBlocks(), "ceil(10/4) = 3");
+    assertEquals(List.of(27, 9, 3), TrainConfig.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "3")).levelBlocks());
+    assertEquals(0.25, TrainConfig.from(conf()).kernel(4).gamma(), 0.0, "gamma 0 = 1/features");
+    TrainConfig capped = TrainConfig.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "4", SodmConf.MAX_BLOCK_ROWS, "1000"));
+    assertEquals(List.of(64, 16, 4), capped.levelBlocks(3000), "blocks of 750 at the top: within the cap");
+    assertEquals(List.of(64, 16), capped.levelBlocks(10000), "4 blocks of 2500 would exceed 1000");
+    assertEquals(List.of(64), capped.levelBlocks(100000), "the bottom level always runs");
+    assertEquals(2.0, TrainConfig.from(conf(SodmConf.GAMMA, "2")).kernel(4).gamma(), 0.0);
+  }
+
+  @Test
+  void parentOfABlockIsFloorKOverP() {
+    // the merge mapper's rule agrees with the level sizes: every child lands in a parent < ceil(K/p)
+    for (int k = 1; k <= 50; k++) {
+      for (int p = 2; p <= 6; p++) {
+        int parents = (k + p - 1) / p;
+        for (int b = 0; b < k; b++) assertTrue(b / p < parents);
+        assertEquals(parents - 1, (k - 1) / p);
+      }
+    }
+  }
+
+  private static byte[] bytes(BlockKey k) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    k.write(new DataOutputStream(b));
+    return b.toByteArray();
+  }
+
+  @Test
+  void rawComparatorsAgreeWithObjectOrder() throws IOException {
+    Random r = new Random(3);
+    BlockKey.Comparator sort = new BlockKey.Comparator();
+    BlockKey.GroupByBlock group = new BlockKey.GroupByBlock();
+    for (int t = 0; t < 2000; t++) {
+      BlockKey a = new BlockKey(r.nextInt(5), r.nextLong() >> r.nextInt(60));
+      BlockKey b = new BlockKey(r.nextInt(5), r.nextBoolean() ? a.id() : r.nextLong() >> r.nextInt(60));
+      byte[] x = bytes(a);
+      byte[] y = bytes(b);
+      assertEquals(Integer.signum(a.compareTo(b)), Integer.signum(sort.compare(x, 0, x.length, y, 0, y.length)));
+      assertEquals(Integer.signum(Integer.compare(a.block(), b.block())), Integer.signum(group.compare(x, 0, x.length, y, 0, y.length)));
+    }
+    assertEquals(3, new BlockKey.ByBlock<Object>().getPartition(new BlockKey(7, 1), null, 4));
+  }
+}
