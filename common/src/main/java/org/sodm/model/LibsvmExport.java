@@ -16,11 +16,18 @@ import org.sodm.solver.KernelExpansion;
  * which differs only on exact ties). The regularised bias and the ODM loss do not matter to
  * prediction, only to training. Inputs must be scaled the same way: {@link #writeRange} writes
  * the scaler as an {@code svm-scale -r} range file.
+ *
+ * <p>A linear model (w, b) is exported as a linear-kernel C-SVC with one support vector w, coefficient
+ * 1 and rho = -b: LIBSVM then computes w'x + b exactly.
  */
 public final class LibsvmExport {
   private LibsvmExport() {}
 
   public static void write(Model m, Writer w) throws IOException {
+    if (m.isLinear()) {
+      writeLinear(m, w);
+      return;
+    }
     KernelSpec k = m.kernelSpec();
     int nb = m.blockCount();
     double bias = 0;
@@ -58,6 +65,21 @@ public final class LibsvmExport {
         }
       }
     }
+  }
+
+  private static void writeLinear(Model m, Writer w) throws IOException {
+    w.write("svm_type c_svc\n");
+    w.write("kernel_type linear\n");
+    w.write("nr_class 2\n");
+    w.write("total_sv 1\n");
+    w.write("rho " + fmt(m.linearBias() == 0 ? 0.0 : -m.linearBias()) + "\n");
+    w.write("label " + m.labels().positive() + " " + m.labels().negative() + "\n");
+    w.write("nr_sv 1 0\n");
+    w.write("SV\n");
+    w.write("1");
+    double[] wt = m.linearWeights();
+    for (int f = 0; f < wt.length; f++) if (wt[f] != 0) w.write(" " + (f + 1) + ":" + fmt(wt[f]));
+    w.write(" \n");
   }
 
   /** The scaler as an svm-scale range file ({@code svm-scale -r FILE}). */

@@ -5,6 +5,7 @@ import java.util.List;
 import org.sodm.avro.BlockModel;
 import org.sodm.avro.Features;
 import org.sodm.avro.KernelRecord;
+import org.sodm.avro.LinearModelRecord;
 import org.sodm.avro.LossRecord;
 import org.sodm.avro.ModelRecord;
 import org.sodm.avro.Provenance;
@@ -25,6 +26,9 @@ import org.sodm.solver.LossType;
  * proportion), so each f_b estimates the same function; their mean is that estimate with less
  * variance (as bagging), and with one block (K = 1 or a fully merged tree) it is the exact
  * solution. Immutable and thread-safe.
+ *
+ * <p>A <b>linear model</b> (the primal linear-kernel solvers BQO and DSVRG, {@link #linear}) has
+ * no blocks: f(x) = w'scale(x) + b, stored in the {@code linear} field of the Avro record.
  */
 public final class Model {
   public static final int FORMAT_VERSION = 1;
@@ -37,6 +41,9 @@ public final class Model {
   private final long[][] svIds;
   private final KernelExpansion[] blocks;
   private final Provenance provenance;
+  private final double[] linearW;
+  private final double linearBias;
+  private final String linearSolver;
   private final Routing routing;
 
   /**
@@ -64,6 +71,52 @@ public final class Model {
     this.blocks = blocks;
     this.provenance = provenance;
     this.routing = routing;
+    this.linearW = null;
+    this.linearBias = 0;
+    this.linearSolver = null;
+  }
+
+  private Model(KernelSpec kernelSpec, LossSpec loss, LabelMap labels, Scaler scaler, double[] w, double bias, String solver,
+      Provenance provenance) {
+    this.kernelSpec = kernelSpec;
+    this.loss = loss;
+    this.labels = labels;
+    this.scaler = scaler;
+    this.blockIds = new int[0];
+    this.svIds = new long[0][];
+    this.blocks = new KernelExpansion[0];
+    this.provenance = provenance;
+    this.routing = null;
+    this.linearW = w.clone();
+    this.linearBias = bias;
+    this.linearSolver = solver;
+  }
+
+  /** A primal linear model f(x) = w'scale(x) + bias; w[f-1] is the weight of feature f. */
+  public static Model linear(LossSpec loss, LabelMap labels, Scaler scaler, double[] w, double bias, String solver,
+      Provenance provenance) {
+    for (double v : w) if (!Double.isFinite(v)) throw new IllegalArgumentException("linear model weights must be finite");
+    if (!Double.isFinite(bias)) throw new IllegalArgumentException("linear model bias must be finite");
+    return new Model(KernelSpec.linear(), loss, labels, scaler, w, bias, solver, provenance);
+  }
+
+  /** Whether this is a primal linear model (no blocks). */
+  public boolean isLinear() {
+    return linearW != null;
+  }
+
+  /** The linear model's weights (a copy); null for a kernel expansion. */
+  public double[] linearWeights() {
+    return linearW == null ? null : linearW.clone();
+  }
+
+  public double linearBias() {
+    return linearBias;
+  }
+
+  /** bqo or dsvrg; null for a kernel expansion. */
+  public String linearSolver() {
+    return linearSolver;
   }
 
   /** The local-prediction routing, or null. */
@@ -136,6 +189,7 @@ public final class Model {
 
   /** Decision value of an already prepared (scaled) vector. */
   public double decisionPrepared(SparseVector x) {
+    if (linearW != null) return x.dot(linearW) + linearBias;
     double s = 0;
     for (KernelExpansion e : blocks) s += e.decision(x);
     return s / blocks.length;
@@ -168,6 +222,12 @@ public final class Model {
     KernelRecord k = new KernelRecord(kernelSpec.type().id(), kernelSpec.gamma(), kernelSpec.coef0(), kernelSpec.degree());
     LossRecord l = new LossRecord(loss.type().id(), loss.c(), loss.lambda(), loss.theta(), loss.mu(), loss.bias(),
         loss.positiveWeight(), loss.negativeWeight());
+    LinearModelRecord lin = null;
+    if (linearW != null) {
+      List<Double> w = new ArrayList<>(linearW.length);
+      for (double v : linearW) w.add(v);
+      lin = new LinearModelRecord(w, linearBias, linearSolver);
+    }
     org.sodm.avro.LocalRouting lr = null;
     if (routing != null) {
       List<Features> sample = new ArrayList<>();
@@ -194,7 +254,7 @@ public final class Model {
       lr = new org.sodm.avro.LocalRouting(sample, mem, routing.kmeans().clusters(), cb, local);
     }
     return new ModelRecord(FORMAT_VERSION, k, l, labels.toAvro(), scaler == null ? null : scaler.toAvro(), "mean", bm,
-        provenance, lr);
+        lin, provenance, lr);
   }
 
   public static KernelSpec kernelOf(KernelRecord k) {
@@ -211,6 +271,13 @@ public final class Model {
     LossRecord l = r.getLoss();
     LossSpec loss = new LossSpec(LossType.parse(l.getType()), l.getC(), l.getLambda(), l.getTheta(), l.getMu(), l.getBias(),
         l.getPositiveWeight(), l.getNegativeWeight());
+    if (r.getLinear() != null) {
+      LinearModelRecord lin = r.getLinear();
+      double[] w = new double[lin.getW().size()];
+      for (int f = 0; f < w.length; f++) w[f] = lin.getW().get(f);
+      return linear(loss, LabelMap.fromAvro(r.getLabels()), r.getScaler() == null ? null : Scaler.fromAvro(r.getScaler()), w,
+          lin.getBias(), lin.getSolver(), r.getProvenance());
+    }
     int nb = r.getBlocks().size();
     int[] ids = new int[nb];
     long[][] sv = new long[nb][];

@@ -37,7 +37,8 @@ public final class ExportLibsvmCommand extends SodmCommand {
     try (Writer w = new OutputStreamWriter(fs.create(out, true), StandardCharsets.UTF_8)) {
       LibsvmExport.write(m, w);
     }
-    out().println("sodm export-libsvm: " + fs.makeQualified(out) + " (" + m.supportVectors() + " SVs)");
+    out().println("sodm export-libsvm: " + fs.makeQualified(out) + (m.isLinear() ? " (linear model: one SV = w, rho = -b)"
+        : " (" + m.supportVectors() + " SVs)"));
     if (m.scaler() != null) {
       Path r = new Path(range != null ? range : output + ".range");
       try (Writer w = new OutputStreamWriter(fs.create(r, true), StandardCharsets.UTF_8)) {

@@ -40,6 +40,17 @@ public final class InspectCommand extends SodmCommand {
     sb.append(String.format(Locale.ROOT, "labels     %s -> -1, %s -> +1%n", r.getLabels().getNegative(), r.getLabels().getPositive()));
     sb.append(String.format(Locale.ROOT, "scaler     %s%n", r.getScaler() == null ? "none"
         : String.format(Locale.ROOT, "[%s, %s] on %d features", r.getScaler().getLower(), r.getScaler().getUpper(), r.getScaler().getIndices().size())));
+    if (r.getLinear() != null) {
+      var lin = r.getLinear();
+      double norm = 0;
+      int nz = 0;
+      for (double v : lin.getW()) {
+        norm += v * v;
+        if (v != 0) nz++;
+      }
+      sb.append(String.format(Locale.ROOT, "linear     f(x) = w'x + b by %s: %d weights (%d non-zero), |w| %.6g, b %.6g%n", lin.getSolver(),
+          lin.getW().size(), nz, Math.sqrt(norm), lin.getBias()));
+    }
     long sv = 0;
     for (BlockModel b : r.getBlocks()) sv += b.getCoef().size();
     sb.append(String.format(Locale.ROOT, "blocks     %d, combined by %s of decision values; %,d support vectors%n",

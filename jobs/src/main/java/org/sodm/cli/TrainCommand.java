@@ -116,6 +116,33 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--seed", paramLabel = "S", description = "Seed of every random choice (sodm.seed, default 1).")
   Long seed;
 
+  @Option(names = "--linear-solver", paramLabel = "S", description = "With --kernel linear: auto | bqo | dsvrg | kernel (sodm.train.linear.solver, default auto = bqo for hinge/squared-hinge, dsvrg for odm).")
+  String linearSolver;
+
+  @Option(names = "--linear-blocks", paramLabel = "K", description = "BQO/DSVRG blocks, one map task each (sodm.train.linear.blocks, default 4).")
+  Integer linearBlocks;
+
+  @Option(names = "--linear-eps", paramLabel = "E", description = "BQO relative duality gap (eq. 27) / DSVRG relative gradient norm to stop at (sodm.train.linear.eps, default 0.001).")
+  Double linearEps;
+
+  @Option(names = "--max-iterations", paramLabel = "N", description = "BQO iterations at most (sodm.train.linear.max.iterations, default 1000).")
+  Integer maxIterations;
+
+  @Option(names = "--inner-passes", paramLabel = "N", description = "BQO coordinate-descent passes per block and iteration (sodm.train.linear.inner.passes, default 1).")
+  Integer innerPasses;
+
+  @Option(names = "--tau", paramLabel = "T", description = "BQO hinge: tau of the tau I term (sodm.train.linear.tau, default 0.001).")
+  Double tau;
+
+  @Option(names = "--line-search", paramLabel = "L", description = "BQO step: exact | armijo (sodm.train.linear.line.search, default exact).")
+  String lineSearch;
+
+  @Option(names = "--epochs", paramLabel = "E", description = "DSVRG epochs (sodm.train.linear.epochs, default 30).")
+  Integer epochs;
+
+  @Option(names = "--step", paramLabel = "ETA", description = "DSVRG step size; 0 = 0.5 / L_max (sodm.train.linear.step, default 0).")
+  Double step;
+
   @Option(names = "--exact", description = "After the merge tree, solve the whole problem: PBM iterations over the last level's blocks, or one block when it fits the cache (sodm.train.exact).")
   Boolean exact;
 
@@ -162,6 +189,15 @@ public final class TrainCommand extends SodmCommand {
     set(conf, SodmConf.CACHE_MB, cacheMb);
     set(conf, SodmConf.INGEST_SCALE, scale);
     set(conf, SodmConf.SEED, seed);
+    set(conf, SodmConf.LINEAR_SOLVER, linearSolver);
+    set(conf, SodmConf.LINEAR_BLOCKS, linearBlocks);
+    set(conf, SodmConf.LINEAR_EPS, linearEps);
+    set(conf, SodmConf.LINEAR_MAX_ITERATIONS, maxIterations);
+    set(conf, SodmConf.LINEAR_INNER_PASSES, innerPasses);
+    set(conf, SodmConf.LINEAR_TAU, tau);
+    set(conf, SodmConf.LINEAR_LINE_SEARCH, lineSearch);
+    set(conf, SodmConf.LINEAR_EPOCHS, epochs);
+    set(conf, SodmConf.LINEAR_STEP, step);
   }
 
   @Override

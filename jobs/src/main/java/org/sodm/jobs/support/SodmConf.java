@@ -49,6 +49,16 @@ public final class SodmConf {
   public static final String SHRINKING = "sodm.solver.shrinking";
   public static final String CACHE_MB = "sodm.cache.mb";
 
+  public static final String LINEAR_SOLVER = "sodm.train.linear.solver";
+  public static final String LINEAR_BLOCKS = "sodm.train.linear.blocks";
+  public static final String LINEAR_EPS = "sodm.train.linear.eps";
+  public static final String LINEAR_MAX_ITERATIONS = "sodm.train.linear.max.iterations";
+  public static final String LINEAR_INNER_PASSES = "sodm.train.linear.inner.passes";
+  public static final String LINEAR_TAU = "sodm.train.linear.tau";
+  public static final String LINEAR_LINE_SEARCH = "sodm.train.linear.line.search";
+  public static final String LINEAR_EPOCHS = "sodm.train.linear.epochs";
+  public static final String LINEAR_STEP = "sodm.train.linear.step";
+
   public static final String EXACT = "sodm.train.exact";
   public static final String EXACT_TOLERANCE = "sodm.train.exact.tolerance";
   public static final String EXACT_MAX_ITERATIONS = "sodm.train.exact.max.iterations";

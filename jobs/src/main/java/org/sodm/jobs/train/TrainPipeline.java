@@ -138,6 +138,9 @@ public final class TrainPipeline {
     if (stopAfter(1)) return stopped(out, plannedTop, plannedBlocks.size());
     List<Instance> validationRows = validation == null ? null : AvroFiles.readDir(conf, new Path(validation.dir(), IngestJob.DATA), Instance.class);
 
+    if (org.sodm.jobs.linear.LinearTrainer.selected(conf, tc)) { // --kernel linear: BQO / DSVRG (issue 9)
+      return org.sodm.jobs.linear.LinearTrainer.train(conf, tc, data, req.inputs(), validationRows, out, progress);
+    }
     KernelSpec kernel = tc.kernel(data.stats().getDimension());
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     TrainKeys.setKernel(conf, kernel);

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Sparse high-dimensional LIBSVM data for the linear solvers (issue 9's 1-million-row set).
+
+Each row has NNZ distinct features drawn uniformly from 1..DIM with value 1/sqrt(NNZ) (unit
+norm, like tf-idf rows); the label is the sign of w*'x for a fixed random w* ~ N(0, 1), flipped
+with probability NOISE. Deterministic given --seed.
+
+usage: bench/sparse-gen.py -o FILE [--rows 1000000] [--dim 100000] [--nnz 20] [--noise 0.05] [--seed 1] [--row-seed S]
+"""
+import argparse
+import math
+import random
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--dim", type=int, default=100_000)
+    ap.add_argument("--nnz", type=int, default=20)
+    ap.add_argument("--noise", type=float, default=0.05)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--row-seed", type=int, default=None,
+                    help="seed of the rows only (w* stays that of --seed): a test set of the same problem")
+    a = ap.parse_args()
+    rnd = random.Random(a.seed)
+    w = [rnd.gauss(0, 1) for _ in range(a.dim + 1)]
+    if a.row_seed is not None:
+        rnd = random.Random(a.row_seed)
+    v = 1 / math.sqrt(a.nnz)
+    val = "%.6g" % v
+    with open(a.output, "w") as f:
+        buf = []
+        for _ in range(a.rows):
+            idx = sorted(rnd.sample(range(1, a.dim + 1), a.nnz))
+            s = sum(w[i] for i in idx)
+            y = 1 if s > 0 else -1
+            if rnd.random() < a.noise:
+                y = -y
+            buf.append(("+1" if y > 0 else "-1") + " " + " ".join("%d:%s" % (i, val) for i in idx))
+            if len(buf) >= 10000:
+                f.write("\n".join(buf) + "\n")
+                buf = []
+        if buf:
+            f.write("\n".join(buf) + "\n")
+
+
+if __name__ == "__main__":
+    main()

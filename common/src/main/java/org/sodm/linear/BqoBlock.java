@@ -1,0 +1,171 @@
+package org.sodm.linear;
+
+import java.util.SplittableRandom;
+import org.sodm.data.SparseVector;
+
+/**
+ * One block's part of a BQO iteration (seed 003 Algorithm 1, steps 2.1-2.3) given the broadcast
+ * w^t = X'Y alpha^t: the block subproblem (7)
+ *
+ * <pre>
+ *   min_d  grad f(alpha^t)_J' d + 1/2 d' (Q_JJ + (S_J + tau~ I)) d,   -alpha_i &lt;= d_i &lt;= U_i - alpha_i
+ * </pre>
+ *
+ * (tau~ = tau for L1, 0 for L2, eq. 6), solved by LIBLINEAR-style dual coordinate descent that
+ * keeps u = X_J' Y_J d explicitly (one O(nnz(x_i)) dot and axpy per coordinate), a fixed number
+ * of passes in a seeded random order (the paper's hybrid rule: the same number of inner passes
+ * on every block, so blocks finish together) or fewer when the subproblem's projected gradient
+ * falls below {@code innerEps}. It returns d, Delta w_J = u and the block's partial sums of the
+ * scalars of (13)-(19) and (21), plus the primal loss and dual terms at (alpha^t, w^t) for the
+ * pocket model and the duality gap (27).
+ */
+public final class BqoBlock {
+  private BqoBlock() {}
+
+  // indices into the sums array (all summed over blocks except MIN_LAMBDA: min, VIOLATION: max)
+  /** e' alpha. */
+  public static final int ALPHA_SUM = 0;
+  /** sum s_i alpha_i^2. */
+  public static final int S_ALPHA_SQ = 1;
+  /** primal loss sum C_i xi_i(w^t) (or xi^2). */
+  public static final int LOSS = 2;
+  /** e' d. */
+  public static final int E_D = 3;
+  /** sum s_i alpha_i d_i. */
+  public static final int S_ALPHA_D = 4;
+  /** sum s_i d_i^2. */
+  public static final int S_D_SQ = 5;
+  /** sum d_i^2. */
+  public static final int D_SQ = 6;
+  /** sum over blocks of |X_J'Y_J d_J|^2 (eq. 13). */
+  public static final int DW_BLOCK_SQ = 7;
+  /** min_i lambda_i of (21): the largest feasible step. */
+  public static final int MIN_LAMBDA = 8;
+  /** rows. */
+  public static final int ROWS = 9;
+  /** max |projected gradient| of the full dual at alpha^t. */
+  public static final int VIOLATION = 10;
+  /** sum C_i = f^P(0) - (-f(0)), the scale of the relative gap (27). */
+  public static final int C_SUM = 11;
+  /** number of sums. */
+  public static final int SIZE = 12;
+
+  /** Inner solver settings. */
+  public record Options(int passes, double tau, double innerEps) {
+    public Options {
+      if (passes < 1) throw new IllegalArgumentException("inner passes must be >= 1, got " + passes);
+      if (!(tau > 0)) throw new IllegalArgumentException("tau must be > 0, got " + tau);
+      if (!(innerEps >= 0)) throw new IllegalArgumentException("inner eps must be >= 0, got " + innerEps);
+    }
+
+    public static Options defaults() {
+      return new Options(1, 1e-3, 1e-4);
+    }
+  }
+
+  /** d (per instance of the block), Delta w_J (length d + 1) and the partial sums. */
+  public record Result(double[] d, double[] dw, double[] sums, int passes) {}
+
+  /** Sums with their neutral values. */
+  public static double[] emptySums() {
+    double[] s = new double[SIZE];
+    s[MIN_LAMBDA] = Double.POSITIVE_INFINITY;
+    return s;
+  }
+
+  /** Combines partial sums (into {@code acc}). */
+  public static void combine(double[] acc, double[] part) {
+    for (int k = 0; k < SIZE; k++) {
+      if (k == MIN_LAMBDA) acc[k] = Math.min(acc[k], part[k]);
+      else if (k == VIOLATION) acc[k] = Math.max(acc[k], part[k]);
+      else acc[k] += part[k];
+    }
+  }
+
+  /**
+   * Solves the block subproblem at (alpha, w). {@code w} has length dim + 1 (bias last) and is
+   * not modified; {@code seed} seeds the pass order (pass the iteration and block in it).
+   */
+  public static Result solve(SparseVector[] x, double[] y, double[] alpha, double[] w, SvmLoss loss, Options opts,
+      long seed) {
+    int n = x.length;
+    double bf = loss.biasFeature();
+    double tauT = loss.squared() ? 0 : opts.tau();
+    double[] sums = emptySums();
+    double[] g0 = new double[n];
+    double[] qd = new double[n];
+    for (int i = 0; i < n; i++) {
+      double yi = y[i];
+      double si = loss.s(yi);
+      double m = yi * Vectors.dot(x[i], w, bf);
+      double g = m + si * alpha[i] - 1;
+      g0[i] = g;
+      qd[i] = Vectors.squaredNorm(x[i], bf) + si + tauT;
+      sums[ALPHA_SUM] += alpha[i];
+      sums[S_ALPHA_SQ] += si * alpha[i] * alpha[i];
+      sums[LOSS] += loss.loss(yi, m);
+      sums[C_SUM] += loss.c(yi);
+      double pg = g;
+      if (alpha[i] <= 0) pg = Math.min(g, 0);
+      else if (alpha[i] >= loss.upper(yi)) pg = Math.max(g, 0);
+      sums[VIOLATION] = Math.max(sums[VIOLATION], Math.abs(pg));
+    }
+    sums[ROWS] = n;
+    double[] d = new double[n];
+    double[] u = new double[w.length];
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) order[i] = i;
+    SplittableRandom rng = new SplittableRandom(seed);
+    int pass = 0;
+    while (pass < opts.passes()) {
+      for (int t = n - 1; t > 0; t--) {
+        int r = rng.nextInt(t + 1);
+        int tmp = order[t];
+        order[t] = order[r];
+        order[r] = tmp;
+      }
+      double maxPg = 0;
+      for (int t = 0; t < n; t++) {
+        int i = order[t];
+        double yi = y[i];
+        double si = loss.s(yi);
+        double g = g0[i] + yi * Vectors.dot(x[i], u, bf) + (si + tauT) * d[i];
+        double lo = -alpha[i];
+        double hi = loss.upper(yi) - alpha[i];
+        double pg = g;
+        if (d[i] <= lo) pg = Math.min(g, 0);
+        else if (d[i] >= hi) pg = Math.max(g, 0);
+        maxPg = Math.max(maxPg, Math.abs(pg));
+        if (pg != 0) {
+          double nd = Math.min(Math.max(d[i] - g / qd[i], lo), hi);
+          double delta = nd - d[i];
+          if (delta != 0) {
+            d[i] = nd;
+            Vectors.axpy(delta * yi, x[i], u, bf);
+          }
+        }
+      }
+      pass++;
+      if (maxPg <= opts.innerEps()) break;
+    }
+    for (int i = 0; i < n; i++) {
+      double di = d[i];
+      if (di == 0) continue;
+      double si = loss.s(y[i]);
+      sums[E_D] += di;
+      sums[S_ALPHA_D] += si * alpha[i] * di;
+      sums[S_D_SQ] += si * di * di;
+      sums[D_SQ] += di * di;
+      double lambda = di < 0 ? -alpha[i] / di : (loss.upper(y[i]) - alpha[i]) / di;
+      sums[MIN_LAMBDA] = Math.min(sums[MIN_LAMBDA], lambda);
+    }
+    sums[DW_BLOCK_SQ] = Vectors.squaredNorm(u);
+    return new Result(d, u, sums, pass);
+  }
+
+  /** alpha_i + eta d_i, clipped into the box (guards the rounding at eta = min lambda). */
+  public static double apply(double alpha, double d, double eta, double upper) {
+    double a = alpha + eta * d;
+    return Math.min(Math.max(a, 0), upper);
+  }
+}

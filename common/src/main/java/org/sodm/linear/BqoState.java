@@ -1,0 +1,165 @@
+package org.sodm.linear;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The driver side of BQO (seed 003 Algorithm 1, steps 2.4-2.5) shared by the single-node
+ * {@link Bqo} and the MapReduce driver: given the global sums of one iteration (taken at
+ * (alpha^t, w^t)) and Delta w^t, it records the primal f^P(w^t) and dual f(alpha^t) objectives,
+ * keeps the pocket model (the w^t with the smallest primal objective seen), tests the relative
+ * duality gap (27): f^P(w^t) + f(alpha^t) &lt;= eps (f^P(0) + f(0)) = eps sum_i C_i, and
+ * otherwise takes the step: the exact feasible step (20)-(21)
+ * eta = min(-grad' d / |d|^2_Qbar, min_i lambda_i) or the Armijo step (12), with
+ * grad' d = w'Dw + sum s_i alpha_i d_i - e'd (19) and |d|^2_Qbar = |Dw|^2 + sum s_i d_i^2 (18).
+ * Then w^{t+1} = w^t + eta Dw^t (16); the tasks apply alpha^{t+1} = alpha^t + eta d^t.
+ */
+public final class BqoState {
+  public enum LineSearch { EXACT, ARMIJO }
+
+  /**
+   * @param eps relative duality gap of (27) to stop at
+   * @param maxIterations guard on the iterations (jobs)
+   * @param sigma, beta, gamma Armijo's parameters (12) (the paper: 0.1, 0.5, 0)
+   */
+  public record Options(LineSearch lineSearch, double eps, int maxIterations, double sigma, double beta, double gamma) {
+    public Options {
+      if (!(eps > 0)) throw new IllegalArgumentException("gap eps must be > 0, got " + eps);
+      if (maxIterations < 1) throw new IllegalArgumentException("max iterations must be >= 1, got " + maxIterations);
+      if (!(sigma > 0 && sigma < 1) || !(beta > 0 && beta < 1) || !(gamma >= 0 && gamma < 1)) {
+        throw new IllegalArgumentException("Armijo needs sigma, beta in (0,1) and gamma in [0,1)");
+      }
+    }
+
+    public static Options defaults() {
+      return new Options(LineSearch.EXACT, 1e-3, 1000, 0.1, 0.5, 0);
+    }
+
+    public Options withEps(double e) {
+      return new Options(lineSearch, e, maxIterations, sigma, beta, gamma);
+    }
+
+    public Options withMaxIterations(int m) {
+      return new Options(lineSearch, eps, m, sigma, beta, gamma);
+    }
+
+    public Options withLineSearch(LineSearch l) {
+      return new Options(l, eps, maxIterations, sigma, beta, gamma);
+    }
+  }
+
+  /** One iteration: objectives at (alpha^t, w^t) and the step taken from there (0 when it stopped). */
+  public record Iteration(int t, double primal, double dual, double relativeGap, double violation, double eta,
+      double dualDecrease, boolean pocket) {}
+
+  /** What the driver does next. */
+  public record Step(boolean stop, double eta, Iteration info) {}
+
+  private final SvmLoss loss;
+  private final Options opts;
+  private final double tau;
+  private final double[] w;
+  private double[] best;
+  private double bestPrimal = Double.POSITIVE_INFINITY;
+  private int bestIteration = -1;
+  private final List<Iteration> history = new ArrayList<>();
+  private boolean converged;
+
+  /** w^0 = 0 (alpha^0 = 0), of length dim + 1. */
+  public BqoState(int dim, SvmLoss loss, Options opts, double tau) {
+    this.loss = loss;
+    this.opts = opts;
+    this.tau = tau;
+    this.w = new double[dim + 1];
+  }
+
+  /** The current w^t (live). */
+  public double[] w() {
+    return w;
+  }
+
+  /** The pocket model: the evaluated w^t with the smallest primal objective. */
+  public double[] pocket() {
+    return best == null ? w.clone() : best.clone();
+  }
+
+  public int pocketIteration() {
+    return bestIteration;
+  }
+
+  public double pocketPrimal() {
+    return bestPrimal;
+  }
+
+  public List<Iteration> history() {
+    return history;
+  }
+
+  public boolean converged() {
+    return converged;
+  }
+
+  /** Records iteration t from its global sums and Delta w^t, decides and (unless it stops) updates w. */
+  public Step next(double[] sums, double[] dw) {
+    int t = history.size();
+    double ww = Vectors.squaredNorm(w);
+    double primal = 0.5 * ww + sums[BqoBlock.LOSS];
+    double dual = 0.5 * ww + 0.5 * sums[BqoBlock.S_ALPHA_SQ] - sums[BqoBlock.ALPHA_SUM];
+    double scale = sums[BqoBlock.C_SUM];
+    double gap = scale > 0 ? (primal + dual) / scale : 0;
+    boolean pocket = false;
+    if (primal < bestPrimal) {
+      bestPrimal = primal;
+      best = w.clone();
+      bestIteration = t;
+      pocket = true;
+    }
+    double viol = sums[BqoBlock.VIOLATION];
+    double grad = Vectors.dot(w, dw) + sums[BqoBlock.S_ALPHA_D] - sums[BqoBlock.E_D];
+    double quad = Vectors.squaredNorm(dw) + sums[BqoBlock.S_D_SQ];
+    boolean stop = gap <= opts.eps() || !(grad < 0) || t + 1 >= opts.maxIterations();
+    converged = gap <= opts.eps() || !(grad < 0);
+    double eta = 0;
+    double decrease = 0;
+    if (!stop) {
+      eta = opts.lineSearch() == LineSearch.EXACT ? exactStep(grad, quad, sums[BqoBlock.MIN_LAMBDA])
+          : armijoStep(grad, quad, hNorm(sums), opts.sigma(), opts.beta(), opts.gamma());
+      decrease = -(eta * grad + 0.5 * eta * eta * quad);
+      for (int k = 0; k < w.length; k++) w[k] += eta * dw[k];
+    }
+    Iteration it = new Iteration(t, primal, dual, gap, viol, eta, decrease, pocket);
+    history.add(it);
+    return new Step(stop, eta, it);
+  }
+
+  /** |d|^2_H of (13): sum over blocks |X_J'Y_J d_J|^2 + sum (s_i + tau~) d_i^2. */
+  double hNorm(double[] sums) {
+    double tt = loss.squared() ? 0 : tau;
+    return sums[BqoBlock.DW_BLOCK_SQ] + sums[BqoBlock.S_D_SQ] + tt * sums[BqoBlock.D_SQ];
+  }
+
+  /**
+   * The exact feasible step (20)-(21): eta* = -grad'd / d'Qbar d (infinite when d'Qbar d = 0),
+   * capped by min_i lambda_i, the largest step that keeps alpha + eta d in the box.
+   */
+  public static double exactStep(double grad, double quad, double minLambda) {
+    if (!(grad < 0)) return 0;
+    double star = quad > 0 ? -grad / quad : Double.POSITIVE_INFINITY;
+    double eta = Math.min(star, minLambda);
+    if (!Double.isFinite(eta)) throw new IllegalStateException("unbounded step: d'Qd = 0 and no bound binds");
+    return eta;
+  }
+
+  /**
+   * The Armijo step (12): eta = min(1, beta^kbar),
+   * kbar = ceil((log(2 / |d|^2_Qbar) + log((sigma - 1) grad'd + sigma gamma |d|^2_H)) / log beta);
+   * 1 when |d|^2_Qbar = 0.
+   */
+  public static double armijoStep(double grad, double quad, double hNorm, double sigma, double beta, double gamma) {
+    if (!(grad < 0)) return 0;
+    if (!(quad > 0)) return 1;
+    double rhs = (sigma - 1) * grad + sigma * gamma * hNorm;
+    double kbar = Math.ceil((Math.log(2 / quad) + Math.log(rhs)) / Math.log(beta));
+    return Math.min(1, Math.pow(beta, kbar));
+  }
+}

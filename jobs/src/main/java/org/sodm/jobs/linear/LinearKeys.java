@@ -1,0 +1,69 @@
+package org.sodm.jobs.linear;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sodm.avro.LabelMapRecord;
+import org.sodm.avro.ScalerRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.LabelMap;
+import org.sodm.data.Scaler;
+import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.support.AvroFiles;
+
+/** Internal keys the linear drivers set for their tasks, and the broadcast w file. */
+final class LinearKeys {
+  private LinearKeys() {}
+
+  static final String INGEST_DIR = "sodm.internal.linear.ingest";
+  static final String BLOCKS = "sodm.internal.linear.blocks";
+  static final String DIM = "sodm.internal.linear.dim";
+  static final String ITERATION = "sodm.internal.linear.iteration";
+  /** Pending step eta^{t-1}: tasks apply alpha = alpha + eta d before iteration t. */
+  static final String ETA = "sodm.internal.linear.eta";
+  static final String W_FILE = "sodm.internal.linear.w";
+  static final String EVALUATE_ONLY = "sodm.internal.linear.evaluate.only";
+  /** Block files inside an iteration directory. */
+  static final String BLOCK_GLOB = "block-*.avro";
+
+  /**
+   * Writes w as a small binary file (int length, then doubles) for the tasks of one iteration.
+   * The file lives in the work directory on the job's file system (HDFS on a cluster) and is
+   * also added to the job's distributed cache by the drivers.
+   */
+  static void writeW(Configuration conf, Path p, double[] w) throws IOException {
+    FileSystem fs = p.getFileSystem(conf);
+    try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(fs.create(p, true), 1 << 16))) {
+      out.writeInt(w.length);
+      for (double v : w) out.writeDouble(v);
+    }
+  }
+
+  static double[] readW(Configuration conf, Path p) throws IOException {
+    FileSystem fs = p.getFileSystem(conf);
+    try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(fs.open(p), 1 << 16))) {
+      double[] w = new double[in.readInt()];
+      for (int k = 0; k < w.length; k++) w[k] = in.readDouble();
+      return w;
+    }
+  }
+
+  static double[] readW(Configuration conf) throws IOException {
+    return readW(conf, new Path(conf.get(W_FILE)));
+  }
+
+  static Scaler scaler(Configuration conf) throws IOException {
+    AvroClasses.trust();
+    Path p = new Path(conf.get(INGEST_DIR), IngestJob.SCALER);
+    FileSystem fs = p.getFileSystem(conf);
+    return fs.exists(p) ? Scaler.fromAvro(AvroFiles.readOne(conf, p, ScalerRecord.class)) : null;
+  }
+
+  static LabelMap labels(Configuration conf) throws IOException {
+    AvroClasses.trust();
+    return LabelMap.fromAvro(AvroFiles.readOne(conf, new Path(conf.get(INGEST_DIR), IngestJob.LABELS), LabelMapRecord.class));
+  }
+}

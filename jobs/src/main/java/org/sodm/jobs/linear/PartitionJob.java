@@ -1,0 +1,125 @@
+package org.sodm.jobs.linear;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.avro.mapred.AvroValue;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.sodm.avro.Instance;
+import org.sodm.avro.TrainRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.data.Instances;
+import org.sodm.data.LabelMap;
+import org.sodm.data.Scaler;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.support.JobFailure;
+import org.sodm.jobs.support.Jobs;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.partition.RandomPartitioner;
+
+/**
+ * The linear solvers' blocks: scales each ingested instance, maps its label to +-1 and deals it
+ * to block hash(id, seed) mod K (a stateless choice: a re-executed task deals the same way).
+ * Reducer k writes block k as {@code block-0000k.avro} TrainRecords with empty alpha (alpha^0 = 0).
+ */
+final class PartitionJob {
+  private PartitionJob() {}
+
+  static void run(Configuration base, Path instances, Path out, int blocks) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(LinearKeys.BLOCKS, blocks);
+    conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures-partition").toString());
+    Job job = Job.getInstance(conf, "sodm linear partition (" + blocks + " blocks)");
+    job.setJarByClass(PartitionJob.class);
+    job.setInputFormatClass(AvroKeyInputFormat.class);
+    AvroJob.setInputKeySchema(job, Instance.getClassSchema());
+    FileInputFormat.setInputPaths(job, instances);
+    job.setMapperClass(PartitionMapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    AvroJob.setMapOutputValueSchema(job, TrainRecord.getClassSchema());
+    job.setReducerClass(PartitionReducer.class);
+    job.setNumReduceTasks(blocks);
+    job.setOutputFormatClass(AvroKeyOutputFormat.class);
+    AvroJob.setOutputKeySchema(job, TrainRecord.getClassSchema());
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job, "linear partition");
+    FileSystem fs = out.getFileSystem(conf);
+    fs.delete(new Path(out.getParent(), "_failures-partition"), true);
+    // HashPartitioner sends IntWritable(k) to reducer k: part-r-0000k holds block k
+    for (int k = 0; k < blocks; k++) {
+      Path from = new Path(out, String.format("part-r-%05d.avro", k));
+      if (fs.exists(from) && !fs.rename(from, new Path(out, String.format("block-%05d.avro", k)))) {
+        throw new IOException("cannot rename " + from);
+      }
+    }
+  }
+
+  /** Instance to (block, scaled TrainRecord). */
+  public static class PartitionMapper extends Mapper<AvroKey<Instance>, NullWritable, IntWritable, AvroValue<TrainRecord>> {
+    private Scaler scaler;
+    private LabelMap labels;
+    private int blocks;
+    private long seed;
+    private final IntWritable key = new IntWritable();
+    private final AvroValue<TrainRecord> value = new AvroValue<>();
+
+    @Override
+    protected void setup(Context context) throws IOException {
+      AvroClasses.trust();
+      Configuration conf = context.getConfiguration();
+      scaler = LinearKeys.scaler(conf);
+      labels = LinearKeys.labels(conf);
+      blocks = conf.getInt(LinearKeys.BLOCKS, 1);
+      seed = conf.getLong(SodmConf.SEED, 1);
+    }
+
+    @Override
+    protected void map(AvroKey<Instance> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
+      Instance inst = in.datum();
+      if (inst.getLabel() == null) {
+        String msg = "training row " + inst.getId() + " has no label";
+        JobFailure.report(context, msg);
+        throw new IOException(msg);
+      }
+      double y = labels.signed(inst.getLabel());
+      SparseVector x = Instances.features(inst.getFeatures());
+      if (scaler != null) x = scaler.apply(x);
+      int block = RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
+      value.datum(TrainRecord.newBuilder().setId(inst.getId()).setY(y).setFeatures(Instances.toAvro(x)).setStratum(-1)
+          .setBlock(block).setAlpha(List.of()).build());
+      key.set(block);
+      context.write(key, value);
+    }
+  }
+
+  /** Writes a block's records. */
+  public static class PartitionReducer extends Reducer<IntWritable, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
+    private final AvroKey<TrainRecord> out = new AvroKey<>();
+
+    @Override
+    protected void setup(Context context) {
+      AvroClasses.trust();
+    }
+
+    @Override
+    protected void reduce(IntWritable block, Iterable<AvroValue<TrainRecord>> values, Context context)
+        throws IOException, InterruptedException {
+      for (AvroValue<TrainRecord> v : values) {
+        out.datum(v.datum());
+        context.write(out, NullWritable.get());
+      }
+    }
+  }
+}
