@@ -212,10 +212,20 @@ public final class IngestJob {
     Path statsPath = new Path(dir, STATS);
     if (!fs.exists(statsPath)) throw new SodmException(dir + " is not an ingest directory (no " + STATS + ")");
     FeatureStats stats = AvroFiles.readOne(conf, statsPath, FeatureStats.class);
-    Path lp = new Path(dir, LABELS);
-    LabelMap map = fs.exists(lp) ? LabelMap.fromAvro(AvroFiles.readOne(conf, lp, LabelMapRecord.class)) : null;
+    LabelMap map = fs.exists(new Path(dir, LABELS)) ? readLabels(conf, dir) : null;
+    return new Result(fs.makeQualified(dir), stats, map, readScaler(conf, dir), 0);
+  }
+
+  /** The label map of an ingest directory (fails naming the file when it has none). */
+  public static LabelMap readLabels(Configuration conf, Path dir) throws IOException {
+    AvroClasses.trust();
+    return LabelMap.fromAvro(AvroFiles.readOne(conf, new Path(dir, LABELS), LabelMapRecord.class));
+  }
+
+  /** The scaler of an ingest directory, or null when it was ingested without --scale. */
+  public static Scaler readScaler(Configuration conf, Path dir) throws IOException {
+    AvroClasses.trust();
     Path sp = new Path(dir, SCALER);
-    Scaler scaler = fs.exists(sp) ? Scaler.fromAvro(AvroFiles.readOne(conf, sp, ScalerRecord.class)) : null;
-    return new Result(fs.makeQualified(dir), stats, map, scaler, 0);
+    return sp.getFileSystem(conf).exists(sp) ? Scaler.fromAvro(AvroFiles.readOne(conf, sp, ScalerRecord.class)) : null;
   }
 }

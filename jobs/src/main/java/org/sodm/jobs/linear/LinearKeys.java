@@ -6,13 +6,9 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.sodm.avro.LabelMapRecord;
-import org.sodm.avro.ScalerRecord;
-import org.sodm.data.AvroClasses;
 import org.sodm.data.LabelMap;
 import org.sodm.data.Scaler;
 import org.sodm.jobs.ingest.IngestJob;
-import org.sodm.jobs.support.AvroFiles;
 
 /** Internal keys the linear drivers set for their tasks, and the broadcast w file. */
 final class LinearKeys {
@@ -55,15 +51,12 @@ final class LinearKeys {
     return readW(conf, new Path(conf.get(W_FILE)));
   }
 
+  /** The ingest scaler, or null. */
   static Scaler scaler(Configuration conf) throws IOException {
-    AvroClasses.trust();
-    Path p = new Path(conf.get(INGEST_DIR), IngestJob.SCALER);
-    FileSystem fs = p.getFileSystem(conf);
-    return fs.exists(p) ? Scaler.fromAvro(AvroFiles.readOne(conf, p, ScalerRecord.class)) : null;
+    return IngestJob.readScaler(conf, new Path(conf.get(INGEST_DIR)));
   }
 
   static LabelMap labels(Configuration conf) throws IOException {
-    AvroClasses.trust();
-    return LabelMap.fromAvro(AvroFiles.readOne(conf, new Path(conf.get(INGEST_DIR), IngestJob.LABELS), LabelMapRecord.class));
+    return IngestJob.readLabels(conf, new Path(conf.get(INGEST_DIR)));
   }
 }
