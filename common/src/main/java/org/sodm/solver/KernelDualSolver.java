@@ -113,34 +113,13 @@ public final class KernelDualSolver {
    *     n * variablesPerInstance; entries outside the box are clipped into it
    */
   public SolveResult solve(SparseVector[] x, double[] y, LossSpec loss, double[] initialAlpha) {
-    if (x == null || y == null || loss == null) throw new IllegalArgumentException("x, y and loss are required");
-    if (x.length != y.length) {
-      throw new IllegalArgumentException("x and y differ in length: " + x.length + " vs " + y.length);
-    }
-    for (int i = 0; i < y.length; i++) {
-      if (y[i] != 1.0 && y[i] != -1.0) {
-        throw new IllegalArgumentException("label y[" + i + "] must be -1 or +1, got " + y[i]);
-      }
-    }
+    SolveInputs.check(x, y, loss);
     long t0 = System.nanoTime();
     int n = x.length;
     double[] yp = y.clone();
     DualProblem prob = loss.problem(yp, Math.max(1, n));
     int vpi = prob.variablesPerInstance();
-    double[] alpha = new double[n * vpi];
-    if (initialAlpha != null) {
-      if (initialAlpha.length != alpha.length) {
-        throw new IllegalArgumentException("initial alpha has length " + initialAlpha.length
-            + ", expected n * " + vpi + " = " + alpha.length);
-      }
-      for (int k = 0; k < alpha.length; k++) {
-        if (!Double.isFinite(initialAlpha[k])) {
-          throw new IllegalArgumentException("initial alpha[" + k + "] is not finite: " + initialAlpha[k]);
-        }
-      }
-      System.arraycopy(initialAlpha, 0, alpha, 0, alpha.length);
-      for (int i = 0; i < n; i++) prob.project(alpha, i);
-    }
+    double[] alpha = SolveInputs.start(prob, n, initialAlpha);
     Kernel k = loss.bias() ? new AugmentedKernel(kernel) : kernel;
     Run run = new Run(k, x, yp, prob, alpha);
     SolveResult r = run.solve(t0);

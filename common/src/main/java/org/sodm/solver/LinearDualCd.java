@@ -32,31 +32,11 @@ public final class LinearDualCd {
   }
 
   public Result solve(SparseVector[] x, double[] y, LossSpec loss, double[] initialAlpha) {
-    if (x == null || y == null || loss == null) throw new IllegalArgumentException("x, y and loss are required");
-    if (x.length != y.length) {
-      throw new IllegalArgumentException("x and y differ in length: " + x.length + " vs " + y.length);
-    }
-    for (int i = 0; i < y.length; i++) {
-      if (y[i] != 1.0 && y[i] != -1.0) {
-        throw new IllegalArgumentException("label y[" + i + "] must be -1 or +1, got " + y[i]);
-      }
-    }
+    SolveInputs.check(x, y, loss);
     long t0 = System.nanoTime();
     int n = x.length;
     DualProblem prob = loss.problem(y.clone(), Math.max(1, n));
-    int vpi = prob.variablesPerInstance();
-    double[] alpha = new double[n * vpi];
-    if (initialAlpha != null) {
-      if (initialAlpha.length != alpha.length) {
-        throw new IllegalArgumentException("initial alpha has length " + initialAlpha.length
-            + ", expected n * " + vpi + " = " + alpha.length);
-      }
-      System.arraycopy(initialAlpha, 0, alpha, 0, alpha.length);
-      for (int i = 0; i < n; i++) {
-        if (!Double.isFinite(alpha[i])) throw new IllegalArgumentException("initial alpha is not finite");
-        prob.project(alpha, i);
-      }
-    }
+    double[] alpha = SolveInputs.start(prob, n, initialAlpha);
     double bf = loss.bias() ? 1.0 : 0.0;
     int dim = 0;
     for (SparseVector v : x) dim = Math.max(dim, v.maxIndex());
