@@ -129,6 +129,7 @@ class SodmMainTest {
       if (v instanceof String s && s.startsWith("sodm.")) inCode.add(s);
     }
     inCode.add(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM);
+    inCode.add(SodmConf.LOCAL_FS_IMPL); // the one Hadoop key sodm sets by default
     Path xml = LocalConf.projectDir().resolve("conf/sodm-default.xml");
     NodeList props = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile()).getElementsByTagName("property");
     Set<String> documented = new HashSet<>();

@@ -132,7 +132,7 @@ public final class IngestJob {
         }
       }
 
-      Job job = Job.getInstance(conf, "sodm ingest " + inputs);
+      Job job = Jobs.newJob(conf, "sodm ingest " + inputs);
       job.setJarByClass(IngestJob.class);
       FileInputFormat.setInputPaths(job, files.toArray(new Path[0]));
       job.setInputFormatClass(IngestInputFormat.class);

@@ -61,7 +61,7 @@ final class BqoJob {
     conf.setInt(LinearKeys.DIM, dim);
     conf.setBoolean("mapreduce.map.speculative", false);
     conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures-" + out.getName()).toString());
-    Job job = Job.getInstance(conf, "sodm bqo iteration " + t);
+    Job job = Jobs.newJob(conf, "sodm bqo iteration " + t);
     job.setJarByClass(BqoJob.class);
     job.addCacheFile(wFile.toUri());
     job.setInputFormatClass(BlockInputFormat.class);

@@ -68,7 +68,7 @@ final class DsvrgJob {
     conf.setInt(LinearKeys.BLOCKS, blocks);
     conf.setBoolean(LinearKeys.EVALUATE_ONLY, evaluateOnly);
     conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures-" + out.getName()).toString());
-    Job job = Job.getInstance(conf, "sodm dsvrg epoch " + epoch + (evaluateOnly ? " (objective)" : ""));
+    Job job = Jobs.newJob(conf, "sodm dsvrg epoch " + epoch + (evaluateOnly ? " (objective)" : ""));
     job.setJarByClass(DsvrgJob.class);
     job.addCacheFile(wFile.toUri());
     job.setInputFormatClass(BlockInputFormat.class);

@@ -41,7 +41,7 @@ final class PartitionJob {
     Configuration conf = new Configuration(base);
     conf.setInt(LinearKeys.BLOCKS, blocks);
     conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures-partition").toString());
-    Job job = Job.getInstance(conf, "sodm linear partition (" + blocks + " blocks)");
+    Job job = Jobs.newJob(conf, "sodm linear partition (" + blocks + " blocks)");
     job.setJarByClass(PartitionJob.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, Instance.getClassSchema());

@@ -78,7 +78,7 @@ public final class PredictJob {
         data = new Path(IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest")).dir(), IngestJob.DATA);
       }
       conf.set(JobFailure.DIR_KEY, new Path(od.temp(), "_failures").toString());
-      Job job = Job.getInstance(conf, "sodm predict");
+      Job job = Jobs.newJob(conf, "sodm predict");
       job.setJarByClass(PredictJob.class);
       job.addCacheFile(modelFile.toUri());
       job.setInputFormatClass(AvroKeyInputFormat.class);

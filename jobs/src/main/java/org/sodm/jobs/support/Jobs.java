@@ -2,6 +2,8 @@ package org.sodm.jobs.support;
 
 import java.io.IOException;
 import java.util.List;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.specific.SpecificData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
 
@@ -22,6 +24,18 @@ public final class Jobs {
       conf.setInt("mapreduce.client.completion.pollinterval", 50);
       conf.setInt("mapreduce.client.progressmonitor.pollinterval", 100);
     }
+  }
+
+  /**
+   * A new job on {@code conf} whose Avro shuffle, input and output use the specific data model:
+   * every record sodm moves is a generated class, and avro-mapred's default (reflect) model
+   * looks up a custom encoding per array element and field (about 5% of a training run's task
+   * time on ijcnn1, measured with JFR).
+   */
+  public static Job newJob(Configuration conf, String name) throws IOException {
+    Job job = Job.getInstance(conf, name);
+    AvroJob.setDataModelClass(job, SpecificData.class);
+    return job;
   }
 
   /**

@@ -12,6 +12,8 @@ public final class SodmConf {
   public static final String DEFAULT_RESOURCE = "sodm-default.xml";
 
   public static final String SEED = "sodm.seed";
+  /** Hadoop's key for the file: file system; sodm-default.xml sets {@link NioLocalFileSystem}. */
+  public static final String LOCAL_FS_IMPL = "fs.file.impl";
   public static final String OVERWRITE = "sodm.overwrite";
   public static final String AVRO_CODEC = "sodm.avro.codec";
 

@@ -175,7 +175,7 @@ public final class LandmarkJob {
     Configuration conf = new Configuration(base);
     conf.set(MODE, mode);
     conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures").toString());
-    Job job = Job.getInstance(conf, "sodm landmarks");
+    Job job = Jobs.newJob(conf, "sodm landmarks");
     job.setJarByClass(LandmarkJob.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, Instance.getClassSchema());

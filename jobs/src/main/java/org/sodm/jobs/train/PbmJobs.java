@@ -280,7 +280,7 @@ final class PbmJobs {
     conf.set(SIDE, side.toString());
     conf.set(JobFailure.DIR_KEY, new Path(side, "_failures").toString());
     conf.setBoolean("mapreduce.reduce.speculative", false);
-    Job job = Job.getInstance(conf, "sodm exact: PBM iteration " + iteration + " direction");
+    Job job = Jobs.newJob(conf, "sodm exact: PBM iteration " + iteration + " direction");
     job.setJarByClass(PbmJobs.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
@@ -359,7 +359,7 @@ final class PbmJobs {
   private static void mapOnly(Configuration conf, Path input, Path out, Class<? extends Mapper> mapper, String name)
       throws IOException {
     conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures").toString());
-    Job job = Job.getInstance(conf, name);
+    Job job = Jobs.newJob(conf, name);
     job.setJarByClass(PbmJobs.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());

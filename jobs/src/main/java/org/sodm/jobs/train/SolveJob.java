@@ -31,7 +31,7 @@ final class SolveJob {
     conf.set(TrainKeys.STATS_DIR, stats.toString());
     conf.set(org.sodm.jobs.support.JobFailure.DIR_KEY, new Path(data.getParent(), "_failures").toString());
     conf.setBoolean("mapreduce.reduce.speculative", false);
-    Job job = Job.getInstance(conf, "sodm solve level " + level + " (" + blocks + " blocks)");
+    Job job = Jobs.newJob(conf, "sodm solve level " + level + " (" + blocks + " blocks)");
     job.setJarByClass(SolveJob.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, bottom ? Instance.getClassSchema() : TrainRecord.getClassSchema());
