@@ -43,6 +43,7 @@ public final class SodmConf {
   public static final String LANDMARKS = "sodm.train.landmarks";
   public static final String LANDMARK_CANDIDATES = "sodm.train.landmark.candidates";
   public static final String PARTITIONER = "sodm.train.partitioner";
+  public static final String TRAIN_REDUCERS = "sodm.train.reducers";
   public static final String MERGE = "sodm.train.merge";
   public static final String EARLY_STOP = "sodm.train.early.stop";
   public static final String MAX_BLOCK_ROWS = "sodm.train.max.block.rows";

@@ -311,7 +311,7 @@ public final class TrainPipeline {
     Properties params = new Properties();
     for (Map.Entry<String, String> e : conf) {
       if (e.getKey().startsWith("sodm.") && !e.getKey().startsWith("sodm.internal.") && !e.getKey().equals(SodmConf.OVERWRITE)
-          && !e.getKey().equals(Jobs.LOCAL_PARALLELISM)) {
+          && !e.getKey().equals(Jobs.LOCAL_PARALLELISM) && !e.getKey().equals(SodmConf.TRAIN_REDUCERS)) {
         params.setProperty(e.getKey(), conf.get(e.getKey()));
       }
     }

@@ -20,6 +20,26 @@ class TrainConfigAndKeyTest {
   }
 
   @Test
+  void solveReducersOnePerCoreLocallyWithBalancedBlocksElseOnePerBlock() {
+    Configuration c = new Configuration(false);
+    c.set("mapreduce.framework.name", "local");
+    c.setInt("mapreduce.local.reduce.tasks.maximum", 2);
+    assertEquals(2, SolveJob.reducers(c, 16));
+    assertEquals(1, SolveJob.reducers(c, 1));
+    c.set(SodmConf.PARTITIONER, "random");
+    assertEquals(2, SolveJob.reducers(c, 16));
+    c.set(SodmConf.PARTITIONER, "kmeans"); // unequal block sizes: the runner balances one task per block
+    assertEquals(16, SolveJob.reducers(c, 16));
+    c.setInt(SodmConf.TRAIN_REDUCERS, 5);
+    assertEquals(5, SolveJob.reducers(c, 16));
+    assertEquals(3, SolveJob.reducers(c, 3));
+    c.unset(SodmConf.TRAIN_REDUCERS);
+    c.set(SodmConf.PARTITIONER, "stratified");
+    c.set("mapreduce.framework.name", "yarn");
+    assertEquals(16, SolveJob.reducers(c, 16));
+  }
+
+  @Test
   void treeShapes() {
     assertEquals(List.of(16, 4), TrainConfig.from(conf()).levelBlocks(), "defaults: p=4, L=2");
     assertEquals(List.of(1), TrainConfig.from(conf(SodmConf.PARTITIONS, "1")).levelBlocks());

@@ -73,7 +73,8 @@ class TrainPipelineTest {
     assertEquals(4, a.levels().get(1).getBlocks());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 2") && l.contains("acc ")), String.join("\n", progress));
 
-    // same seed, same coefficients
+    // same seed, same coefficients; also with one reduce task per block instead of the local default
+    conf.setInt(SodmConf.TRAIN_REDUCERS, 16);
     TrainPipeline.Result b = train("m2", false);
     ModelRecord ra = ModelFiles.readRecord(conf, a.modelPath());
     ModelRecord rb = ModelFiles.readRecord(conf, b.modelPath());
