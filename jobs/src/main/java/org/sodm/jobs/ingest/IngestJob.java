@@ -119,6 +119,7 @@ public final class IngestJob {
       conf.set(JobFailure.DIR_KEY, new Path(out.temp(), "_failures").toString());
       Path statsDir = new Path(out.temp(), "_stats");
       conf.set(IngestTask.STATS_DIR_KEY, statsDir.toString());
+      if (IngestTask.sampleSize(conf) > 0) conf.set(IngestTask.SAMPLE_DIR_KEY, new Path(out.temp(), sampleDirName(conf)).toString());
       conf.setBoolean("mapreduce.map.speculative", false);
       String[] names = new String[files.size()];
       for (int i = 0; i < names.length; i++) names[i] = files.get(i).toString();
@@ -178,6 +179,16 @@ public final class IngestJob {
           stats.getRows(), stats.getDimension(), stats.getNonZeros(), total.labels(), stats.getBadRecords(), secs));
       return new Result(out.target(), stats, map, scaler, secs);
     }
+  }
+
+  /**
+   * The directory (in an ingest directory) of the per-file row samples drawn with this
+   * configuration's candidate count and seed: {@code sample-c<candidates>-s<seed>/sample-fNNNNNN.avro},
+   * each a seeded reservoir sample of one input file's Instances in id order. Training selects its
+   * landmarks from them without another pass over the data (LandmarkJob.fromSample).
+   */
+  public static String sampleDirName(Configuration conf) {
+    return "sample-c" + IngestTask.sampleSize(conf) + "-s" + conf.getLong(SodmConf.SEED, 1);
   }
 
   static double[] parseScale(Configuration conf) {

@@ -1,8 +1,10 @@
 package org.sodm.jobs.ingest;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -32,6 +34,7 @@ final class IngestTask {
   private static final Logger LOG = LoggerFactory.getLogger(IngestTask.class);
   static final String FILES_KEY = "sodm.internal.ingest.files";
   static final String STATS_DIR_KEY = "sodm.internal.ingest.stats.dir";
+  static final String SAMPLE_DIR_KEY = "sodm.internal.ingest.sample.dir";
   static final String COUNTER_GROUP = "sodm.ingest";
   static final int LOGGED_SAMPLES = 5;
 
@@ -42,6 +45,10 @@ final class IngestTask {
   private final int maxLabels;
   private final StatsAccumulator stats = new StatsAccumulator();
   private final AvroKey<Instance> key = new AvroKey<>();
+  private final List<Instance> sample = new ArrayList<>();
+  private final int sampleSize;
+  private final SplittableRandom sampleRandom;
+  private long rows;
   private long bad;
 
   IngestTask(Mapper<Object, Object, AvroKey<Instance>, NullWritable>.Context context) {
@@ -55,6 +62,18 @@ final class IngestTask {
     if (ordinal < 0) throw new IllegalStateException("input " + file + " is not among the listed inputs " + files);
     this.maxBad = SodmConf.requireLong(conf, SodmConf.INGEST_SKIP_BAD);
     this.maxLabels = (int) SodmConf.requireLong(conf, SodmConf.INGEST_MAX_LABELS);
+    this.sampleSize = conf.get(SAMPLE_DIR_KEY) == null ? 0 : sampleSize(conf);
+    this.sampleRandom = new SplittableRandom(sampleSeed(conf, ordinal));
+  }
+
+  /** Rows per file in the ingest sample: the landmark candidates a map task of training draws. */
+  static int sampleSize(Configuration conf) {
+    return (int) SodmConf.requireLong(conf, SodmConf.LANDMARK_CANDIDATES);
+  }
+
+  /** The sample of file {@code ordinal} depends on the seed and the file's place only. */
+  static long sampleSeed(Configuration conf, int ordinal) {
+    return conf.getLong(SodmConf.SEED, 1) * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L * (ordinal + 1);
   }
 
   String file() {
@@ -75,8 +94,10 @@ final class IngestTask {
       fail(file + ":" + line + ": label '" + row.label() + "' is a third distinct label (labels so far: "
           + describeLabels() + "); sodm trains binary problems");
     }
-    key.datum(Instances.toAvro(id, row.label(), row.features()));
+    Instance in = Instances.toAvro(id, row.label(), row.features());
+    key.datum(in);
     context.write(key, NullWritable.get());
+    offerSample(in);
     context.getCounter(COUNTER_GROUP, "records").increment(1);
   }
 
@@ -124,6 +145,18 @@ final class IngestTask {
     return new Failure(msg);
   }
 
+  /** Seeded reservoir sampling (algorithm R) of the file's rows. */
+  private void offerSample(Instance in) {
+    rows++;
+    if (sampleSize == 0) return;
+    if (sample.size() < sampleSize) {
+      sample.add(in);
+    } else {
+      long j = sampleRandom.nextLong(rows);
+      if (j < sampleSize) sample.set((int) j, in);
+    }
+  }
+
   /**
    * Writes this file's statistics to the directory the driver chose ({@link #STATS_DIR_KEY}).
    * A re-executed attempt rewrites the same file with the same content (speculation is off).
@@ -132,6 +165,15 @@ final class IngestTask {
     FeatureStats s = stats.toAvro();
     Path dir = new Path(context.getConfiguration().get(STATS_DIR_KEY));
     AvroFiles.writeOne(context.getConfiguration(), new Path(dir, statsFileName(ordinal)), FeatureStats.getClassSchema(), s);
+    if (sampleSize > 0) {
+      sample.sort((a, b) -> Long.compare(a.getId(), b.getId()));
+      Path sdir = new Path(context.getConfiguration().get(SAMPLE_DIR_KEY));
+      AvroFiles.write(context.getConfiguration(), new Path(sdir, sampleFileName(ordinal)), Instance.getClassSchema(), sample);
+    }
+  }
+
+  static String sampleFileName(int ordinal) {
+    return String.format("sample-f%06d.avro", ordinal);
   }
 
   static String statsFileName(int ordinal) {

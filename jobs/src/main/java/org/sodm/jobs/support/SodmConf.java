@@ -42,6 +42,7 @@ public final class SodmConf {
   public static final String FANOUT = "sodm.train.fanout";
   public static final String LANDMARKS = "sodm.train.landmarks";
   public static final String LANDMARK_CANDIDATES = "sodm.train.landmark.candidates";
+  public static final String LANDMARK_DRIVER_ROWS = "sodm.train.landmark.driver.rows";
   public static final String PARTITIONER = "sodm.train.partitioner";
   public static final String TRAIN_REDUCERS = "sodm.train.reducers";
   public static final String MERGE = "sodm.train.merge";

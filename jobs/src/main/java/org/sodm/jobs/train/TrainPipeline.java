@@ -153,8 +153,10 @@ public final class TrainPipeline {
       if (!fs.exists(lm)) {
         long t = System.nanoTime();
         try (OutputDir od = OutputDir.create(conf, lm, false)) {
-          LandmarkJob.run(conf, new Path(data.dir(), IngestJob.DATA), new Path(od.temp(), "data"),
-              tc.partitioner == TrainConfig.Partitioner.KMEANS ? "kmeans" : "stratified");
+          String mode = tc.partitioner == TrainConfig.Partitioner.KMEANS ? "kmeans" : "stratified";
+          if (!LandmarkJob.fromSample(conf, data.dir(), new Path(od.temp(), "data"), mode)) {
+            LandmarkJob.run(conf, new Path(data.dir(), IngestJob.DATA), new Path(od.temp(), "data"), mode);
+          }
           fs.delete(new Path(od.temp(), "_failures"), true);
           od.commit();
         }
