@@ -23,7 +23,7 @@ public final class ToolOutput {
   private static final Pattern TOTAL = Pattern.compile("(?m)^Total nSV\\s*=\\s*(\\d+)");
   private static final Pattern ACC = Pattern.compile("Accuracy\\s*=\\s*([0-9.]+)%\\s*\\((\\d+)/(\\d+)\\)");
   private static final Pattern LEVEL = Pattern.compile(
-      "(?m)^sodm train: level (\\d+)\\*?\\s+(\\d+) blocks.*?(?:acc\\s+([0-9.]+)%)?\\s+[0-9.]+ s\\s+\\(total ([0-9.]+) s\\)");
+      "(?m)^sodm train: level (\\d+)\\*?\\s+(\\d+) blocks.*?(?:acc\\s+([0-9.]+)%(?:\\s+\\(scored in [0-9.]+ s\\))?)?\\s+[0-9.]+ s\\s+\\(total ([0-9.]+) s\\)");
   private static final Pattern DONE = Pattern.compile("(?m)^sodm train: done in ([0-9.]+) s");
 
   /** Parses svm-train's output (one-vs-one with two classes: one block of figures). */

@@ -56,6 +56,10 @@ class ToolOutputTest {
     assertNull(ls.get(1).accuracy()); // a resumed level without validation
     assertEquals(11.5, ls.get(1).totalSeconds(), 0);
     assertEquals(11.6, ToolOutput.parseSodmDone(SODM_TRAIN), 0);
+    // the current line: estimated memory, and the seconds the validation scoring took
+    List<ToolOutput.Level> now = ToolOutput.parseSodmLevels("sodm train: level 4       160 blocks  obj      -607022  viol 1.00e-03"
+        + "  SV 198,003  mem   29 MB  acc 97.32% (scored in 20.2 s)    24.7 s  (total 48.3 s)\n");
+    assertEquals(List.of(new ToolOutput.Level(4, 160, 0.9732, 48.3)), now);
   }
 
   @Test
