@@ -40,7 +40,8 @@ import org.sodm.testing.LocalConf;
 @Tag("cluster")
 class YarnClusterTest {
   static final String[] PARAMS = {"--scale", "0,1", "--loss", "hinge", "-c", "2", "-g", "2", "--partitions", "4", "--fanout", "2",
-      "--landmarks", "16", "--seed", "7"};
+      "--landmarks", "16", "--seed", "7",
+      "-D", "sodm.train.exact.below.rows=0"}; // the 2 final blocks of the merge tree, not the small-data exact finish
 
   @TempDir static Path tmp;
   static MiniDFSCluster dfs;

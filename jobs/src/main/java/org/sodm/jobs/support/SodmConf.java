@@ -64,6 +64,7 @@ public final class SodmConf {
   public static final String LINEAR_STEP = "sodm.train.linear.step";
 
   public static final String EXACT = "sodm.train.exact";
+  public static final String EXACT_BELOW_ROWS = "sodm.train.exact.below.rows";
   public static final String EXACT_TOLERANCE = "sodm.train.exact.tolerance";
   public static final String EXACT_MAX_ITERATIONS = "sodm.train.exact.max.iterations";
   public static final String EXACT_INNER_EPOCHS = "sodm.train.exact.inner.epochs";

@@ -66,13 +66,18 @@ final class ExactPhase {
    * @param supportVectors support vectors of the last level
    */
   Result run(Path last, long rows, int blocks, long supportVectors) throws IOException {
+    return run(last, rows, blocks, supportVectors, false);
+  }
+
+  /** As {@link #run(Path, long, int, long)}; {@code oneBlock} forces the one-block merge (small data). */
+  Result run(Path last, long rows, int blocks, long supportVectors, boolean oneBlock) throws IOException {
     long t0 = System.nanoTime();
     boolean single = switch (tc.exactSingle) {
       case "always" -> true;
       case "never" -> false;
       default -> supportVectors * rows * 4 <= tc.solver.cacheBytes();
     };
-    if (blocks <= 1) single = true;
+    if (blocks <= 1 || oneBlock) single = true;
     if (single) {
       Path dir = new Path(work, "level-0");
       if (!fs.exists(dir)) {

@@ -221,10 +221,11 @@ public final class TrainPipeline {
     java.util.function.UnaryOperator<TrainRecord> transform = null;
     int merges = levels.size() - 1;
     ExactPhase.Result exactResult = null;
-    if (tc.exact) {
+    boolean bySize = tc.exactBySize(data.stats().getRows(), levels.get(levels.size() - 1).getBlocks());
+    if (tc.exact || bySize) {
       LevelStats top1 = levels.get(levels.size() - 1);
       ExactPhase.Result ex = new ExactPhase(conf, fs, work, tc, progress).run(last, data.stats().getRows(), top1.getBlocks(),
-          top1.getSupportVectors());
+          top1.getSupportVectors(), bySize);
       last = ex.data();
       exactResult = ex;
       double beta = ex.beta();
@@ -237,7 +238,9 @@ public final class TrainPipeline {
       Double acc = validationRows == null ? null : accuracy(exModel, validationRows);
       levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel.supportVectors(), 0L, ex.seconds(), 0L,
           acc));
-      say("exact", String.format(Locale.ROOT, "%s obj %.10g viol %.2e%s%s", ex.pbm() ? ex.iterations() + " PBM iterations," : "one block,",
+      say("exact", String.format(Locale.ROOT, "%s%s obj %.10g viol %.2e%s%s",
+          bySize ? String.format(Locale.ROOT, "(n <= %d rows) ", tc.exactBelowRows) : "",
+          ex.pbm() ? ex.iterations() + " PBM iterations," : "one block,",
           ex.objective(), ex.violation(), ex.converged() ? "" : " (not converged)",
           acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), ex.seconds());
     }
@@ -511,15 +514,21 @@ public final class TrainPipeline {
     return new LevelStats(level, stats.size(), obj, viol, init, sv, evals, wall, mem, acc);
   }
 
+  /** A JSON number, or null for NaN and infinities (an exact level has no initial violation). */
+  static String json(double v, String format) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, format, v) : "null";
+  }
+
   private void writeReport(Path p, Model model, List<LevelStats> levels) throws IOException {
     StringBuilder sb = new StringBuilder("{\n  \"levels\": [\n");
     for (int i = 0; i < levels.size(); i++) {
       LevelStats l = levels.get(i);
       sb.append(String.format(Locale.ROOT,
-          "    {\"level\": %d, \"blocks\": %d, \"objective\": %.10g, \"maxViolation\": %.4g, \"maxInitialViolation\": %.4g, "
+          "    {\"level\": %d, \"blocks\": %d, \"objective\": %s, \"maxViolation\": %s, \"maxInitialViolation\": %s, "
               + "\"supportVectors\": %d, \"kernelEvaluations\": %d, \"wallSeconds\": %.3f, \"maxBlockMemoryBytes\": %d, "
               + "\"validationAccuracy\": %s}%s\n",
-          l.getLevel(), l.getBlocks(), l.getObjective(), l.getMaxViolation(), l.getMaxInitialViolation(), l.getSupportVectors(),
+          l.getLevel(), l.getBlocks(), json(l.getObjective(), "%.10g"), json(l.getMaxViolation(), "%.4g"),
+          json(l.getMaxInitialViolation(), "%.4g"), l.getSupportVectors(),
           l.getKernelEvaluations(), l.getWallSeconds(), l.getMaxBlockMemoryBytes(),
           l.getValidationAccuracy() == null ? "null" : String.format(Locale.ROOT, "%.6f", l.getValidationAccuracy()),
           i + 1 < levels.size() ? "," : ""));

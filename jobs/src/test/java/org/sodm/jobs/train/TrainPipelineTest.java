@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,9 +69,12 @@ class TrainPipelineTest {
     Double acc = a.levels().get(a.levels().size() - 1).getValidationAccuracy();
     assertNotNull(acc);
     assertTrue(acc >= 0.9548, "accuracy " + acc + " below LIBSVM's 96.48% minus 1 point");
-    assertEquals(List.of(2, 1), a.levels().stream().map(l -> l.getLevel()).toList(), "16 blocks then 4");
+    assertEquals(List.of(2, 1, 0), a.levels().stream().map(l -> l.getLevel()).toList(),
+        "16 blocks, then 4, then (3,089 rows <= sodm.train.exact.below.rows) one exact block");
     assertEquals(16, a.levels().get(0).getBlocks());
     assertEquals(4, a.levels().get(1).getBlocks());
+    assertEquals(1, a.levels().get(2).getBlocks());
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact") && l.contains("(n <= 10000 rows) one block")), String.join("\n", progress));
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 2") && l.contains("acc ")), String.join("\n", progress));
 
     // same seed, same coefficients; also with one reduce task per block instead of the local default
@@ -86,6 +90,32 @@ class TrainPipelineTest {
     assertEquals(4000, p.rows());
     assertEquals(acc, p.metrics().accuracy(), 1e-12);
     assertTrue(Files.exists(tmp.resolve("pred").resolve(PredictJob.METRICS)));
+  }
+
+  /** Data of at most sodm.train.exact.below.rows rows ends with one exact block: the --exact model; one row more, the tree's 4. */
+  @Test
+  void smallDataEndsWithTheExactModelAndTheThresholdIsInclusive() throws IOException {
+    TrainPipeline.Result auto = train("auto", false);
+    assertEquals(1, auto.model().blockCount());
+    // the report stays valid JSON: the exact level has no initial violation (null, not NaN)
+    Map<String, Object> report = org.sodm.bench.Json.parseObject(Files.readString(tmp.resolve("auto").resolve(TrainPipeline.REPORT)));
+    List<Object> reported = org.sodm.bench.Json.arr(report.get("levels"));
+    assertEquals(3, reported.size());
+    assertNull(org.sodm.bench.Json.obj(reported.get(2)).get("maxInitialViolation"));
+    assertEquals(1.0, org.sodm.bench.Json.num(report.get("blocks")), 0);
+    conf.setBoolean(SodmConf.EXACT, true);
+    TrainPipeline.Result exact = train("exact", false);
+    assertEquals(coefficients(ModelFiles.readRecord(conf, exact.modelPath())), coefficients(ModelFiles.readRecord(conf, auto.modelPath())));
+    conf.setBoolean(SodmConf.EXACT, false);
+    conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3089); // svmguide1's rows: still exact
+    assertEquals(1, train("at", false).model().blockCount());
+    conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3088);
+    TrainPipeline.Result tree = train("above", false);
+    assertEquals(List.of(2, 1), tree.levels().stream().map(l -> l.getLevel()).toList());
+    assertEquals(4, tree.model().blockCount());
+    conf.setLong(SodmConf.EXACT_BELOW_ROWS, -1);
+    SodmException e = assertThrows(SodmException.class, () -> train("bad", false));
+    assertTrue(e.getMessage().contains(SodmConf.EXACT_BELOW_ROWS), e.getMessage());
   }
 
   @Test
@@ -172,7 +202,7 @@ class TrainPipelineTest {
     conf.set(SodmConf.LANDMARKS, "20");
     TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(small.toString()), null,
         new org.apache.hadoop.fs.Path(tmp.resolve("deg").toString()), false), progress::add);
-    assertEquals(List.of(3, 2, 1), r.levels().stream().map(l -> l.getLevel()).toList());
+    assertEquals(List.of(3, 2, 1, 0), r.levels().stream().map(l -> l.getLevel()).toList());
     assertTrue(r.model().supportVectors() > 0);
 
     conf.set(SodmConf.PARTITIONS, "13");
