@@ -38,6 +38,24 @@ public final class OutputDir implements AutoCloseable {
     return new OutputDir(fs, qualified, temp);
   }
 
+  /**
+   * Deletes the temporary directories that killed runs left in {@code dir} (children named
+   * {@code .NAME.tmp-UUID}: a process killed with SIGKILL cannot remove its own); returns how
+   * many. For a directory only one run uses at a time, such as a training work directory on
+   * {@code --resume}.
+   */
+  public static int removeStale(FileSystem fs, Path dir) throws IOException {
+    if (!fs.isDirectory(dir)) return 0;
+    int n = 0;
+    for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(dir)) {
+      if (s.isDirectory() && STALE.matcher(s.getPath().getName()).matches() && fs.delete(s.getPath(), true)) n++;
+    }
+    return n;
+  }
+
+  private static final java.util.regex.Pattern STALE =
+      java.util.regex.Pattern.compile("\\..+\\.tmp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
   /** Where to write now. */
   public Path temp() {
     return temp;

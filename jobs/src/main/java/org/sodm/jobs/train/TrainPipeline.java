@@ -335,7 +335,9 @@ public final class TrainPipeline {
         }
       }
       if (!diff.isEmpty()) throw new SodmException("--resume with different parameters: " + String.join("; ", diff));
-      progress.accept("resuming from " + work);
+      int stale = OutputDir.removeStale(fs, work);
+      progress.accept("resuming from " + work + (stale > 0 ? " (removed " + stale + " unfinished phase director"
+          + (stale == 1 ? "y" : "ies") + " of the interrupted run)" : ""));
       return;
     }
     if (fs.exists(out)) {

@@ -202,12 +202,22 @@ class TrainPhasesAndFaultsTest {
     assertFalse(Files.exists(out.resolve("model.avro")), "killed before the model");
     boolean levelOneWasComplete = Files.exists(work.resolve("level-1"));
 
+    // what a run killed inside a phase leaves (its temporary directory): --resume removes it
+    Path stale = work.resolve(".level-1.tmp-" + java.util.UUID.randomUUID());
+    Files.createDirectories(stale.resolve("data"));
+    Files.writeString(stale.resolve("data").resolve("part-r-00000.avro"), "partial");
+
     // resume with the same command line (+ --resume), in this JVM
     List<String> again = new ArrayList<>(cmd.subList(cmd.indexOf("org.sodm.cli.SodmMain") + 1, cmd.size()));
     again.add("--resume");
     String[] res = org.sodm.cli.SodmMainAccess.run(again.toArray(String[]::new));
     assertEquals("0", res[0], res[1] + res[2]);
     assertTrue(res[1].contains("sodm train: level 2*"), res[1]);
+    assertFalse(Files.exists(stale), "stale temporary directory removed");
+    assertTrue(res[1].contains("unfinished phase director"), res[1]);
+    try (var files = Files.list(work)) {
+      assertEquals(List.of(), files.map(f -> f.getFileName().toString()).filter(f -> f.contains(".tmp-")).toList());
+    }
     if (!levelOneWasComplete) assertTrue(res[1].contains("sodm train: level 1 "), res[1]);
     Configuration c = conf(tmp);
     assertEquals(reference, coefficients(ModelFiles.readRecord(c, new org.apache.hadoop.fs.Path(out.resolve("model.avro").toString()))));
