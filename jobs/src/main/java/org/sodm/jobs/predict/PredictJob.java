@@ -53,6 +53,24 @@ public final class PredictJob {
 
   public record Result(Path output, long rows, Metrics metrics, LabelMap labels) {}
 
+  /**
+   * Local mode: the split size that gives every local core a map task (the ingest writes one
+   * Avro file per input file, and scoring is the CPU-bound part); 0 on a cluster, where the
+   * splits follow the file system's blocks. Avro files split at their sync markers; each
+   * prediction keeps its instance id, so the predictions and metrics do not depend on it.
+   */
+  /** Smallest split of the local-mode rule (1 MB; tests lower it to split small files). */
+  static final String MIN_SPLIT_KEY = "sodm.internal.predict.min.split.bytes";
+
+  static long localSplitBytes(Configuration conf, Path data) throws IOException {
+    if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) return 0;
+    int p = conf.getInt("mapreduce.local.map.tasks.maximum", 1);
+    if (p <= 1) return 0;
+    long bytes = 0;
+    for (Path f : AvroFiles.dataFiles(conf, data)) bytes += f.getFileSystem(conf).getFileStatus(f).getLen();
+    return Math.max(conf.getLong(MIN_SPLIT_KEY, 1L << 20), (bytes + p - 1) / p);
+  }
+
   public static Result run(Configuration base, Path modelFile, List<String> inputs, Path output) throws IOException {
     AvroClasses.trust();
     Configuration conf = new Configuration(base);
@@ -84,6 +102,8 @@ public final class PredictJob {
       job.setInputFormatClass(AvroKeyInputFormat.class);
       AvroJob.setInputKeySchema(job, Instance.getClassSchema());
       FileInputFormat.setInputPaths(job, data);
+      long split = localSplitBytes(conf, data);
+      if (split > 0) FileInputFormat.setMaxInputSplitSize(job, split);
       job.setMapperClass(PredictMapper.class);
       job.setNumReduceTasks(0);
       job.setOutputFormatClass(AvroKeyOutputFormat.class);

@@ -63,6 +63,35 @@ class PredictTest {
     assertTrue(pa.getDecision() > 0 && pb.getDecision() < 0, "inside the ball is +1, the corner is -1");
   }
 
+  /** Local mode splits the scored file over the cores; the predictions and metrics are those of one task. */
+  @Test
+  void splitOverLocalCoresGivesTheSamePredictions() throws Exception {
+    Configuration conf = LocalConf.create(tmp);
+    TrainPipeline.Result r = smallModel(conf);
+    String input = LocalConf.sampleData("synthetic-2k.libsvm").toString();
+    Configuration one = new Configuration(conf);
+    one.setInt(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM, 1);
+    PredictJob.Result a = PredictJob.run(one, r.modelPath(), List.of(input), new org.apache.hadoop.fs.Path(tmp.resolve("p1").toString()));
+    Configuration two = new Configuration(conf);
+    two.setInt(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM, 2);
+    two.setLong(PredictJob.MIN_SPLIT_KEY, 4096);
+    PredictJob.Result b = PredictJob.run(two, r.modelPath(), List.of(input), new org.apache.hadoop.fs.Path(tmp.resolve("p2").toString()));
+    List<Path> parts;
+    try (var f = Files.list(tmp.resolve("p2"))) {
+      parts = f.filter(p -> p.getFileName().toString().startsWith("part-m-")).toList();
+    }
+    assertTrue(parts.size() >= 2, "split into map tasks: " + parts);
+    assertEquals(sorted(conf, "p1"), sorted(conf, "p2"));
+    assertEquals(a.rows(), b.rows());
+    assertEquals(a.metrics().accuracy(), b.metrics().accuracy(), 0.0);
+  }
+
+  private List<String> sorted(Configuration conf, String dir) throws Exception {
+    List<Prediction> all = org.sodm.jobs.support.AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve(dir).toString()),
+        Prediction.class);
+    return all.stream().sorted((x, y) -> Long.compare(x.getId(), y.getId())).map(Object::toString).toList();
+  }
+
   /** The exported model gives svm-predict's accuracy equal to ours (runs when LIBSVM is installed). */
   @Test
   void svmPredictAgreesWithTheExportedModel() throws Exception {
