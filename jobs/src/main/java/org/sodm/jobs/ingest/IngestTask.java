@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -19,6 +19,7 @@ import org.sodm.avro.Instance;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
 import org.sodm.data.RecordException;
+import org.sodm.data.Reservoir;
 import org.sodm.data.Row;
 import org.sodm.data.StatsAccumulator;
 import org.sodm.jobs.support.AvroFiles;
@@ -45,10 +46,7 @@ final class IngestTask {
   private final int maxLabels;
   private final StatsAccumulator stats = new StatsAccumulator();
   private final AvroKey<Instance> key = new AvroKey<>();
-  private final List<Instance> sample = new ArrayList<>();
-  private final int sampleSize;
-  private final SplittableRandom sampleRandom;
-  private long rows;
+  private final Reservoir<Instance> sample;
   private long bad;
 
   IngestTask(Mapper<Object, Object, AvroKey<Instance>, NullWritable>.Context context) {
@@ -62,8 +60,8 @@ final class IngestTask {
     if (ordinal < 0) throw new IllegalStateException("input " + file + " is not among the listed inputs " + files);
     this.maxBad = SodmConf.requireLong(conf, SodmConf.INGEST_SKIP_BAD);
     this.maxLabels = (int) SodmConf.requireLong(conf, SodmConf.INGEST_MAX_LABELS);
-    this.sampleSize = conf.get(SAMPLE_DIR_KEY) == null ? 0 : sampleSize(conf);
-    this.sampleRandom = new SplittableRandom(sampleSeed(conf, ordinal));
+    this.sample = new Reservoir<>(conf.get(SAMPLE_DIR_KEY) == null ? 0 : sampleSize(conf), sampleSeed(conf, ordinal),
+        UnaryOperator.identity()); // every row is a new Instance
   }
 
   /** Rows per file in the ingest sample: the landmark candidates a map task of training draws. */
@@ -97,7 +95,7 @@ final class IngestTask {
     Instance in = Instances.toAvro(id, row.label(), row.features());
     key.datum(in);
     context.write(key, NullWritable.get());
-    offerSample(in);
+    sample.offer(in);
     context.getCounter(COUNTER_GROUP, "records").increment(1);
   }
 
@@ -145,18 +143,6 @@ final class IngestTask {
     return new Failure(msg);
   }
 
-  /** Seeded reservoir sampling (algorithm R) of the file's rows. */
-  private void offerSample(Instance in) {
-    rows++;
-    if (sampleSize == 0) return;
-    if (sample.size() < sampleSize) {
-      sample.add(in);
-    } else {
-      long j = sampleRandom.nextLong(rows);
-      if (j < sampleSize) sample.set((int) j, in);
-    }
-  }
-
   /**
    * Writes this file's statistics to the directory the driver chose ({@link #STATS_DIR_KEY}).
    * A re-executed attempt rewrites the same file with the same content (speculation is off).
@@ -165,10 +151,11 @@ final class IngestTask {
     FeatureStats s = stats.toAvro();
     Path dir = new Path(context.getConfiguration().get(STATS_DIR_KEY));
     AvroFiles.writeOne(context.getConfiguration(), new Path(dir, statsFileName(ordinal)), FeatureStats.getClassSchema(), s);
-    if (sampleSize > 0) {
-      sample.sort((a, b) -> Long.compare(a.getId(), b.getId()));
-      Path sdir = new Path(context.getConfiguration().get(SAMPLE_DIR_KEY));
-      AvroFiles.write(context.getConfiguration(), new Path(sdir, sampleFileName(ordinal)), Instance.getClassSchema(), sample);
+    String sdir = context.getConfiguration().get(SAMPLE_DIR_KEY);
+    if (sdir != null && sampleSize(context.getConfiguration()) > 0) {
+      List<Instance> rows = new ArrayList<>(sample.items());
+      rows.sort((a, b) -> Long.compare(a.getId(), b.getId()));
+      AvroFiles.write(context.getConfiguration(), new Path(new Path(sdir), sampleFileName(ordinal)), Instance.getClassSchema(), rows);
     }
   }
 

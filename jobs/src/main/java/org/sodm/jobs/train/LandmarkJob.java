@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
 import org.apache.avro.mapreduce.AvroJob;
@@ -28,6 +27,7 @@ import org.sodm.avro.Instance;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
+import org.sodm.data.Reservoir;
 import org.sodm.data.Scaler;
 import org.sodm.data.SparseVector;
 import org.sodm.jobs.ingest.IngestJob;
@@ -56,33 +56,23 @@ public final class LandmarkJob {
 
   /** Seeded per split (path and offset), so a re-executed task samples the same rows. */
   public static class SampleMapper extends Mapper<AvroKey<Instance>, NullWritable, LongWritable, AvroValue<TrainRecord>> {
-    private final List<Instance> reservoir = new ArrayList<>();
-    private SplittableRandom rnd;
-    private int capacity;
-    private long seen;
+    private Reservoir<Instance> reservoir;
     private Scaler scaler;
 
     @Override
     protected void setup(Context context) throws IOException {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
-      capacity = conf.getInt(SodmConf.LANDMARK_CANDIDATES, 2000);
       FileSplit split = (FileSplit) context.getInputSplit();
       long seed = conf.getLong(SodmConf.SEED, 1) * 0x9E3779B97F4A7C15L + split.getPath().getName().hashCode() * 31L + split.getStart();
-      rnd = new SplittableRandom(seed);
+      // the input format reuses its record: copy the ones kept
+      reservoir = new Reservoir<>(conf.getInt(SodmConf.LANDMARK_CANDIDATES, 2000), seed, in -> Instance.newBuilder(in).build());
       scaler = TrainKeys.scaler(conf);
     }
 
     @Override
     protected void map(AvroKey<Instance> key, NullWritable value, Context context) {
-      seen++;
-      Instance in = key.datum();
-      if (reservoir.size() < capacity) {
-        reservoir.add(Instance.newBuilder(in).build());
-      } else {
-        long j = rnd.nextLong(seen);
-        if (j < capacity) reservoir.set((int) j, Instance.newBuilder(in).build());
-      }
+      reservoir.offer(key.datum());
     }
 
     @Override
@@ -90,7 +80,7 @@ public final class LandmarkJob {
       Configuration conf = context.getConfiguration();
       LongWritable id = new LongWritable();
       AvroValue<TrainRecord> out = new AvroValue<>();
-      for (TrainRecord r : candidates(conf, reservoir, scaler)) {
+      for (TrainRecord r : candidates(conf, reservoir.items(), scaler)) {
         id.set(r.getId());
         out.datum(r);
         context.write(id, out);
