@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -19,8 +18,6 @@ import org.sodm.avro.Instance;
 import org.sodm.avro.LevelStats;
 import org.sodm.avro.ModelRecord;
 import org.sodm.avro.Provenance;
-import org.sodm.data.Instances;
-import org.sodm.data.SparseVector;
 import org.sodm.jobs.ingest.IngestJob;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.OutputDir;
@@ -158,7 +155,7 @@ public final class LinearTrainer {
     }
 
     Model probe = Model.linear(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), null);
-    Double acc = validation == null ? null : accuracy(probe, validation);
+    Double acc = validation == null ? null : TrainPipeline.accuracy(probe, validation);
     double wall = (System.nanoTime() - t0) / 1e9;
     LevelStats ls = new LevelStats(0, blocks, objective, violation, initial, 0L, 0L, wall, 0L, acc);
     if (acc != null) progress.accept(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, validation.size()));
@@ -190,16 +187,7 @@ public final class LinearTrainer {
 
   private static void say(Consumer<String> progress, String phase, String what, long since, long t0) {
     long now = System.nanoTime();
-    progress.accept(String.format(Locale.ROOT, "%-12s %-70s %7.1f s  (total %.1f s)", phase, what, (now - since) / 1e9, (now - t0) / 1e9));
-  }
-
-  static double accuracy(Model m, List<Instance> rows) {
-    long correct = IntStream.range(0, rows.size()).parallel().filter(i -> {
-      Instance in = rows.get(i);
-      SparseVector x = Instances.features(in.getFeatures());
-      return m.predict(x).equals(in.getLabel());
-    }).count();
-    return rows.isEmpty() ? Double.NaN : (double) correct / rows.size();
+    progress.accept(TrainPipeline.progressLine(phase, what, (now - since) / 1e9, (now - t0) / 1e9));
   }
 
 }

@@ -70,8 +70,10 @@ public class NioLocalFileSystem extends LocalFileSystem {
           s.getPath());
     }
 
+    private static final boolean POSIX = java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+
     private static boolean posix() {
-      return java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+      return POSIX;
     }
   }
 

@@ -109,7 +109,12 @@ public final class TrainPipeline {
   }
 
   private void say(String phase, String what, double phaseSeconds) {
-    progress.accept(String.format(Locale.ROOT, "%-12s %-70s %7.1f s  (total %.1f s)", phase, what, phaseSeconds, elapsed()));
+    progress.accept(progressLine(phase, what, phaseSeconds, elapsed()));
+  }
+
+  /** One progress line of {@code sodm train} (the bench harness parses this layout). */
+  public static String progressLine(String phase, String what, double phaseSeconds, double totalSeconds) {
+    return String.format(Locale.ROOT, "%-12s %-70s %7.1f s  (total %.1f s)", phase, what, phaseSeconds, totalSeconds);
   }
 
   private Result run() throws IOException {
@@ -489,7 +494,7 @@ public final class TrainPipeline {
   }
 
   /** Accuracy of a model on labelled instances, scored on all cores. */
-  static double accuracy(Model m, List<Instance> rows) {
+  public static double accuracy(Model m, List<Instance> rows) {
     long correct = IntStream.range(0, rows.size()).parallel().filter(i -> {
       Instance in = rows.get(i);
       SparseVector x = Instances.features(in.getFeatures());
