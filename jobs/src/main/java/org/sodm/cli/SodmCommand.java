@@ -2,13 +2,16 @@ package org.sodm.cli;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.SodmException;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,8 +34,58 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     return out;
   }
 
-  /** Copies the options that were given onto configuration keys. */
+  /** Copies the options that were given onto configuration keys (beyond the table's, see {@link #params()}). */
   protected abstract void applyOptions(Configuration conf);
+
+  /** The parameters of the table this command takes as options (added to its command line, in this order). */
+  protected List<Param> params() {
+    return List.of();
+  }
+
+  private final Map<Param, OptionSpec> paramOptions = new LinkedHashMap<>();
+
+  /** The option of a table parameter, derived from the table: names, label, help with key and default. */
+  static OptionSpec optionOf(Param p) {
+    OptionSpec.Builder b = OptionSpec.builder(p.options().toArray(new String[0])).description(p.help());
+    if (p.kind() == Param.Kind.VALUE) {
+      b.paramLabel(p.label()).type(String.class);
+    } else {
+      b.arity("0").type(boolean.class);
+    }
+    return b.build();
+  }
+
+  /** Sets the key of every table option that was given. */
+  private void applyParams(Configuration conf) {
+    for (Map.Entry<Param, OptionSpec> e : paramOptions.entrySet()) {
+      Param p = e.getKey();
+      Object v = e.getValue().getValue();
+      switch (p.kind()) {
+        case VALUE -> {
+          if (v != null) conf.set(p.key(), (String) v);
+        }
+        case FLAG -> {
+          if (Boolean.TRUE.equals(v)) conf.setBoolean(p.key(), true);
+        }
+        case NEGATED_FLAG -> {
+          if (Boolean.TRUE.equals(v)) conf.setBoolean(p.key(), false);
+        }
+        default -> throw new AssertionError(p.kind());
+      }
+    }
+  }
+
+  /** The command line of this command, with the table's options added. */
+  CommandLine commandLine() {
+    CommandLine cl = new CommandLine(this);
+    for (Param p : params()) {
+      if (p.options().isEmpty()) throw new IllegalStateException(p.key() + " has no option");
+      OptionSpec o = optionOf(p);
+      cl.getCommandSpec().addOption(o);
+      paramOptions.put(p, o);
+    }
+    return cl;
+  }
 
   /** Does the work; returns the exit code. */
   protected abstract int execute(Configuration conf) throws Exception;
@@ -45,6 +98,7 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   public final Integer call() throws Exception {
     Configuration conf = getConf() == null ? new Configuration() : getConf();
     for (Map.Entry<String, String> e : defines.entrySet()) conf.set(e.getKey(), e.getValue());
+    applyParams(conf);
     applyOptions(conf);
     try {
       return execute(conf);
@@ -55,7 +109,7 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
 
   @Override
   public final int run(String[] args) {
-    CommandLine cl = new CommandLine(this);
+    CommandLine cl = commandLine();
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
       if (ex instanceof SodmException || ex instanceof IllegalArgumentException) {

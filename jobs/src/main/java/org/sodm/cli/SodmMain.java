@@ -1,10 +1,8 @@
 package org.sodm.cli;
 
-import java.io.InputStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Supplier;
 import org.apache.hadoop.util.ToolRunner;
 import org.sodm.data.AvroClasses;
@@ -59,13 +57,7 @@ public final class SodmMain implements Runnable {
 
   /** The project version, from the build. */
   public static String version() {
-    try (InputStream in = SodmMain.class.getResourceAsStream("version.properties")) {
-      Properties p = new Properties();
-      if (in != null) p.load(in);
-      return p.getProperty("version", "unknown");
-    } catch (java.io.IOException e) {
-      return "unknown";
-    }
+    return org.sodm.jobs.support.Version.get();
   }
 
   static final class Version implements CommandLine.IVersionProvider {

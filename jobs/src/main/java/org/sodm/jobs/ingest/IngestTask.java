@@ -1,5 +1,7 @@
 package org.sodm.jobs.ingest;
 
+import org.sodm.jobs.spec.Param;
+import org.sodm.data.Seeds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,7 +73,7 @@ final class IngestTask {
 
   /** The sample of file {@code ordinal} depends on the seed and the file's place only. */
   static long sampleSeed(Configuration conf, int ordinal) {
-    return conf.getLong(SodmConf.SEED, 1) * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L * (ordinal + 1);
+    return Seeds.ingestFile(Long.parseLong(Param.SEED.check(conf.get(Param.SEED.key(), Param.SEED.defaultValue()))), ordinal);
   }
 
   String file() {

@@ -1,5 +1,6 @@
 package org.sodm.jobs.linear;
 
+import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,7 +29,6 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.SodmConf;
-import org.sodm.jobs.train.TrainConfig;
 import org.sodm.linear.Bqo;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.SvmLoss;
@@ -109,11 +109,12 @@ final class BqoJob {
     protected void setup(Context context) {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
-      loss = SvmLoss.of(TrainConfig.from(conf).loss);
-      inner = LinearOptions.from(conf).inner();
+      TrainSpec spec = TrainSpec.of(conf);
+      loss = SvmLoss.of(spec.loss());
+      inner = spec.linear().inner();
       eta = conf.getDouble(LinearKeys.ETA, 0);
       t = conf.getInt(LinearKeys.ITERATION, 0);
-      seed = conf.getLong(SodmConf.SEED, 1);
+      seed = spec.seed();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.sodm.jobs.linear;
 
+import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +25,6 @@ import org.sodm.data.SparseVector;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.SodmConf;
-import org.sodm.jobs.train.TrainConfig;
 import org.sodm.linear.Dsvrg;
 import org.sodm.linear.OdmPrimal;
 import org.sodm.linear.SvrgInner;
@@ -114,12 +114,13 @@ final class DsvrgJob {
     protected void cleanup(Context context) throws IOException, InterruptedException {
       if (rows.isEmpty()) return;
       Configuration conf = context.getConfiguration();
-      OdmPrimal odm = OdmPrimal.of(TrainConfig.from(conf).loss);
+      TrainSpec spec = TrainSpec.of(conf);
+      OdmPrimal odm = OdmPrimal.of(spec.loss());
       double bf = odm.biasFeature();
       double[] w = LinearKeys.readW(conf);
       int k = conf.getInt(LinearKeys.BLOCKS, 1);
       int epoch = conf.getInt(LinearKeys.ITERATION, 0);
-      long seed = conf.getLong(SodmConf.SEED, 1);
+      long seed = spec.seed();
       rows.sort(Comparator.comparingLong(Row::id));
       int n = rows.size();
       double[] margin = new double[n];
@@ -164,12 +165,14 @@ final class DsvrgJob {
     private SvrgInner inner;
     private double eta;
     private double[] gbar;
+    private TrainSpec spec;
 
     @Override
     protected void setup(Context context) throws IOException {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
-      odm = OdmPrimal.of(TrainConfig.from(conf).loss);
+      spec = TrainSpec.of(conf);
+      odm = OdmPrimal.of(spec.loss());
       wl = LinearKeys.readW(conf);
       hsum = new double[wl.length];
     }
@@ -193,7 +196,7 @@ final class DsvrgJob {
     private void start(Configuration conf) {
       gbar = new double[wl.length];
       for (int f = 0; f < wl.length; f++) gbar[f] = hsum[f] / Math.max(1, m);
-      eta = Dsvrg.stepSize(LinearOptions.from(conf).step(), Dsvrg.DEFAULT_STEP_FACTOR, odm, maxSq);
+      eta = Dsvrg.stepSize(spec.linear().step(), Dsvrg.DEFAULT_STEP_FACTOR, odm, maxSq);
       inner = new SvrgInner(odm, eta, wl, gbar);
     }
 
@@ -202,7 +205,7 @@ final class DsvrgJob {
       if (gbar == null) {
         gbar = new double[wl.length];
         for (int f = 0; f < wl.length; f++) gbar[f] = hsum[f] / Math.max(1, m);
-        eta = Dsvrg.stepSize(LinearOptions.from(context.getConfiguration()).step(), Dsvrg.DEFAULT_STEP_FACTOR, odm, maxSq);
+        eta = Dsvrg.stepSize(spec.linear().step(), Dsvrg.DEFAULT_STEP_FACTOR, odm, maxSq);
       }
       double gn = 0;
       for (int f = 0; f < wl.length; f++) gn += (wl[f] + gbar[f]) * (wl[f] + gbar[f]);

@@ -1,193 +1,148 @@
 package org.sodm.jobs.linear;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.sodm.avro.Instance;
 import org.sodm.avro.LevelStats;
-import org.sodm.avro.ModelRecord;
-import org.sodm.avro.Provenance;
 import org.sodm.jobs.ingest.IngestJob;
-import org.sodm.jobs.support.AvroFiles;
-import org.sodm.jobs.support.OutputDir;
-import org.sodm.jobs.train.TrainConfig;
-import org.sodm.jobs.train.TrainPipeline;
-import org.sodm.kernel.KernelSpec;
-import org.sodm.linear.BqoState;
-import org.sodm.linear.SvmLoss;
+import org.sodm.jobs.phase.PhaseRunner;
+import org.sodm.jobs.phase.TrainContext;
+import org.sodm.jobs.phase.Trainer;
+import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.model.Model;
 
 /**
- * {@code sodm train --kernel linear}: the primal linear solvers as iterative MapReduce, called by
- * {@link TrainPipeline} right after ingest when the kernel is linear and
- * {@code sodm.train.linear.solver} is not {@code kernel}.
+ * {@code sodm train --kernel linear}: the primal-dual linear solvers (BQO, DSVRG), which keep w
+ * explicitly. Their phases after ingest:
  *
  * <pre>
- * work/linear/blocks        the K blocks (TrainRecords, alpha empty), one file per block
- * work/linear/w-T.bin       w^t broadcast to iteration t's tasks (configuration key + distributed cache)
- * work/linear/iter-T        BQO: the blocks with [alpha^t, d^t] per record, and the reduced sums
- * work/linear/epoch-L       DSVRG: w^(l+1) and p(w^(l))
- * model.avro                a linear model (w, b); train-report.json with one line per iteration
+ * work/partition     the K blocks (TrainRecords, alpha empty), one file per block
+ * work/bqo | dsvrg   the solve: w.bin (w and the bias weight) and solution.json (iterations, objective, history)
+ * model.avro         a linear model (w, b); train-report.json with one entry per iteration
  * </pre>
  *
- * <p>State between BQO iterations: alpha is kept per instance in the block files (Avro), with
- * the direction d^t; iteration t+1's map applies alpha^{t+1} = alpha^t + eta^t d^t before
- * solving, so each iteration is exactly one job (its reduce returns the sums the step needs).
- * w is kept by the driver (w^{t+1} = w^t + eta^t Delta w^t, eq. 16). Only the last iteration's
- * directory is kept. {@code --resume} re-runs the linear phase from the blocks.
+ * A subclass runs the iterations ({@link #solve}) inside the solve phase's temporary directory.
  */
-public final class LinearTrainer {
-  private LinearTrainer() {}
+public abstract class LinearTrainer implements Trainer {
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Whether the linear solvers train this configuration (linear kernel, solver not "kernel"). */
-  public static boolean selected(Configuration conf, TrainConfig tc) {
-    if (tc.kernelType != KernelSpec.Type.LINEAR) return false;
-    return LinearOptions.from(conf).resolve(tc.loss.type()) != LinearOptions.Solver.KERNEL;
+  /** What a solve produced: w (with the bias weight last), the objective, violation (final, first) and the per-iteration history. */
+  public record Solution(double[] w, int iterations, double objective, double violation, double initialViolation,
+      List<Map<String, Object>> history) {}
+
+  /** The solver's name (the solve phase and the model's solver field). */
+  protected abstract String name();
+
+  /** Runs the solver on the blocks of {@code blocks} ({@code k} of them), using {@code dir} for its iterations' files. */
+  protected abstract Solution solve(TrainContext ctx, Configuration conf, Path blocks, int k, Path dir) throws IOException;
+
+  @Override
+  public List<PhaseRunner.Planned> phases(TrainSpec spec) {
+    return List.of(PhaseRunner.Planned.of("partition", true), PhaseRunner.Planned.of(name(), true));
   }
 
-  public static TrainPipeline.Result train(Configuration conf, TrainConfig tc, IngestJob.Result data, List<String> inputs,
-      List<Instance> validation, Path out, Consumer<String> progress) throws IOException {
-    long t0 = System.nanoTime();
-    LinearOptions lo = LinearOptions.from(conf);
-    LinearOptions.Solver solver = lo.resolve(tc.loss.type());
-    FileSystem fs = out.getFileSystem(conf);
-    Path dir = new Path(new Path(out, TrainPipeline.WORK), "linear");
-    fs.delete(dir, true);
-    fs.mkdirs(dir);
+  @Override
+  public Trained train(TrainContext ctx) throws IOException {
+    PhaseRunner runner = ctx.runner();
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
-    int blocks = (int) Math.min(lo.blocks(), Math.max(1, data.stats().getRows()));
-    conf = new Configuration(conf);
+    int k = (int) Math.min(spec.linear().blocks(), Math.max(1, data.stats().getRows()));
+    Configuration conf = new Configuration(ctx.conf());
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
 
-    long tp = System.nanoTime();
-    Path blockDir = new Path(dir, "blocks");
-    PartitionJob.run(conf, new Path(data.dir(), IngestJob.DATA), blockDir, blocks);
-    say(progress, "blocks", String.format(Locale.ROOT, "%,d rows dealt to %d blocks (random, seed %d)", data.stats().getRows(),
-        blocks, tc.seed), tp, t0);
-
-    double[] w;
-    double bias;
-    List<String> iterationsJson = new ArrayList<>();
-    double objective;
-    double violation;
-    double initial;
-    int iterations;
-    if (solver == LinearOptions.Solver.BQO) {
-      SvmLoss loss = SvmLoss.of(tc.loss);
-      BqoState state = new BqoState(dim, loss, lo.outer(), lo.tau());
-      Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
-      double eta = 0;
-      Path previous = null;
-      for (int t = 0; ; t++) {
-        long ti = System.nanoTime();
-        Path wFile = new Path(dir, String.format("w-%05d.bin", t));
-        LinearKeys.writeW(conf, wFile, state.w());
-        Path iter = new Path(dir, String.format("iter-%05d", t));
-        BqoJob.Output o = BqoJob.run(conf, input, iter, t, eta, wFile, dim);
-        BqoState.Step step = state.next(o.sums(), o.dw());
-        BqoState.Iteration it = step.info();
-        double sec = (System.nanoTime() - ti) / 1e9;
-        say(progress, "bqo " + t, String.format(Locale.ROOT, "primal %12.6g  dual %12.6g  gap %.2e  viol %.2e  step %.4g%s",
-            it.primal(), -it.dual(), it.relativeGap(), it.violation(), it.eta(), it.pocket() ? "  *" : ""), ti, t0);
-        iterationsJson.add(String.format(Locale.ROOT,
-            "{\"t\": %d, \"primal\": %.12g, \"dual\": %.12g, \"relativeGap\": %.6g, \"violation\": %.6g, \"step\": %.6g, \"seconds\": %.3f}",
-            t, it.primal(), -it.dual(), it.relativeGap(), it.violation(), it.eta(), sec));
-        fs.delete(wFile, false);
-        if (previous != null) fs.delete(previous, true);
-        previous = iter;
-        if (step.stop()) break;
-        input = new Path(iter, LinearKeys.BLOCK_GLOB);
-        eta = step.eta();
+    PhaseRunner.Done part = runner.run("blocks", new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return "partition";
       }
-      double[] pocket = state.pocket();
-      w = java.util.Arrays.copyOf(pocket, dim);
-      bias = loss.bias() ? pocket[dim] : 0;
-      objective = state.pocketPrimal();
-      iterations = state.history().size();
-      violation = state.history().get(iterations - 1).violation();
-      initial = state.history().get(0).violation();
-      progress.accept(String.format(Locale.ROOT, "bqo          %s after %d iterations; pocket model from iteration %d (primal %.8g)",
-          state.converged() ? "converged (relative gap <= " + lo.eps() + ")" : "stopped at --max-iterations " + lo.maxIterations(),
-          iterations, state.pocketIteration(), objective));
-    } else {
-      double[] wl = new double[dim + 1];
-      Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
-      double g0 = Double.NaN;
-      DsvrgJob.Output o = null;
-      int l = 0;
-      for (; ; l++) {
-        long ti = System.nanoTime();
-        Path wFile = new Path(dir, String.format("w-%05d.bin", l));
-        LinearKeys.writeW(conf, wFile, wl);
-        boolean last = l == lo.epochs();
-        Path ep = new Path(dir, String.format("epoch-%05d", l));
-        o = DsvrgJob.run(conf, input, ep, l, wFile, dim, blocks, last);
-        fs.delete(wFile, false);
-        fs.delete(ep, true);
-        if (l == 0) g0 = o.gradientNorm();
-        boolean small = o.gradientNorm() <= lo.eps() * g0;
-        say(progress, "dsvrg " + l, String.format(Locale.ROOT, "primal p(w) %14.8g  |grad| %.3e%s", o.objective(), o.gradientNorm(),
-            last || small ? "" : String.format(Locale.ROOT, "  step %.3g", o.eta())), ti, t0);
-        iterationsJson.add(String.format(Locale.ROOT, "{\"epoch\": %d, \"primal\": %.12g, \"gradientNorm\": %.6g, \"step\": %.6g, \"seconds\": %.3f}",
-            l, o.objective(), o.gradientNorm(), o.eta(), (System.nanoTime() - ti) / 1e9));
-        if (last || small) break;
-        wl = o.w();
-      }
-      w = java.util.Arrays.copyOf(wl, dim);
-      bias = tc.loss.bias() ? wl[dim] : 0;
-      objective = o.objective();
-      violation = o.gradientNorm();
-      initial = g0;
-      iterations = l;
-      progress.accept(String.format(Locale.ROOT, "dsvrg        %d epochs; primal %.10g, |grad| %.3e (%.2e of |grad p(0)|)", l, objective,
-          violation, violation / g0));
-    }
 
-    Model probe = Model.linear(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), null);
-    Double acc = validation == null ? null : TrainPipeline.accuracy(probe, validation);
-    double wall = (System.nanoTime() - t0) / 1e9;
-    LevelStats ls = new LevelStats(0, blocks, objective, violation, initial, 0L, 0L, wall, 0L, acc);
-    if (acc != null) progress.accept(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, validation.size()));
-    Map<String, String> params = new TreeMap<>();
-    for (Map.Entry<String, String> e : conf) {
-      if (e.getKey().startsWith("sodm.") && !e.getKey().startsWith("sodm.internal.")) params.put(e.getKey(), conf.get(e.getKey()));
+      @Override
+      public void write(Path temp) throws IOException {
+        PartitionJob.run(conf, new Path(data.dir(), IngestJob.DATA), new Path(temp, "blocks"), k);
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) {
+        return String.format(Locale.ROOT, "%,d rows dealt to %d blocks (random, seed %d)", data.stats().getRows(), k, spec.seed());
+      }
+    });
+
+    PhaseRunner.Done solved = runner.run(name(), new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return LinearTrainer.this.name();
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        Solution s = solve(ctx, conf, new Path(part.dir(), "blocks"), k, temp);
+        FileSystem fs = temp.getFileSystem(conf);
+        LinearKeys.writeW(conf, new Path(temp, "w.bin"), s.w());
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("iterations", s.iterations());
+        m.put("objective", s.objective());
+        m.put("violation", s.violation());
+        m.put("initialViolation", s.initialViolation());
+        m.put("history", s.history());
+        try (OutputStream o = fs.create(new Path(temp, "solution.json"), false)) {
+          o.write(JSON.writeValueAsBytes(m));
+        }
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) throws IOException {
+        Solution s = read(conf, dir);
+        return String.format(Locale.ROOT, "%d iterations, primal %.10g", s.iterations(), s.objective());
+      }
+    });
+
+    Solution s = read(conf, solved.dir());
+    double[] w = Arrays.copyOf(s.w(), dim);
+    double bias = spec.loss().bias() ? s.w()[dim] : 0;
+    Model probe = Model.linear(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), null);
+    Double acc = ctx.validationAccuracy(probe);
+    LevelStats ls = new LevelStats(0, k, s.objective(), s.violation(), s.initialViolation(), 0L, 0L, runner.elapsed(), 0L, acc);
+    if (acc != null) {
+      runner.note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
-    Provenance prov = new Provenance(org.sodm.cli.SodmMain.version(), Instant.now().toString(), String.join(",", inputs),
-        String.format(Locale.ROOT, "rows=%d features=%d nnz=%d", data.stats().getRows(), dim, data.stats().getNonZeros()),
-        new HashMap<>(params), new ArrayList<>(List.of(ls)));
-    Model model = Model.linear(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), prov);
-    Path modelPath = new Path(out, TrainPipeline.MODEL);
-    Path tmp = new Path(out, "." + TrainPipeline.MODEL + ".tmp");
-    AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), model.toAvro());
-    fs.delete(modelPath, false);
-    if (!fs.rename(tmp, modelPath)) throw new IOException("cannot rename " + tmp + " to " + modelPath);
-    String json = String.format(Locale.ROOT,
-        "{\n  \"solver\": \"%s\",\n  \"blocks\": %d,\n  \"iterations\": %d,\n  \"objective\": %.12g,\n  \"validationAccuracy\": %s,\n"
-            + "  \"seconds\": %.3f,\n  \"history\": [\n    %s\n  ]\n}\n",
-        solver.name().toLowerCase(Locale.ROOT), blocks, iterations, objective, acc == null ? "null" : String.format(Locale.ROOT, "%.6f", acc),
-        (System.nanoTime() - t0) / 1e9, String.join(",\n    ", iterationsJson));
-    try (OutputStream o = fs.create(new Path(out, TrainPipeline.REPORT), true)) {
-      o.write(json.getBytes(StandardCharsets.UTF_8));
-    }
-    say(progress, "model", String.format(Locale.ROOT, "linear (%s), %d weights -> %s", solver.name().toLowerCase(Locale.ROOT), dim,
-        modelPath), System.nanoTime(), t0);
-    return new TrainPipeline.Result(model, modelPath, List.of(ls), (System.nanoTime() - t0) / 1e9);
+    Model model = Model.linear(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), ctx.provenance(List.of(ls)));
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("solver", name());
+    report.put("blocks", k);
+    report.put("iterations", s.iterations());
+    report.put("objective", s.objective());
+    report.put("validationAccuracy", acc);
+    report.put("history", s.history());
+    return new Trained(model, List.of(ls), report);
   }
 
-  private static void say(Consumer<String> progress, String phase, String what, long since, long t0) {
-    long now = System.nanoTime();
-    progress.accept(TrainPipeline.progressLine(phase, what, (now - since) / 1e9, (now - t0) / 1e9));
+  @SuppressWarnings("unchecked")
+  private static Solution read(Configuration conf, Path dir) throws IOException {
+    double[] w = LinearKeys.readW(conf, new Path(dir, "w.bin"));
+    Map<String, Object> m;
+    try (InputStream in = dir.getFileSystem(conf).open(new Path(dir, "solution.json"))) {
+      m = JSON.readValue(in, Map.class);
+    }
+    return new Solution(w, ((Number) m.get("iterations")).intValue(), ((Number) m.get("objective")).doubleValue(),
+        ((Number) m.get("violation")).doubleValue(), ((Number) m.get("initialViolation")).doubleValue(),
+        new ArrayList<>((List<Map<String, Object>>) m.get("history")));
   }
 
+  /** One iteration's entry of the history (insertion-ordered). */
+  protected static Map<String, Object> entry(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+    return m;
+  }
 }

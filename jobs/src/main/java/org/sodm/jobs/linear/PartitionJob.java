@@ -1,5 +1,6 @@
 package org.sodm.jobs.linear;
 
+import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import java.util.List;
 import org.apache.avro.mapred.AvroKey;
@@ -82,7 +83,7 @@ final class PartitionJob {
       scaler = LinearKeys.scaler(conf);
       labels = LinearKeys.labels(conf);
       blocks = conf.getInt(LinearKeys.BLOCKS, 1);
-      seed = conf.getLong(SodmConf.SEED, 1);
+      seed = TrainSpec.of(conf).seed();
     }
 
     @Override

@@ -1,84 +1,87 @@
 package org.sodm.jobs.support;
 
 import org.apache.hadoop.conf.Configuration;
+import org.sodm.jobs.spec.Param;
 
 /**
- * Configuration keys (each documented with its default in {@code conf/sodm-default.xml}) and
- * the creation of a Configuration that carries those defaults.
+ * Short names of the configuration keys of the {@link Param} table (the one place where a
+ * parameter's key, option, type, default, validator and description live; {@code
+ * conf/sodm-default.xml} is generated from it), and the creation of a Configuration that carries
+ * those defaults.
  */
 public final class SodmConf {
   private SodmConf() {}
 
   public static final String DEFAULT_RESOURCE = "sodm-default.xml";
 
-  public static final String SEED = "sodm.seed";
+  public static final String SEED = Param.SEED.key();
   /** Hadoop's key for the file: file system; sodm-default.xml sets {@link NioLocalFileSystem}. */
-  public static final String LOCAL_FS_IMPL = "fs.file.impl";
-  public static final String OVERWRITE = "sodm.overwrite";
-  public static final String AVRO_CODEC = "sodm.avro.codec";
+  public static final String LOCAL_FS_IMPL = Param.LOCAL_FS_IMPL.key();
+  public static final String OVERWRITE = Param.OVERWRITE.key();
+  public static final String AVRO_CODEC = Param.AVRO_CODEC.key();
 
-  public static final String INGEST_FORMAT = "sodm.ingest.format";
-  public static final String INGEST_LABEL_COLUMN = "sodm.ingest.csv.label.column";
-  public static final String INGEST_DELIMITER = "sodm.ingest.csv.delimiter";
-  public static final String INGEST_HEADER = "sodm.ingest.csv.header";
-  public static final String INGEST_SKIP_BAD = "sodm.ingest.skip.bad.records";
-  public static final String INGEST_SCALE = "sodm.ingest.scale";
-  public static final String INGEST_MAX_LABELS = "sodm.ingest.max.labels";
+  public static final String INGEST_FORMAT = Param.INGEST_FORMAT.key();
+  public static final String INGEST_LABEL_COLUMN = Param.INGEST_LABEL_COLUMN.key();
+  public static final String INGEST_DELIMITER = Param.INGEST_DELIMITER.key();
+  public static final String INGEST_HEADER = Param.INGEST_HEADER.key();
+  public static final String INGEST_SKIP_BAD = Param.INGEST_SKIP_BAD.key();
+  public static final String INGEST_SCALE = Param.INGEST_SCALE.key();
+  public static final String INGEST_MAX_LABELS = Param.INGEST_MAX_LABELS.key();
 
-  public static final String LOSS = "sodm.train.loss";
-  public static final String C = "sodm.train.c";
-  public static final String LAMBDA = "sodm.train.lambda";
-  public static final String THETA = "sodm.train.theta";
-  public static final String MU = "sodm.train.mu";
-  public static final String BIAS = "sodm.train.bias";
-  public static final String WEIGHT_POSITIVE = "sodm.train.weight.positive";
-  public static final String WEIGHT_NEGATIVE = "sodm.train.weight.negative";
-  public static final String KERNEL = "sodm.kernel";
-  public static final String GAMMA = "sodm.kernel.gamma";
-  public static final String COEF0 = "sodm.kernel.coef0";
-  public static final String DEGREE = "sodm.kernel.degree";
-  public static final String PARTITIONS = "sodm.train.partitions";
-  public static final String LEVELS = "sodm.train.levels";
-  public static final String FANOUT = "sodm.train.fanout";
-  public static final String LANDMARKS = "sodm.train.landmarks";
-  public static final String LANDMARK_CANDIDATES = "sodm.train.landmark.candidates";
-  public static final String LANDMARK_DRIVER_ROWS = "sodm.train.landmark.driver.rows";
-  public static final String PARTITIONER = "sodm.train.partitioner";
-  public static final String TRAIN_REDUCERS = "sodm.train.reducers";
-  public static final String MERGE = "sodm.train.merge";
-  public static final String EARLY_STOP = "sodm.train.early.stop";
-  public static final String MAX_BLOCK_ROWS = "sodm.train.max.block.rows";
-  public static final String EPS = "sodm.solver.eps";
-  public static final String MAX_EPOCHS = "sodm.solver.max.epochs";
-  public static final String SHRINKING = "sodm.solver.shrinking";
-  public static final String CACHE_MB = "sodm.cache.mb";
+  public static final String LOSS = Param.LOSS.key();
+  public static final String C = Param.C.key();
+  public static final String LAMBDA = Param.LAMBDA.key();
+  public static final String THETA = Param.THETA.key();
+  public static final String MU = Param.MU.key();
+  public static final String BIAS = Param.BIAS.key();
+  public static final String WEIGHT_POSITIVE = Param.WEIGHT_POSITIVE.key();
+  public static final String WEIGHT_NEGATIVE = Param.WEIGHT_NEGATIVE.key();
+  public static final String KERNEL = Param.KERNEL.key();
+  public static final String GAMMA = Param.GAMMA.key();
+  public static final String COEF0 = Param.COEF0.key();
+  public static final String DEGREE = Param.DEGREE.key();
+  public static final String PARTITIONS = Param.PARTITIONS.key();
+  public static final String LEVELS = Param.LEVELS.key();
+  public static final String FANOUT = Param.FANOUT.key();
+  public static final String LANDMARKS = Param.LANDMARKS.key();
+  public static final String LANDMARK_CANDIDATES = Param.LANDMARK_CANDIDATES.key();
+  public static final String LANDMARK_DRIVER_ROWS = Param.LANDMARK_DRIVER_ROWS.key();
+  public static final String PARTITIONER = Param.PARTITIONER.key();
+  public static final String TRAIN_REDUCERS = Param.TRAIN_REDUCERS.key();
+  public static final String MERGE = Param.MERGE.key();
+  public static final String EARLY_STOP = Param.EARLY_STOP.key();
+  public static final String MAX_BLOCK_ROWS = Param.MAX_BLOCK_ROWS.key();
+  public static final String EPS = Param.EPS.key();
+  public static final String MAX_EPOCHS = Param.MAX_EPOCHS.key();
+  public static final String SHRINKING = Param.SHRINKING.key();
+  public static final String CACHE_MB = Param.CACHE_MB.key();
 
-  public static final String LINEAR_SOLVER = "sodm.train.linear.solver";
-  public static final String LINEAR_BLOCKS = "sodm.train.linear.blocks";
-  public static final String LINEAR_EPS = "sodm.train.linear.eps";
-  public static final String LINEAR_MAX_ITERATIONS = "sodm.train.linear.max.iterations";
-  public static final String LINEAR_INNER_PASSES = "sodm.train.linear.inner.passes";
-  public static final String LINEAR_TAU = "sodm.train.linear.tau";
-  public static final String LINEAR_LINE_SEARCH = "sodm.train.linear.line.search";
-  public static final String LINEAR_EPOCHS = "sodm.train.linear.epochs";
-  public static final String LINEAR_STEP = "sodm.train.linear.step";
+  public static final String LINEAR_SOLVER = Param.LINEAR_SOLVER.key();
+  public static final String LINEAR_BLOCKS = Param.LINEAR_BLOCKS.key();
+  public static final String LINEAR_EPS = Param.LINEAR_EPS.key();
+  public static final String LINEAR_MAX_ITERATIONS = Param.LINEAR_MAX_ITERATIONS.key();
+  public static final String LINEAR_INNER_PASSES = Param.LINEAR_INNER_PASSES.key();
+  public static final String LINEAR_TAU = Param.LINEAR_TAU.key();
+  public static final String LINEAR_LINE_SEARCH = Param.LINEAR_LINE_SEARCH.key();
+  public static final String LINEAR_EPOCHS = Param.LINEAR_EPOCHS.key();
+  public static final String LINEAR_STEP = Param.LINEAR_STEP.key();
 
-  public static final String EXACT = "sodm.train.exact";
-  public static final String EXACT_BELOW_ROWS = "sodm.train.exact.below.rows";
-  public static final String EXACT_TOLERANCE = "sodm.train.exact.tolerance";
-  public static final String EXACT_MAX_ITERATIONS = "sodm.train.exact.max.iterations";
-  public static final String EXACT_INNER_EPOCHS = "sodm.train.exact.inner.epochs";
-  public static final String EXACT_LINE_SEARCH = "sodm.train.exact.line.search";
-  public static final String EXACT_REFINE = "sodm.train.exact.refine";
-  public static final String EXACT_SINGLE = "sodm.train.exact.single";
-  public static final String EXACT_REFERENCE = "sodm.train.exact.reference";
-  public static final String EXACT_GAP = "sodm.train.exact.gap";
+  public static final String EXACT = Param.EXACT.key();
+  public static final String EXACT_BELOW_ROWS = Param.EXACT_BELOW_ROWS.key();
+  public static final String EXACT_TOLERANCE = Param.EXACT_TOLERANCE.key();
+  public static final String EXACT_MAX_ITERATIONS = Param.EXACT_MAX_ITERATIONS.key();
+  public static final String EXACT_INNER_EPOCHS = Param.EXACT_INNER_EPOCHS.key();
+  public static final String EXACT_LINE_SEARCH = Param.EXACT_LINE_SEARCH.key();
+  public static final String EXACT_REFINE = Param.EXACT_REFINE.key();
+  public static final String EXACT_SINGLE = Param.EXACT_SINGLE.key();
+  public static final String EXACT_REFERENCE = Param.EXACT_REFERENCE.key();
+  public static final String EXACT_GAP = Param.EXACT_GAP.key();
 
-  public static final String PREDICT_MODE = "sodm.predict.mode";
+  public static final String PREDICT_MODE = Param.PREDICT_MODE.key();
 
-  public static final String GENERATE_ROWS = "sodm.generate.rows";
-  public static final String GENERATE_FEATURES = "sodm.generate.features";
-  public static final String GENERATE_NOISE = "sodm.generate.noise";
+  public static final String GENERATE_ROWS = Param.GENERATE_ROWS.key();
+  public static final String GENERATE_FEATURES = Param.GENERATE_FEATURES.key();
+  public static final String GENERATE_NOISE = Param.GENERATE_NOISE.key();
 
   static {
     Configuration.addDefaultResource(DEFAULT_RESOURCE);

@@ -1,5 +1,6 @@
 package org.sodm.jobs.train;
 
+import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,10 +60,10 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     AvroClasses.trust();
     Configuration conf = context.getConfiguration();
     try {
-      TrainConfig tc = TrainConfig.from(conf);
-      kernel = TrainKeys.kernel(conf).create();
-      loss = tc.loss;
-      options = tc.solver;
+      TrainSpec spec = TrainSpec.of(conf);
+      kernel = spec.resolvedKernel().create();
+      loss = spec.loss();
+      options = spec.solver();
       level = conf.getInt(TrainKeys.LEVEL, 0);
     } catch (RuntimeException e) {
       JobFailure.report(context, "solve task could not start: " + e.getMessage());

@@ -6,17 +6,16 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.avro.BlockStats;
 import org.sodm.avro.PbmBlockStats;
 import org.sodm.avro.TrainRecord;
 import org.sodm.jobs.support.AvroFiles;
-import org.sodm.jobs.support.OutputDir;
-import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.phase.PhaseRunner;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.solver.PbmStep;
 
 /**
@@ -41,22 +40,51 @@ final class ExactPhase {
   record Result(Path data, double beta, boolean pbm, double objective, double violation, int iterations, boolean converged,
       double seconds) {}
 
+  private static final java.util.regex.Pattern PBM_ITERATION = java.util.regex.Pattern.compile("pbm-(init|[0-9]+)");
+
   private final Configuration conf;
   private final FileSystem fs;
-  private final Path work;
-  private final TrainConfig tc;
-  private final Consumer<String> progress;
+  private final PhaseRunner runner;
+  private final TrainSpec spec;
 
-  ExactPhase(Configuration conf, FileSystem fs, Path work, TrainConfig tc, Consumer<String> progress) {
+  ExactPhase(Configuration conf, PhaseRunner runner, TrainSpec spec) {
     this.conf = conf;
-    this.fs = fs;
-    this.work = work;
-    this.tc = tc;
-    this.progress = progress;
+    this.fs = runner.fs();
+    this.runner = runner;
+    this.spec = spec;
   }
 
-  private void say(String phase, String what, double seconds) {
-    progress.accept(String.format(Locale.ROOT, "%-12s %-70s %7.1f s", phase, what, seconds));
+  /** Whether {@code name} is one of exact mode's phases: refine, level-0, pbm-init, pbm-N. */
+  static boolean isPhaseName(String name) {
+    return name.equals("refine") || name.equals("level-0") || PBM_ITERATION.matcher(name).matches();
+  }
+
+  /** A one-block solve of the last level's records (every block to parent 0) with the given merge mode. */
+  private PhaseRunner.Phase oneBlock(String name, Path last, String merge, SummaryOf summary) {
+    return new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        // every block to parent 0; the partitions explicit, so the huge fanout is not raised to a power
+        TrainSpec one = spec.with(Param.PARTITIONS, Integer.toString(spec.tree().partitions()))
+            .with(Param.FANOUT, Integer.toString(Integer.MAX_VALUE)).with(Param.MERGE, merge);
+        Configuration c = one.writeTo(new Configuration(conf));
+        SolveJob.run(c, last, false, 0, 1, new Path(temp, "data"), new Path(temp, "stats"));
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) throws IOException {
+        return summary.of(TrainIO.readStats(conf, new Path(dir, "stats")).get(0));
+      }
+    };
+  }
+
+  private interface SummaryOf {
+    String of(BlockStats s);
   }
 
   /**
@@ -64,123 +92,111 @@ final class ExactPhase {
    * @param rows N
    * @param blocks the last level's block count (PBM's partition)
    * @param supportVectors support vectors of the last level
+   * @param oneBlock forces the one-block merge (small data)
    */
-  Result run(Path last, long rows, int blocks, long supportVectors) throws IOException {
-    return run(last, rows, blocks, supportVectors, false);
-  }
-
-  /** As {@link #run(Path, long, int, long)}; {@code oneBlock} forces the one-block merge (small data). */
   Result run(Path last, long rows, int blocks, long supportVectors, boolean oneBlock) throws IOException {
     long t0 = System.nanoTime();
-    boolean single = switch (tc.exactSingle) {
+    TrainSpec.Exact ex = spec.exact();
+    boolean fits = supportVectors * rows * 4 <= spec.solver().cacheBytes();
+    boolean single = switch (ex.single()) {
       case "always" -> true;
       case "never" -> false;
-      default -> supportVectors * rows * 4 <= tc.solver.cacheBytes();
+      default -> fits;
     };
     if (blocks <= 1 || oneBlock) single = true;
     if (single) {
-      Path dir = new Path(work, "level-0");
-      if (!fs.exists(dir)) {
-        Configuration c = new Configuration(conf);
-        c.setInt(SodmConf.FANOUT, Integer.MAX_VALUE); // every block to parent 0
-        c.setInt(SodmConf.PARTITIONS, tc.partitions); // explicit, so the huge fanout is not raised to a power
-        c.set(SodmConf.MERGE, "warm");
-        try (OutputDir od = OutputDir.create(c, dir, false)) {
-          SolveJob.run(c, last, false, 0, 1, new Path(od.temp(), "data"), new Path(od.temp(), "stats"));
-          fs.delete(new Path(od.temp(), "_failures"), true);
-          od.commit();
-        }
-      }
-      BlockStats s = TrainIO.readStats(conf, new Path(dir, "stats")).get(0);
-      double secs = (System.nanoTime() - t0) / 1e9;
-      say("exact", String.format(Locale.ROOT, "one block (SV %d x N %d x 4 B %s cache): obj %.10g viol %.2e%s", supportVectors, rows,
-          supportVectors * rows * 4 <= tc.solver.cacheBytes() ? "<=" : ">", s.getObjective(), s.getMaxViolation(), gap(s.getObjective())),
-          secs);
-      return new Result(new Path(dir, "data"), 0, false, s.getObjective(), s.getMaxViolation(), 0, s.getConverged(), secs);
+      PhaseRunner.Done d = runner.run("exact", oneBlock("level-0", last, "warm", s -> String.format(Locale.ROOT,
+          "one block (SV %d x N %d x 4 B %s cache): obj %.10g viol %.2e%s", supportVectors, rows, fits ? "<=" : ">",
+          s.getObjective(), s.getMaxViolation(), gap(s.getObjective()))));
+      BlockStats s = TrainIO.readStats(conf, new Path(d.dir(), "stats")).get(0);
+      return new Result(new Path(d.dir(), "data"), 0, false, s.getObjective(), s.getMaxViolation(), 0, s.getConverged(),
+          (System.nanoTime() - t0) / 1e9);
     }
 
     // refine (DC-SVM): the problem on the last level's support vectors, one reducer
     Path vectors = last;
     boolean replace = false;
-    if (tc.exactRefine) {
-      if (tc.loss.type() == org.sodm.solver.LossType.ODM) {
-        progress.accept("exact        refine skipped: ODM's terms m c_i depend on the problem size, so the SV problem is another problem");
+    if (ex.refine()) {
+      if (spec.loss().type() == org.sodm.solver.LossType.ODM) {
+        runner.note("exact        refine skipped: ODM's terms m c_i depend on the problem size, so the SV problem is another problem");
+        runner.passed("refine", "none");
       } else {
-        Path dir = new Path(work, "refine");
-        long t = System.nanoTime();
-        if (!fs.exists(dir)) {
-          Configuration c = new Configuration(conf);
-          c.setInt(SodmConf.FANOUT, Integer.MAX_VALUE);
-          c.setInt(SodmConf.PARTITIONS, tc.partitions);
-          c.set(SodmConf.MERGE, "cascade");
-          try (OutputDir od = OutputDir.create(c, dir, false)) {
-            SolveJob.run(c, last, false, 0, 1, new Path(od.temp(), "data"), new Path(od.temp(), "stats"));
-            fs.delete(new Path(od.temp(), "_failures"), true);
-            od.commit();
-          }
-        }
-        BlockStats s = TrainIO.readStats(conf, new Path(dir, "stats")).get(0);
-        say("refine", String.format(Locale.ROOT, "%d support vectors re-solved: obj %.10g, SV %d", s.getSize(), s.getObjective(),
-            s.getSupportVectors()), (System.nanoTime() - t) / 1e9);
-        vectors = new Path(dir, "data");
+        PhaseRunner.Done d = runner.run("refine", oneBlock("refine", last, "cascade", s -> String.format(Locale.ROOT,
+            "%d support vectors re-solved: obj %.10g, SV %d", s.getSize(), s.getObjective(), s.getSupportVectors())));
+        vectors = new Path(d.dir(), "data");
         replace = true;
       }
+    } else {
+      runner.passed("refine", "none");
     }
 
-    Path pbm = new Path(work, "pbm");
-    Path init = new Path(pbm, "init");
-    if (!fs.exists(init)) {
-      long t = System.nanoTime();
-      try (OutputDir od = OutputDir.create(conf, init, false)) {
-        PbmJobs.init(conf, last, vectors, replace, 1.0 / blocks, new Path(od.temp(), "data"));
-        fs.delete(new Path(od.temp(), "_failures"), true);
-        od.commit();
+    Path vectorsIn = vectors;
+    boolean fromRefine = replace;
+    PhaseRunner.Done init = runner.run("exact init", new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return "pbm-init";
       }
-      say("exact init", (replace ? "alpha of the refine solve" : "alpha / " + blocks + " (the tree's mean model)")
-          + ", Q gamma from the broadcast support vectors", (System.nanoTime() - t) / 1e9);
-    }
 
-    // resume: the last complete iteration
-    int t = 0;
-    Path previous = new Path(init, "data");
+      @Override
+      public String dir() {
+        return "pbm/init";
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        PbmJobs.init(conf, last, vectorsIn, fromRefine, 1.0 / blocks, new Path(temp, "data"));
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) {
+        return (fromRefine ? "alpha of the refine solve" : "alpha / " + blocks + " (the tree's mean model)")
+            + ", Q gamma from the broadcast support vectors";
+      }
+    });
+
+    Path previous = new Path(init.dir(), "data");
     double beta = 0;
-    if (fs.exists(pbm)) {
-      for (FileStatus st : fs.listStatus(pbm)) {
-        String n = st.getPath().getName();
-        if (n.startsWith("iter-")) t = Math.max(t, Integer.parseInt(n.substring(5)) + 1);
-      }
-    }
-    if (t > 0) {
-      Path dir = iterDir(pbm, t - 1);
-      Properties p = readStep(dir);
-      progress.accept(String.format(Locale.ROOT, "exact        resuming after PBM iteration %d", t - 1));
+    for (int t = 0; ; t++) {
+      PhaseRunner.Done d = runner.run("exact pbm", iteration(t, previous, beta, rows, blocks));
+      Properties p = readStep(d.dir());
+      double newBeta = Double.parseDouble(p.getProperty("beta"));
       if (Boolean.parseBoolean(p.getProperty("final"))) {
-        return new Result(new Path(dir, "data"), Double.parseDouble(p.getProperty("beta")), true,
-            Double.parseDouble(p.getProperty("objective")), Double.parseDouble(p.getProperty("violation")), t,
-            Boolean.parseBoolean(p.getProperty("converged")), (System.nanoTime() - t0) / 1e9);
+        return new Result(new Path(d.dir(), "data"), newBeta, true, Double.parseDouble(p.getProperty("objective")),
+            Double.parseDouble(p.getProperty("violation")), t + 1, Boolean.parseBoolean(p.getProperty("converged")),
+            (System.nanoTime() - t0) / 1e9);
       }
-      previous = new Path(dir, "data");
-      beta = Double.parseDouble(p.getProperty("beta"));
+      previous = new Path(d.dir(), "data");
+      beta = newBeta;
     }
-    double innerEps = tc.exactTolerance;
-    while (true) {
-      long ti = System.nanoTime();
-      Path dir = iterDir(pbm, t);
-      Properties step = new Properties();
-      double objective;
-      double violation;
-      boolean fin;
-      boolean converged;
-      double newBeta;
-      String line;
-      try (OutputDir od = OutputDir.create(conf, dir, false)) {
-        Path side = od.temp();
+  }
+
+  /**
+   * PBM iteration t as a phase ({@code pbm-t}, directory {@code pbm/iter-tttt}): the direction
+   * job from alpha_{t-1} + beta d_{t-1}, then (unless it is the last) the Qd job and the step;
+   * {@code step.properties} records the objective, violation, step and whether it was the last.
+   */
+  private PhaseRunner.Phase iteration(int t, Path previous, double beta, long rows, int blocks) {
+    TrainSpec.Exact ex = spec.exact();
+    return new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return "pbm-" + t;
+      }
+
+      @Override
+      public String dir() {
+        return String.format("pbm/iter-%04d", t);
+      }
+
+      @Override
+      public void write(Path side) throws IOException {
         Path direction = new Path(side, "direction");
-        PbmJobs.direction(conf, previous, beta, t, (int) rows, blocks, innerEps, direction, side);
+        PbmJobs.direction(conf, previous, beta, t, (int) rows, blocks, ex.tolerance(), direction, side);
         fs.delete(new Path(side, "_failures"), true);
         List<PbmBlockStats> stats = readPbmStats(new Path(side, "stats"));
-        objective = 0;
-        violation = 0;
+        double objective = 0;
+        double violation = 0;
         double slope = 0;
         double sepQuad = 0;
         long changed = 0;
@@ -195,12 +211,11 @@ final class ExactPhase {
           changed += s.getChanged();
           steps += s.getSteps();
         }
-        double relGap = Double.isNaN(tc.exactReference) ? Double.NaN
-            : (objective - tc.exactReference) / Math.abs(tc.exactReference);
-        converged = violation <= tc.exactTolerance || (tc.exactGap > 0 && relGap <= tc.exactGap);
-        fin = converged || t >= tc.exactMaxIterations;
+        double relGap = relativeError(objective);
+        boolean converged = violation <= ex.tolerance() || (ex.gap() > 0 && relGap <= ex.gap());
+        boolean fin = converged || t >= ex.maxIterations();
         double curvature = Double.NaN;
-        newBeta = 0;
+        double newBeta = 0;
         if (fin) {
           fs.rename(direction, new Path(side, "data"));
         } else {
@@ -208,9 +223,10 @@ final class ExactPhase {
           fs.delete(new Path(side, "_failures"), true);
           fs.delete(direction, true);
           curvature = PbmJobs.curvature(conf, side) + sepQuad;
-          newBeta = PbmStep.step(tc.exactLineSearch, slope, curvature, 0.01, maxStep);
+          newBeta = PbmStep.step(ex.lineSearch(), slope, curvature, 0.01, maxStep);
           if (newBeta == 0) fin = true; // d is no descent direction (numerically optimal)
         }
+        Properties step = new Properties();
         step.setProperty("iteration", Integer.toString(t));
         step.setProperty("objective", Double.toString(objective));
         step.setProperty("violation", Double.toString(violation));
@@ -218,33 +234,35 @@ final class ExactPhase {
         step.setProperty("curvature", Double.toString(curvature));
         step.setProperty("beta", Double.toString(newBeta));
         step.setProperty("changed", Long.toString(changed));
+        step.setProperty("steps", Long.toString(steps));
         step.setProperty("final", Boolean.toString(fin));
         step.setProperty("converged", Boolean.toString(converged));
         try (OutputStream o = fs.create(new Path(side, "step.properties"), true)) {
           step.store(o, "PBM iteration " + t);
         }
-        od.commit();
-        line = String.format(Locale.ROOT, "iter %3d  obj %.10g%s  viol %.2e  changed %,d  steps %,d  beta %.4f", t, objective,
-            Double.isNaN(relGap) ? "" : String.format(Locale.ROOT, "  rel.err %.2e", relGap), violation, changed, steps, newBeta);
       }
-      say("exact pbm", line, (System.nanoTime() - ti) / 1e9);
-      if (fin) {
-        return new Result(new Path(dir, "data"), newBeta, true, objective, violation, t + 1, converged,
-            (System.nanoTime() - t0) / 1e9);
+
+      @Override
+      public String summary(Path dir, boolean resumed) throws IOException {
+        Properties p = readStep(dir);
+        double objective = Double.parseDouble(p.getProperty("objective"));
+        double relGap = relativeError(objective);
+        return String.format(Locale.ROOT, "iter %3d  obj %.10g%s  viol %.2e  changed %,d  steps %,d  beta %.4f", t, objective,
+            Double.isNaN(relGap) ? "" : String.format(Locale.ROOT, "  rel.err %.2e", relGap),
+            Double.parseDouble(p.getProperty("violation")), Long.parseLong(p.getProperty("changed")),
+            Long.parseLong(p.getProperty("steps", "0")), Double.parseDouble(p.getProperty("beta")));
       }
-      previous = new Path(dir, "data");
-      beta = newBeta;
-      t++;
-    }
+    };
+  }
+
+  private double relativeError(double objective) {
+    double ref = spec.exact().reference();
+    return Double.isNaN(ref) ? Double.NaN : (objective - ref) / Math.abs(ref);
   }
 
   private String gap(double objective) {
-    if (Double.isNaN(tc.exactReference)) return "";
-    return String.format(Locale.ROOT, "  rel.err %.2e", (objective - tc.exactReference) / Math.abs(tc.exactReference));
-  }
-
-  static Path iterDir(Path pbm, int t) {
-    return new Path(pbm, String.format("iter-%04d", t));
+    double e = relativeError(objective);
+    return Double.isNaN(e) ? "" : String.format(Locale.ROOT, "  rel.err %.2e", e);
   }
 
   private Properties readStep(Path dir) throws IOException {

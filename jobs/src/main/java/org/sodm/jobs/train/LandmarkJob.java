@@ -1,5 +1,7 @@
 package org.sodm.jobs.train;
 
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.data.Seeds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -64,9 +66,10 @@ public final class LandmarkJob {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
       FileSplit split = (FileSplit) context.getInputSplit();
-      long seed = conf.getLong(SodmConf.SEED, 1) * 0x9E3779B97F4A7C15L + split.getPath().getName().hashCode() * 31L + split.getStart();
+      TrainSpec spec = TrainSpec.of(conf);
+      long seed = Seeds.split(spec.seed(), split.getPath().getName(), split.getStart());
       // the input format reuses its record: copy the ones kept
-      reservoir = new Reservoir<>(conf.getInt(SodmConf.LANDMARK_CANDIDATES, 2000), seed, in -> Instance.newBuilder(in).build());
+      reservoir = new Reservoir<>(spec.tree().candidates(), seed, in -> Instance.newBuilder(in).build());
       scaler = TrainKeys.scaler(conf);
     }
 
@@ -102,9 +105,9 @@ public final class LandmarkJob {
     }
     List<Integer> keep = new ArrayList<>();
     if ("stratified".equals(conf.get(MODE)) && x.length > 0) {
-      Kernel k = TrainKeys.kernel(conf).create();
-      Landmarks local = LandmarkSelector.select(x, k, Math.min(conf.getInt(SodmConf.LANDMARKS, 64), x.length),
-          conf.getLong(SodmConf.SEED, 1));
+      TrainSpec spec = TrainSpec.of(conf);
+      Kernel k = spec.resolvedKernel().create();
+      Landmarks local = LandmarkSelector.select(x, k, Math.min(spec.tree().landmarks(), x.length), spec.seed());
       for (int s : local.sourceIndex()) keep.add(s);
       Collections.sort(keep);
     } else {
@@ -124,8 +127,9 @@ public final class LandmarkJob {
   static List<TrainRecord> select(Configuration conf, List<TrainRecord> all) {
     SparseVector[] x = new SparseVector[all.size()];
     for (int i = 0; i < x.length; i++) x[i] = Instances.features(all.get(i).getFeatures());
-    Kernel k = TrainKeys.kernel(conf).create();
-    long seed = conf.getLong(SodmConf.SEED, 1);
+    TrainSpec spec = TrainSpec.of(conf);
+    Kernel k = spec.resolvedKernel().create();
+    long seed = spec.seed();
     List<TrainRecord> out = new ArrayList<>();
     if ("kmeans".equals(conf.get(MODE))) {
       int clusters = conf.getInt(TrainKeys.BLOCKS, 1);
@@ -140,7 +144,7 @@ public final class LandmarkJob {
       LOG.info("kernel k-means: {} clusters on {} sampled points, objective {} -> {}", clusters, x.length,
           obj.length > 0 ? obj[0] : Double.NaN, obj.length > 0 ? obj[obj.length - 1] : Double.NaN);
     } else {
-      int s = Math.min(conf.getInt(SodmConf.LANDMARKS, 64), x.length);
+      int s = Math.min(spec.tree().landmarks(), x.length);
       Landmarks lm = LandmarkSelector.select(x, k, s, seed);
       int[] src = lm.sourceIndex();
       for (int t = 0; t < src.length; t++) {
@@ -202,7 +206,8 @@ public final class LandmarkJob {
   static boolean fromSample(Configuration base, Path ingestDir, Path out, String mode) throws IOException {
     Configuration conf = new Configuration(base);
     conf.set(MODE, mode);
-    long cap = conf.getLong(SodmConf.LANDMARK_DRIVER_ROWS, 100_000);
+    TrainSpec spec = TrainSpec.of(conf);
+    long cap = spec.tree().landmarkDriverRows();
     Path dir = new Path(ingestDir, IngestJob.sampleDirName(conf));
     FileSystem fs = dir.getFileSystem(conf);
     if (cap <= 0 || !fs.isDirectory(dir)) return false;
@@ -211,7 +216,7 @@ public final class LandmarkJob {
       String name = f.getPath().getName();
       if (name.startsWith("sample-f") && name.endsWith(".avro")) files.add(f.getPath());
     }
-    long perFile = conf.getInt(SodmConf.LANDMARK_CANDIDATES, 2000);
+    long perFile = spec.tree().candidates();
     if (files.isEmpty() || files.size() * perFile > cap) return false;
     files.sort(null);
     Scaler scaler = TrainKeys.scaler(conf);

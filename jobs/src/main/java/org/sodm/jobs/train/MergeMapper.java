@@ -1,5 +1,6 @@
 package org.sodm.jobs.train;
 
+import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
@@ -23,8 +24,9 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
   @Override
   protected void setup(Context context) {
     AvroClasses.trust();
-    fanout = context.getConfiguration().getInt(SodmConf.FANOUT, 4);
-    cascade = "cascade".equalsIgnoreCase(context.getConfiguration().get(SodmConf.MERGE, "warm"));
+    TrainSpec spec = TrainSpec.of(context.getConfiguration());
+    fanout = spec.tree().fanout();
+    cascade = spec.tree().merge() == TrainSpec.Merge.CASCADE;
   }
 
   @Override

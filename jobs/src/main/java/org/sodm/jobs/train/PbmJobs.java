@@ -1,5 +1,6 @@
 package org.sodm.jobs.train;
 
+import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -95,8 +96,8 @@ final class PbmJobs {
   }
 
   static Kernel problemKernel(Configuration conf) {
-    TrainConfig tc = TrainConfig.from(conf);
-    return PbmSolver.problemKernel(TrainKeys.kernel(conf).create(), tc.loss);
+    TrainSpec spec = TrainSpec.of(conf);
+    return PbmSolver.problemKernel(spec.resolvedKernel().create(), spec.loss());
   }
 
   // ---------------------------------------------------------------------------------- init
@@ -162,7 +163,7 @@ final class PbmJobs {
     protected void setup(Context context) {
       AvroClasses.trust();
       beta = context.getConfiguration().getDouble(BETA, 0);
-      loss = TrainConfig.from(context.getConfiguration()).loss;
+      loss = TrainSpec.of(context.getConfiguration()).loss();
     }
 
     @Override
@@ -193,7 +194,7 @@ final class PbmJobs {
   /** Solves a block's subproblem (7). */
   public static class DirectionReducer extends Reducer<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
     private Kernel kernel;
-    private TrainConfig tc;
+    private TrainSpec spec;
     private int rows;
     private int iteration;
     private double innerEps;
@@ -203,7 +204,7 @@ final class PbmJobs {
     protected void setup(Context context) {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
-      tc = TrainConfig.from(conf);
+      spec = TrainSpec.of(conf);
       kernel = problemKernel(conf);
       rows = conf.getInt(ROWS, 1);
       iteration = conf.getInt(ITERATION, 0);
@@ -221,7 +222,7 @@ final class PbmJobs {
       SparseVector[] x = new SparseVector[n];
       double[] y = new double[n];
       double[] qg = new double[n];
-      DualProblem prob = tc.loss.problem(y, rows);
+      DualProblem prob = spec.loss().problem(y, rows);
       int vpi = prob.variablesPerInstance();
       double[] alpha = new double[n * vpi];
       for (int i = 0; i < n; i++) {
@@ -235,7 +236,7 @@ final class PbmJobs {
       for (int i = 0; i < n; i++) prob.project(alpha, i);
       BlockSubproblem.Result res;
       try {
-        res = BlockSubproblem.solve(kernel, x, y, prob, alpha, qg, innerEps, tc.exactInnerEpochs, tc.solver.cacheBytes());
+        res = BlockSubproblem.solve(kernel, x, y, prob, alpha, qg, innerEps, spec.exact().innerEpochs(), spec.solver().cacheBytes());
       } catch (RuntimeException e) {
         JobFailure.report(context, "PBM subproblem of block " + block + " (" + n + " instances) failed: " + e);
         throw e;

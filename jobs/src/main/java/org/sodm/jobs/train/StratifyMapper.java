@@ -1,5 +1,6 @@
 package org.sodm.jobs.train;
 
+import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import java.util.List;
 import org.apache.avro.mapred.AvroKey;
@@ -35,7 +36,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
   private StratumAssigner strata;
   private KernelKMeans kmeans;
   private StreamingStratifiedAssigner dealer;
-  private TrainConfig.Partitioner partitioner;
+  private TrainSpec.Partitioner partitioner;
   private int blocks;
   private long seed;
   private final BlockKey key = new BlockKey();
@@ -48,16 +49,17 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
     try {
       scaler = TrainKeys.scaler(conf);
       labels = TrainKeys.labels(conf);
-      partitioner = TrainConfig.Partitioner.valueOf(conf.get(SodmConf.PARTITIONER).trim().toUpperCase(java.util.Locale.ROOT));
+      TrainSpec spec = TrainSpec.of(conf);
+      partitioner = spec.tree().partitioner();
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
-      seed = conf.getLong(SodmConf.SEED, 1);
-      Kernel k = TrainKeys.kernel(conf).create();
+      seed = spec.seed();
+      Kernel k = spec.resolvedKernel().create();
       if (blocks == 1) {
-        partitioner = TrainConfig.Partitioner.RANDOM; // one block: nothing to partition
-      } else if (partitioner != TrainConfig.Partitioner.RANDOM) {
+        partitioner = TrainSpec.Partitioner.RANDOM; // one block: nothing to partition
+      } else if (partitioner != TrainSpec.Partitioner.RANDOM) {
         List<TrainRecord> lm = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(conf.get(TrainKeys.LANDMARKS_DIR)));
         SparseVector[] pts = new SparseVector[lm.size()];
-        if (partitioner == TrainConfig.Partitioner.STRATIFIED) {
+        if (partitioner == TrainSpec.Partitioner.STRATIFIED) {
           lm.sort((a, b) -> Integer.compare(a.getStratum(), b.getStratum()));
           for (int i = 0; i < pts.length; i++) pts[i] = Instances.features(lm.get(i).getFeatures());
           strata = new StratumAssigner(k, pts);

@@ -1,5 +1,6 @@
 package org.sodm.jobs.linear;
 
+import org.sodm.jobs.spec.TrainSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -134,14 +135,18 @@ class LinearTrainTest {
   void badSolverChoicesFailNamingTheKey() {
     Configuration conf = LocalConf.create(tmp);
     conf.set(SodmConf.LINEAR_SOLVER, "bqo");
-    SodmException e = assertThrows(SodmException.class,
-        () -> LinearOptions.from(conf).resolve(org.sodm.solver.LossType.ODM));
+    conf.set(SodmConf.LOSS, "odm");
+    SodmException e = assertThrows(SodmException.class, () -> TrainSpec.from(conf));
     assertTrue(e.getMessage().contains("--linear-solver") && e.getMessage().contains(SodmConf.LINEAR_SOLVER), e.getMessage());
     conf.set(SodmConf.LINEAR_SOLVER, "fast");
-    e = assertThrows(SodmException.class, () -> LinearOptions.from(conf));
-    assertTrue(e.getMessage().contains("'fast'"), e.getMessage());
+    e = assertThrows(SodmException.class, () -> TrainSpec.from(conf));
+    assertTrue(e.getMessage().contains("'fast'") && e.getMessage().contains("auto, bqo, dsvrg, kernel"), e.getMessage());
     conf.set(SodmConf.LINEAR_SOLVER, "auto");
-    assertEquals(LinearOptions.Solver.DSVRG, LinearOptions.from(conf).resolve(org.sodm.solver.LossType.ODM));
-    assertEquals(LinearOptions.Solver.BQO, LinearOptions.from(conf).resolve(org.sodm.solver.LossType.SQUARED_HINGE));
+    conf.set(SodmConf.KERNEL, "linear");
+    assertEquals(TrainSpec.LinearSolver.DSVRG, TrainSpec.from(conf).linearSolver());
+    conf.set(SodmConf.LOSS, "squared-hinge");
+    assertEquals(TrainSpec.LinearSolver.BQO, TrainSpec.from(conf).linearSolver());
+    conf.set(SodmConf.KERNEL, "rbf");
+    org.junit.jupiter.api.Assertions.assertNull(TrainSpec.from(conf).linearSolver(), "another kernel: the merge tree");
   }
 }

@@ -130,8 +130,8 @@ class ExactModeTest {
     Files.delete(tmp.resolve("e/model.avro"));
     progress.clear();
     TrainPipeline.Result b = train("e", true);
-    assertTrue(progress.stream().anyMatch(l -> l.contains("resuming after PBM iteration 0")), String.join("\n", progress));
-    assertTrue(progress.stream().filter(l -> l.startsWith("exact pbm")).count() == 2, String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact pbm*") && l.contains("iter   0")), String.join("\n", progress));
+    assertEquals(2, progress.stream().filter(l -> l.startsWith("exact pbm ")).count(), String.join("\n", progress));
     assertEquals(coefficients(ra), coefficients(ModelFiles.readRecord(conf, b.modelPath())));
   }
 

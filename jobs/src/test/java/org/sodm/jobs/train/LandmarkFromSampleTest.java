@@ -114,13 +114,16 @@ class LandmarkFromSampleTest {
     org.apache.hadoop.fs.Path work = landmarks("big");
     org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(tmp.resolve("probe").toString());
     conf.set(TrainKeys.INGEST_DIR, new org.apache.hadoop.fs.Path(work, "ingest").toString());
-    TrainKeys.setKernel(conf, org.sodm.kernel.KernelSpec.rbf(2));
+    SpecForTests.kernel(conf, org.sodm.kernel.KernelSpec.rbf(2));
+    SpecForTests.write(conf);
     assertFalse(LandmarkJob.fromSample(conf, new org.apache.hadoop.fs.Path(work, "ingest"), out, "stratified"));
     assertFalse(Files.exists(tmp.resolve("probe")), "nothing written");
     conf.setLong(SodmConf.LANDMARK_DRIVER_ROWS, 300);
     conf.setLong(SodmConf.SEED, 2); // the ingest drew its sample with seed 1
+    SpecForTests.write(conf);
     assertFalse(LandmarkJob.fromSample(conf, new org.apache.hadoop.fs.Path(work, "ingest"), out, "stratified"));
     conf.setLong(SodmConf.SEED, 1);
+    SpecForTests.write(conf);
     assertTrue(LandmarkJob.fromSample(conf, new org.apache.hadoop.fs.Path(work, "ingest"), out, "stratified"));
     assertEquals(16, TrainIO.readRecords(conf, out).size());
     // the run itself used the job (the cap was 299) and still produced 16 landmarks

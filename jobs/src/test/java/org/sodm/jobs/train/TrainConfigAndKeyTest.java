@@ -1,5 +1,6 @@
 package org.sodm.jobs.train;
 
+import org.sodm.jobs.spec.TrainSpec;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.ByteArrayOutputStream;
@@ -41,17 +42,17 @@ class TrainConfigAndKeyTest {
 
   @Test
   void treeShapes() {
-    assertEquals(List.of(16, 4), TrainConfig.from(conf()).levelBlocks(), "defaults: p=4, L=2");
-    assertEquals(List.of(1), TrainConfig.from(conf(SodmConf.PARTITIONS, "1")).levelBlocks());
-    assertEquals(List.of(4), TrainConfig.from(conf(SodmConf.PARTITIONS, "4")).levelBlocks(), "K <= p: one level");
-    assertEquals(List.of(10, 3), TrainConfig.from(conf(SodmConf.PARTITIONS, "10")).levelBlocks(), "ceil(10/4) = 3");
-    assertEquals(List.of(27, 9, 3), TrainConfig.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "3")).levelBlocks());
-    assertEquals(0.25, TrainConfig.from(conf()).kernel(4).gamma(), 0.0, "gamma 0 = 1/features");
-    TrainConfig capped = TrainConfig.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "4", SodmConf.MAX_BLOCK_ROWS, "1000"));
+    assertEquals(List.of(16, 4), TrainSpec.from(conf()).tree().levelBlocks(), "defaults: p=4, L=2");
+    assertEquals(List.of(1), TrainSpec.from(conf(SodmConf.PARTITIONS, "1")).tree().levelBlocks());
+    assertEquals(List.of(4), TrainSpec.from(conf(SodmConf.PARTITIONS, "4")).tree().levelBlocks(), "K <= p: one level");
+    assertEquals(List.of(10, 3), TrainSpec.from(conf(SodmConf.PARTITIONS, "10")).tree().levelBlocks(), "ceil(10/4) = 3");
+    assertEquals(List.of(27, 9, 3), TrainSpec.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "3")).tree().levelBlocks());
+    assertEquals(0.25, TrainSpec.from(conf()).kernel().resolve(4).gamma(), 0.0, "gamma 0 = 1/features");
+    TrainSpec.Tree capped = TrainSpec.from(conf(SodmConf.LEVELS, "3", SodmConf.FANOUT, "4", SodmConf.MAX_BLOCK_ROWS, "1000")).tree();
     assertEquals(List.of(64, 16, 4), capped.levelBlocks(3000), "blocks of 750 at the top: within the cap");
     assertEquals(List.of(64, 16), capped.levelBlocks(10000), "4 blocks of 2500 would exceed 1000");
     assertEquals(List.of(64), capped.levelBlocks(100000), "the bottom level always runs");
-    assertEquals(2.0, TrainConfig.from(conf(SodmConf.GAMMA, "2")).kernel(4).gamma(), 0.0);
+    assertEquals(2.0, TrainSpec.from(conf(SodmConf.GAMMA, "2")).kernel().resolve(4).gamma(), 0.0);
   }
 
   @Test

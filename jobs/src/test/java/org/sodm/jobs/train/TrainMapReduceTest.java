@@ -47,7 +47,7 @@ class TrainMapReduceTest {
     conf.addResource(SodmConf.DEFAULT_RESOURCE);
     conf.setStrings("io.serializations", "org.apache.hadoop.io.serializer.WritableSerialization",
         AvroSerialization.class.getName());
-    TrainKeys.setKernel(conf, rbf);
+    SpecForTests.kernel(conf, rbf);
     Path ingest = tmp.resolve("ingest");
     java.nio.file.Files.createDirectories(ingest);
     AvroFiles.writeOne(conf, new org.apache.hadoop.fs.Path(ingest.resolve(IngestJob.LABELS).toString()),
@@ -86,6 +86,7 @@ class TrainMapReduceTest {
     for (int i = 0; i < x.length; i++) {
       d.withInput(new AvroKey<>(Instances.toAvro(i + 1, i % 2 == 0 ? "a" : "b", x[i])), NullWritable.get());
     }
+    SpecForTests.write(conf);
     List<Pair<BlockKey, AvroValue<TrainRecord>>> out = d.run();
     assertEquals(40, out.size());
     StratumAssigner ref = new StratumAssigner(rbf.create(), lm);
@@ -114,6 +115,7 @@ class TrainMapReduceTest {
     SparseVector v = SparseVector.ofDense(1, 2);
     d.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5), 0.0, List.of(), 0.0)), NullWritable.get());
     d.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0), 0.0, List.of(), 0.0)), NullWritable.get());
+    SpecForTests.write(conf);
     List<Pair<BlockKey, AvroValue<TrainRecord>>> out = d.run();
     assertEquals(2, out.size());
     assertEquals(new BlockKey(2, 7), out.get(0).getFirst());
@@ -127,6 +129,7 @@ class TrainMapReduceTest {
     cc.set(SodmConf.MERGE, "cascade");
     c.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5), 0.0, List.of(), 0.0)), NullWritable.get());
     c.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0), 0.0, List.of(), 0.0)), NullWritable.get());
+    SpecForTests.write(cc);
     List<Pair<BlockKey, AvroValue<TrainRecord>>> co = c.run();
     assertEquals(1, co.size());
     assertEquals(7L, co.get(0).getSecond().datum().getId());
@@ -152,6 +155,7 @@ class TrainMapReduceTest {
       vals.add(new AvroValue<>(new TrainRecord((long) i, y[i], Instances.toAvro(x[i]), 0, 5, List.of(), 0.0, List.of(), 0.0)));
     }
     d.withInput(new BlockKey(1, 0), vals);
+    SpecForTests.write(conf);
     List<Pair<AvroKey<TrainRecord>, NullWritable>> out = d.run();
     assertEquals(30, out.size());
     // reference: the single-node solver on the same block, checked by its KKT violation
@@ -185,6 +189,7 @@ class TrainMapReduceTest {
     conf.setInt(SodmConf.LANDMARK_CANDIDATES, 1000);
     SparseVector[] x = points(25, 4);
     for (int i = 0; i < x.length; i++) m.withInput(new AvroKey<>(Instances.toAvro(i + 1, "a", x[i])), NullWritable.get());
+    SpecForTests.write(conf);
     List<Pair<LongWritable, AvroValue<TrainRecord>>> cand = m.run();
     assertEquals(4, cand.size(), "each split proposes its own S landmarks");
     Kernel k = rbf.create();
@@ -203,6 +208,7 @@ class TrainMapReduceTest {
     AvroSerialization.setKeyWriterSchema(rc, TrainRecord.getClassSchema());
     AvroSerialization.setKeyReaderSchema(rc, TrainRecord.getClassSchema());
     for (var p : cand) r.withInput(p.getFirst(), List.of(p.getSecond()));
+    SpecForTests.write(conf);
     List<Pair<AvroKey<TrainRecord>, NullWritable>> fin = r.run();
     assertEquals(2, fin.size());
     SparseVector[] pool = new SparseVector[cand.size()];

@@ -1,0 +1,44 @@
+package org.sodm.data;
+
+/**
+ * Every way sodm derives a seed from the user's seed and a position (file, split, iteration,
+ * block), in one place. Each rule is fixed: changing one changes the models trained with every
+ * seed, so a new use adds a rule rather than altering one.
+ */
+public final class Seeds {
+  private Seeds() {}
+
+  private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
+  /** SplitMix64's finaliser: a bijection that spreads every input bit over the output. */
+  public static long mix64(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  /** A well-mixed combination of two longs (order matters): the partitioners' streams. */
+  public static long mix(long a, long b) {
+    return mix64(mix64(a + GOLDEN) ^ (b * 0xc2b2ae3d27d4eb4fL + 0x165667b19e3779f9L));
+  }
+
+  /** seed * golden + salt: the seed of one input file or split (ingest's and the landmark job's reservoirs). */
+  public static long offset(long seed, long salt) {
+    return seed * GOLDEN + salt;
+  }
+
+  /** The reservoir seed of input file {@code ordinal} at ingest. */
+  public static long ingestFile(long seed, int ordinal) {
+    return offset(seed, 0x632BE59BD9B4E019L * (ordinal + 1));
+  }
+
+  /** The reservoir seed of a landmark job's split (file name and start offset). */
+  public static long split(long seed, String fileName, long start) {
+    return offset(seed, fileName.hashCode() * 31L + start);
+  }
+
+  /** The seed of block {@code k}'s pass at iteration {@code t} of an iterative solver (BQO, DSVRG). */
+  public static long pass(long seed, int t, int k) {
+    return seed * GOLDEN + t * 0xBF58476D1CE4E5B9L + k * 0x94D049BB133111EBL;
+  }
+}

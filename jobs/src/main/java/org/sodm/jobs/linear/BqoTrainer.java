@@ -1,0 +1,74 @@
+package org.sodm.jobs.linear;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sodm.jobs.phase.PhaseRunner;
+import org.sodm.jobs.phase.TrainContext;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.linear.BqoState;
+import org.sodm.linear.SvmLoss;
+
+/**
+ * BQO (seed 003, Algorithm 1), one MapReduce job per iteration: alpha is kept per instance in
+ * the block files with the direction d^t; iteration t+1's map applies alpha^{t+1} = alpha^t +
+ * eta^t d^t before solving, so each iteration is exactly one job (its reduce returns the sums
+ * the step needs). w is kept by the driver (w^{t+1} = w^t + eta^t Delta w^t, eq. 16); only the
+ * last iteration's directory is kept. The result is the pocket model.
+ */
+public final class BqoTrainer extends LinearTrainer {
+  @Override
+  protected String name() {
+    return "bqo";
+  }
+
+  @Override
+  protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
+    TrainSpec spec = ctx.spec();
+    PhaseRunner runner = ctx.runner();
+    FileSystem fs = dir.getFileSystem(conf);
+    int dim = ctx.data().stats().getDimension();
+    SvmLoss loss = SvmLoss.of(spec.loss());
+    BqoState state = new BqoState(dim, loss, spec.linear().outer(), spec.linear().tau());
+    Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
+    List<Map<String, Object>> history = new ArrayList<>();
+    double eta = 0;
+    Path previous = null;
+    for (int t = 0; ; t++) {
+      long ti = System.nanoTime();
+      Path wFile = new Path(dir, String.format("w-%05d.bin", t));
+      LinearKeys.writeW(conf, wFile, state.w());
+      Path iter = new Path(dir, String.format("iter-%05d", t));
+      BqoJob.Output o = BqoJob.run(conf, input, iter, t, eta, wFile, dim);
+      BqoState.Step step = state.next(o.sums(), o.dw());
+      BqoState.Iteration it = step.info();
+      double sec = (System.nanoTime() - ti) / 1e9;
+      runner.say("bqo " + t, String.format(Locale.ROOT, "primal %12.6g  dual %12.6g  gap %.2e  viol %.2e  step %.4g%s",
+          it.primal(), -it.dual(), it.relativeGap(), it.violation(), it.eta(), it.pocket() ? "  *" : ""), sec);
+      history.add(entry("t", t, "primal", it.primal(), "dual", -it.dual(), "relativeGap", it.relativeGap(), "violation",
+          it.violation(), "step", it.eta(), "seconds", sec));
+      fs.delete(wFile, false);
+      if (previous != null) fs.delete(previous, true);
+      previous = iter;
+      if (step.stop()) break;
+      input = new Path(iter, LinearKeys.BLOCK_GLOB);
+      eta = step.eta();
+    }
+    if (previous != null) fs.delete(previous, true);
+    int iterations = state.history().size();
+    runner.note(String.format(Locale.ROOT, "bqo          %s after %d iterations; pocket model from iteration %d (primal %.8g)",
+        state.converged() ? "converged (relative gap <= " + spec.linear().eps() + ")"
+            : "stopped at --max-iterations " + spec.linear().maxIterations(),
+        iterations, state.pocketIteration(), state.pocketPrimal()));
+    double[] pocket = state.pocket();
+    double[] w = java.util.Arrays.copyOf(pocket, dim + 1);
+    if (!loss.bias()) w[dim] = 0;
+    return new Solution(w, iterations, state.pocketPrimal(), state.history().get(iterations - 1).violation(),
+        state.history().get(0).violation(), history);
+  }
+}

@@ -1,0 +1,498 @@
+package org.sodm.jobs.spec;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.sodm.jobs.support.SodmException;
+
+/**
+ * The parameter table: every sodm configuration key with its command-line option, type,
+ * default, validator and one-line description. Everything else is derived from it: the
+ * commands' options ({@link Param#options}), {@code conf/sodm-default.xml} ({@link DefaultsXml},
+ * held against this table by a test), the typed {@link TrainSpec} and the provenance of a model.
+ *
+ * <p>A {@link Kind#FLAG} option takes no value: {@code --bias} sets its key to {@code true},
+ * a negated flag such as {@code --no-shrinking} sets it to {@code false}.
+ */
+public enum Param {
+  // ingest
+  INGEST_FORMAT("sodm.ingest.format", "auto", Group.INGEST, Type.choice("auto", "libsvm", "csv", "avro"), "--format", "F",
+      "Input format: auto (by extension: .avro, .csv/.tsv, else LIBSVM), libsvm, csv or avro."),
+  INGEST_LABEL_COLUMN("sodm.ingest.csv.label.column", "1", Group.INGEST, Type.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)
+      .and(v -> Long.parseLong(v) != 0, "must not be 0 (columns are 1-based; -1 = last)"), "--label-column", "N",
+      "CSV label column, 1-based; negative counts from the end (-1 = last)."),
+  INGEST_DELIMITER("sodm.ingest.csv.delimiter", ",", Group.INGEST,
+      Type.text("one character, or tab", v -> v.length() == 1 || v.equalsIgnoreCase("tab") || v.equals("\\t")), "--delimiter", "C",
+      "CSV field delimiter (one character; \"tab\" for a tab)."),
+  INGEST_HEADER("sodm.ingest.csv.header", "auto", Group.INGEST, Type.choice("auto", "true", "false"), "--header", "auto|true|false",
+      "CSV header line: auto (first line is a header when none of its feature fields is a number), true or false."),
+  INGEST_SKIP_BAD("sodm.ingest.skip.bad.records", "0", Group.INGEST, Type.integer(0, Long.MAX_VALUE), "--skip-bad-records", "N",
+      "Bad lines to skip (counted, a few logged) before failing; 0 fails on the first."),
+  INGEST_SCALE("sodm.ingest.scale", "none", Group.INGEST, Type.text("none, 0,1 or -1,1", Param::isScale), "--scale", "RANGE",
+      "Feature scaling saved with the data and reused by prediction: none, 0,1 or -1,1 (as svm-scale)."),
+  INGEST_MAX_LABELS("sodm.ingest.max.labels", "2", Group.INGEST, Type.integer(2, 1_000_000), null, null,
+      "Distinct labels allowed (binary problems: 2); a further label fails the ingest naming where it was found."),
+  AVRO_CODEC("sodm.avro.codec", "deflate", Group.COMMON, Type.choice("null", "deflate", "snappy", "zstandard", "xz", "bzip2"), null, null,
+      "Compression of the Avro files sodm writes: null, deflate, snappy, zstandard, xz or bzip2."),
+
+  // train: loss
+  LOSS("sodm.train.loss", "odm", Group.LOSS, Type.choice("odm", "hinge", "squared-hinge"), "--loss", "L",
+      "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM) or squared-hinge."),
+  C("sodm.train.c", "1.0", Group.LOSS, Type.positive(), "-c,--cost", "C", "C of the hinge and squared-hinge losses (> 0)."),
+  LAMBDA("sodm.train.lambda", "10000", Group.LOSS, Type.positive(), "--lambda", "X",
+      "ODM lambda: weight of the margin-distribution loss against the regulariser (> 0; the loss is averaged over the rows, "
+          + "so it plays the role of C times the row count: tune it like C)."),
+  THETA("sodm.train.theta", "0.5", Group.LOSS, Type.real(0, true, 1, false), "--theta", "X",
+      "ODM theta: margin deviations up to theta are not penalised, in [0, 1)."),
+  MU("sodm.train.mu", "0.5", Group.LOSS, Type.real(0, false, 1, true), "--mu", "X",
+      "ODM mu (v in the paper): weight of deviations above the margin mean, in (0, 1]."),
+  BIAS("sodm.train.bias", "false", Group.LOSS, Type.bool(), "--bias", null,
+      "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
+  WEIGHT_POSITIVE("sodm.train.weight.positive", "1.0", Group.LOSS, Type.positive(), "--weight-positive", "W",
+      "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi."),
+  WEIGHT_NEGATIVE("sodm.train.weight.negative", "1.0", Group.LOSS, Type.positive(), "--weight-negative", "W",
+      "Class weight of the -1 class."),
+
+  // train: kernel
+  KERNEL("sodm.kernel", "rbf", Group.KERNEL, Type.choice("linear", "poly", "rbf", "sigmoid"), "-k,--kernel", "K",
+      "Kernel: linear, poly, rbf or sigmoid (as LIBSVM)."),
+  GAMMA("sodm.kernel.gamma", "0", Group.KERNEL, Type.real(0, true, Double.POSITIVE_INFINITY, false), "-g,--gamma", "G",
+      "Kernel gamma (rbf, poly, sigmoid); 0 means 1 / number of features, as LIBSVM."),
+  COEF0("sodm.kernel.coef0", "0", Group.KERNEL, Type.real(Double.NEGATIVE_INFINITY, false, Double.POSITIVE_INFINITY, false),
+      "--coef0", "R", "Kernel coef0 (poly, sigmoid)."),
+  DEGREE("sodm.kernel.degree", "3", Group.KERNEL, Type.integer(1, Integer.MAX_VALUE), "--degree", "D", "Kernel degree (poly)."),
+
+  // train: tree
+  PARTITIONS("sodm.train.partitions", "0", Group.TREE, Type.integer(0, 1_000_000), "--partitions", "K",
+      "Blocks K at the bottom level; 0 = fanout^levels."),
+  LEVELS("sodm.train.levels", "2", Group.TREE, Type.integer(0, 20), "--levels", "L",
+      "Levels L of the merge tree when --partitions is 0 (K = p^L)."),
+  FANOUT("sodm.train.fanout", "4", Group.TREE, Type.integer(2, Integer.MAX_VALUE), "--fanout", "P",
+      "Fan-in p of a merge: block k goes to parent floor(k/p); the tree stops at p blocks or fewer (>= 2)."),
+  LANDMARKS("sodm.train.landmarks", "64", Group.TREE, Type.integer(1, 1_000_000), "--landmarks", "S",
+      "Landmarks S (strata) for the stratified partitioner (>= 1)."),
+  LANDMARK_CANDIDATES("sodm.train.landmark.candidates", "2000", Group.TREE, Type.integer(1, 100_000_000), "--landmark-candidates", "N",
+      "Candidates each map task samples for landmark selection (and the kmeans sample); ingest also draws this many rows per "
+          + "input file (its sample-c*-s* directory)."),
+  LANDMARK_DRIVER_ROWS("sodm.train.landmark.driver.rows", "100000", Group.TREE, Type.integer(0, Long.MAX_VALUE), null, null,
+      "Landmarks (or k-means centres) are selected in the driver from the ingest's per-file samples when these hold at most "
+          + "this many rows (files x candidates), which saves a job and a pass over the data; else, or with 0, by the landmark job."),
+  TRAIN_REDUCERS("sodm.train.reducers", "0", Group.RUNTIME, Type.integer(0, 1_000_000), null, null,
+      "Reduce tasks of each solve level (blocks are spread over them; the model does not change). 0 = one per block, except in "
+          + "local mode with stratified or random blocks: one per local core, which saves LocalJobRunner's per-task cost."),
+  PARTITIONER("sodm.train.partitioner", "stratified", Group.TREE, Type.choice("stratified", "kmeans", "random"), "--partitioner", "P",
+      "How the bottom blocks are formed: stratified (SODM, eq. 7-8), kmeans (DC-SVM kernel k-means) or random."),
+  MERGE("sodm.train.merge", "warm", Group.TREE, Type.choice("warm", "cascade"), "--merge", "M",
+      "Merge rounds: warm (SODM: every instance moves up with its alpha as the warm start) or cascade (only support vectors move up)."),
+  EARLY_STOP("sodm.train.early.stop", "true", Group.TREE, Type.bool(), "--no-early-stop", null,
+      "Stop merging when every block of a round was already converged at its warm start."),
+  MAX_BLOCK_ROWS("sodm.train.max.block.rows", "0", Group.TREE, Type.integer(0, Long.MAX_VALUE), "--max-block-rows", "N",
+      "Stop merging before blocks would exceed this many rows on average (0 = merge down to fanout blocks); with a fixed bottom "
+          + "block size, training time then grows linearly in n."),
+
+  // train: exact mode
+  EXACT("sodm.train.exact", "false", Group.EXACT, Type.bool(), "--exact", null,
+      "Exact mode: after the merge tree, solve the whole problem (one global dual, the single-node optimum): PBM iterations over "
+          + "the last level's blocks (seed 004 Algorithm 1), or one more merge round into a single block when it fits the cache "
+          + "(sodm.train.exact.single). The model is then one kernel expansion."),
+  EXACT_BELOW_ROWS("sodm.train.exact.below.rows", "10000", Group.EXACT, Type.integer(0, Long.MAX_VALUE), null, null,
+      "Without --exact, training data of at most this many rows still ends with one exact block: one more merge round of the last "
+          + "level's blocks into a single block (the whole problem, warm-started), because averaging a few blocks of n/p rows costs "
+          + "accuracy on small data and one block of n rows costs little. 0 = never (the merge tree's averaged blocks, as for larger data)."),
+  EXACT_TOLERANCE("sodm.train.exact.tolerance", "0.001", Group.EXACT, Type.positive(), "--exact-tolerance", "E",
+      "Exact mode: stop PBM when the max projected-gradient violation of the whole problem is at most this (also the inner "
+          + "tolerance of the block subproblems)."),
+  EXACT_MAX_ITERATIONS("sodm.train.exact.max.iterations", "200", Group.EXACT, Type.integer(0, Integer.MAX_VALUE),
+      "--exact-max-iterations", "N", "Exact mode: at most this many PBM iterations (each two MapReduce jobs)."),
+  EXACT_INNER_EPOCHS("sodm.train.exact.inner.epochs", "20", Group.EXACT, Type.integer(1, Integer.MAX_VALUE), null, null,
+      "Exact mode: a block subproblem takes at most this many times its size greedy coordinate steps."),
+  EXACT_LINE_SEARCH("sodm.train.exact.line.search", "exact", Group.EXACT, Type.choice("exact", "armijo"), null, null,
+      "Exact mode step size: exact (eq. 13, the minimiser of the quadratic along d on [0,1]) or armijo (eq. 8, halving from 1 "
+          + "until sufficient decrease, sigma 0.01)."),
+  EXACT_REFINE("sodm.train.exact.refine", "true", Group.EXACT, Type.bool(), "--no-refine", null,
+      "Exact mode: before PBM, re-solve the problem on the last level's support vectors warm-started from their alpha (DC-SVM's "
+          + "refine step). Hinge and squared hinge only (ODM's per-instance terms depend on the problem size). On by default: the "
+          + "support vectors of the last level hold nearly all of the final ones, so PBM starts within about 1e-4 of the optimum "
+          + "(svmguide1) instead of from the tree's mean model alpha/B."),
+  EXACT_SINGLE("sodm.train.exact.single", "auto", Group.EXACT, Type.choice("auto", "always", "never"), null, null,
+      "Exact mode: auto | always | never solve the whole problem in one reducer (warm-started from the last level) instead of "
+          + "PBM. auto: when the kernel columns of the last level's support vectors fit the cache, SV x N x 4 bytes <= sodm.cache.mb "
+          + "(the columns a single-node solve keeps touching)."),
+  EXACT_REFERENCE("sodm.train.exact.reference", "", Group.EXACT, Type.optionalReal(), null, null,
+      "Exact mode: a reference optimum of the dual objective (minimised form, e.g. from a tight single-node solve); when set, each "
+          + "PBM iteration prints the relative objective error against it."),
+  EXACT_GAP("sodm.train.exact.gap", "0", Group.EXACT, Type.real(0, true, Double.POSITIVE_INFINITY, false), null, null,
+      "Exact mode: with sodm.train.exact.reference, also stop when the relative objective error is at most this (0: off)."),
+
+  // train: solver
+  EPS("sodm.solver.eps", "0.001", Group.SOLVER, Type.positive(), "-e,--eps", "E",
+      "Stop a block's solve when the maximal projected-gradient violation is at most eps (as LIBSVM's -e)."),
+  MAX_EPOCHS("sodm.solver.max.epochs", "5000", Group.SOLVER, Type.integer(1, Integer.MAX_VALUE), "--max-epochs", "N",
+      "Guard on coordinate-descent epochs per solve (a warning is logged when hit)."),
+  SHRINKING("sodm.solver.shrinking", "true", Group.SOLVER, Type.bool(), "--no-shrinking", null,
+      "Shrink bound variables during a solve, with a final unshrunk check (as LIBSVM's -h)."),
+  CACHE_MB("sodm.cache.mb", "256", Group.SOLVER, Type.integer(1, 1 << 30), "--cache-mb", "MB",
+      "Kernel-column cache per solve, in MB (as LIBSVM's -m)."),
+
+  // train: linear kernel solvers
+  LINEAR_SOLVER("sodm.train.linear.solver", "auto", Group.LINEAR, Type.choice("auto", "bqo", "dsvrg", "kernel"), "--linear-solver", "S",
+      "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm), bqo (seed 003 Algorithm 1, distributed dual "
+          + "L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal) or kernel (the SODM merge tree with the linear kernel)."),
+  LINEAR_BLOCKS("sodm.train.linear.blocks", "4", Group.LINEAR, Type.integer(1, 1_000_000), "--linear-blocks", "K",
+      "BQO / DSVRG: number of blocks K (one map task each; a block must fit a task's memory)."),
+  LINEAR_EPS("sodm.train.linear.eps", "0.001", Group.LINEAR, Type.positive(), "--linear-eps", "E",
+      "BQO: stop at relative duality gap (eq. 27) (primal + dual) / sum C_i <= eps; DSVRG: stop when |grad p(w)| <= eps |grad p(0)|."),
+  LINEAR_MAX_ITERATIONS("sodm.train.linear.max.iterations", "1000", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE),
+      "--max-iterations", "N", "BQO: at most this many iterations (one MapReduce job each)."),
+  LINEAR_INNER_PASSES("sodm.train.linear.inner.passes", "1", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE), "--inner-passes", "N",
+      "BQO: passes of dual coordinate descent over a block's subproblem (eq. 7) per iteration, the same on every block (the "
+          + "paper's hybrid rule; fewer when it is solved to 1e-4). One pass converged fastest on a9a and ijcnn1 with 4 blocks: more "
+          + "passes over-fit each block's subproblem and the summed direction needs a step near 1/K."),
+  LINEAR_TAU("sodm.train.linear.tau", "0.001", Group.LINEAR, Type.positive(), "--tau", "T",
+      "BQO, hinge loss: tau of the tau I term that makes the block Hessian positive definite (eq. 6)."),
+  LINEAR_LINE_SEARCH("sodm.train.linear.line.search", "exact", Group.LINEAR, Type.choice("exact", "armijo"), "--line-search", "L",
+      "BQO step size: exact (the exact feasible step, eqs. 20-21) or armijo (eq. 12, sigma 0.1, beta 0.5, gamma 0)."),
+  LINEAR_EPOCHS("sodm.train.linear.epochs", "30", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE), "--epochs", "E",
+      "DSVRG: number of epochs E (one MapReduce job each: full gradient, then one round-robin pass of inner updates)."),
+  LINEAR_STEP("sodm.train.linear.step", "0", Group.LINEAR, Type.real(0, true, 1, false), "--step", "ETA",
+      "DSVRG: step size eta in (0, 1); 0 = 0.5 / L_max with L_max = 1 + lambda max(1, mu) max|x|^2 / (1 - theta)^2."),
+
+  // generate
+  GENERATE_ROWS("sodm.generate.rows", "10000", Group.GENERATE, Type.integer(1, Long.MAX_VALUE), "-n,--rows", "N",
+      "Rows of synthetic data."),
+  GENERATE_FEATURES("sodm.generate.features", "10", Group.GENERATE, Type.integer(1, 1_000_000), "-d,--features", "D",
+      "Features of synthetic data (the first min(3, d) carry the class boundary)."),
+  GENERATE_NOISE("sodm.generate.noise", "0.0", Group.GENERATE, Type.real(0, true, 0.5, false), "--noise", "P",
+      "Probability that a synthetic label is flipped, in [0, 0.5)."),
+
+  // common to all
+  LOCAL_PARALLELISM("sodm.local.parallelism", "0", Group.RUNTIME, Type.integer(0, 4096), null, null,
+      "Local mode: map and reduce tasks run at once (0 = all cores)."),
+  LOCAL_FS_IMPL("fs.file.impl", "org.sodm.jobs.support.NioLocalFileSystem", Group.RUNTIME, Type.text("a class name", v -> !v.isBlank()),
+      null, null, "Hadoop key: the file: file system. Hadoop's checksummed local file system with permissions set and read through "
+          + "java.nio instead of a chmod / ls child process per file when the native hadoop library is absent (thousands per "
+          + "training run). Set org.apache.hadoop.fs.LocalFileSystem for Hadoop's own."),
+  SEED("sodm.seed", "1", Group.COMMON, Type.integer(Long.MIN_VALUE, Long.MAX_VALUE), "--seed", "S",
+      "Seed of every random choice (same inputs, parameters and seed give the same result)."),
+  OVERWRITE("sodm.overwrite", "false", Group.RUNTIME, Type.bool(), "--overwrite", null,
+      "Replace an existing output directory instead of failing."),
+  PREDICT_MODE("sodm.predict.mode", "global", Group.PREDICT, Type.choice("global", "local"), "--mode", "M",
+      "sodm predict --mode: global (the model's decision function) or local (the block of the nearest k-means centre: DC-SVM "
+          + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans).");
+
+  private static boolean isScale(String v) {
+    try {
+      org.sodm.data.Scaler.parseRange(v);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** What a parameter is about; the groups of a training spec go into its provenance. */
+  public enum Group { INGEST, LOSS, KERNEL, TREE, EXACT, SOLVER, LINEAR, GENERATE, PREDICT, COMMON, RUNTIME }
+
+  /** How an option is given on the command line. */
+  public enum Kind { VALUE, FLAG, NEGATED_FLAG }
+
+  private final String key;
+  private final String defaultValue;
+  private final Group group;
+  private final Type type;
+  private final List<String> options;
+  private final String label;
+  private final String description;
+
+  Param(String key, String defaultValue, Group group, Type type, String options, String label, String description) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.group = group;
+    this.type = type;
+    this.options = options == null ? List.of() : List.of(options.split(","));
+    this.label = label;
+    this.description = description;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  public Group group() {
+    return group;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  /** Option names ({@code -c}, {@code --cost}); empty when the parameter is set with -D only. */
+  public List<String> options() {
+    return options;
+  }
+
+  /** The option's value label in --help (null for flags). */
+  public String label() {
+    return label;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public Kind kind() {
+    if (!(type instanceof Type.Bool) || options.isEmpty()) return Kind.VALUE;
+    return options.get(0).startsWith("--no-") ? Kind.NEGATED_FLAG : Kind.FLAG;
+  }
+
+  /** The longest option name, as error messages name it ({@code --cost}), else {@code -D key}. */
+  public String optionName() {
+    return options.isEmpty() ? "-D " + key : options.get(options.size() - 1);
+  }
+
+  /** The description with the option and default, as --help shows it. */
+  public String help() {
+    String d = description;
+    if (kind() == Kind.NEGATED_FLAG) {
+      d += " On by default; " + optionName() + " sets " + key + "=false.";
+    } else {
+      d += " (" + key + (kind() == Kind.FLAG ? "" : ", default " + (defaultValue.isEmpty() ? "none" : defaultValue)) + ")";
+    }
+    return d;
+  }
+
+  /** The description as conf/sodm-default.xml has it (the option named at the end). */
+  public String xmlDescription() {
+    if (options.isEmpty()) return description;
+    if (kind() == Kind.NEGATED_FLAG) return description + " Option " + optionName() + " turns it off.";
+    return description + " Option " + String.join(" / ", options) + ".";
+  }
+
+  /** Checks a value; throws naming the option and key when it is not one this parameter takes. */
+  public String check(String value) {
+    if (value == null) throw new SodmException("configuration key " + key + " has no value (is sodm-default.xml on the classpath?)");
+    String v = value.trim();
+    String why = type.problem(v);
+    if (why != null) throw new SodmException("bad parameter " + optionName() + " (" + key + "): " + why + ", got '" + value + "'");
+    return v;
+  }
+
+  private static final Map<String, Param> BY_KEY = Arrays.stream(values()).collect(Collectors.toMap(Param::key, Function.identity()));
+
+  /** The parameter of a key, or null. */
+  public static Param byKey(String key) {
+    return BY_KEY.get(key);
+  }
+
+  /** The parameters of some groups, in table order. */
+  public static List<Param> of(Group... groups) {
+    List<Group> g = List.of(groups);
+    return Arrays.stream(values()).filter(p -> g.contains(p.group)).toList();
+  }
+
+  /** The value types, each with its validator and a sample of values it must refuse (for the tests). */
+  public abstract static sealed class Type {
+    /** Null when {@code v} (trimmed) is valid, else why not. */
+    abstract String problem(String v);
+
+    /** Values this type refuses, for the table's tests. */
+    public abstract List<String> invalidSamples();
+
+    Type and(java.util.function.Predicate<String> extra, String why) {
+      Type base = this;
+      return new Text(why, v -> base.problem(v) == null && extra.test(v)) {
+        @Override
+        String problem(String v) {
+          String p = base.problem(v);
+          return p != null ? p : super.problem(v);
+        }
+
+        @Override
+        public List<String> invalidSamples() {
+          return base.invalidSamples();
+        }
+      };
+    }
+
+    static Type choice(String... values) {
+      return new Choice(List.of(values));
+    }
+
+    static Type positive() {
+      return new Real(0, false, Double.POSITIVE_INFINITY, false);
+    }
+
+    static Type real(double lo, boolean loIn, double hi, boolean hiIn) {
+      return new Real(lo, loIn, hi, hiIn);
+    }
+
+    static Type optionalReal() {
+      return new Text("a number, or empty", v -> {
+        if (v.isEmpty()) return true;
+        try {
+          return Double.isFinite(Double.parseDouble(v));
+        } catch (NumberFormatException e) {
+          return false;
+        }
+      });
+    }
+
+    static Type integer(long lo, long hi) {
+      return new Int(lo, hi);
+    }
+
+    static Type bool() {
+      return new Bool();
+    }
+
+    static Type text(String what, java.util.function.Predicate<String> ok) {
+      return new Text(what, ok);
+    }
+
+    /** One of a fixed list of words (case-insensitive); an error lists them. */
+    public static final class Choice extends Type {
+      private final List<String> values;
+
+      Choice(List<String> values) {
+        this.values = values;
+      }
+
+      public List<String> values() {
+        return values;
+      }
+
+      @Override
+      String problem(String v) {
+        return values.contains(v.toLowerCase(Locale.ROOT)) ? null : "must be one of " + String.join(", ", values);
+      }
+
+      @Override
+      public List<String> invalidSamples() {
+        return List.of("foo", "");
+      }
+    }
+
+    /** A finite number in a range. */
+    public static final class Real extends Type {
+      private final double lo;
+      private final double hi;
+      private final boolean loIn;
+      private final boolean hiIn;
+
+      Real(double lo, boolean loIn, double hi, boolean hiIn) {
+        this.lo = lo;
+        this.hi = hi;
+        this.loIn = loIn;
+        this.hiIn = hiIn;
+      }
+
+      @Override
+      String problem(String v) {
+        double d;
+        try {
+          d = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+          return "not a number";
+        }
+        if (!Double.isFinite(d)) return "must be finite";
+        boolean ok = (loIn ? d >= lo : d > lo) && (hiIn ? d <= hi : d < hi);
+        return ok ? null : "must be " + range();
+      }
+
+      private String range() {
+        boolean noLo = lo == Double.NEGATIVE_INFINITY;
+        boolean noHi = hi == Double.POSITIVE_INFINITY;
+        if (noLo && noHi) return "a finite number";
+        if (noHi) return (loIn ? ">= " : "> ") + fmt(lo);
+        if (noLo) return (hiIn ? "<= " : "< ") + fmt(hi);
+        return "in " + (loIn ? "[" : "(") + fmt(lo) + ", " + fmt(hi) + (hiIn ? "]" : ")");
+      }
+
+      private static String fmt(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+      }
+
+      @Override
+      public List<String> invalidSamples() {
+        List<String> s = new java.util.ArrayList<>(List.of("abc", "NaN", "Infinity"));
+        if (lo != Double.NEGATIVE_INFINITY) s.add(loIn ? String.valueOf(lo - 1) : String.valueOf(lo));
+        if (hi != Double.POSITIVE_INFINITY) s.add(hiIn ? String.valueOf(hi + 1) : String.valueOf(hi));
+        return s;
+      }
+    }
+
+    /** A whole number in a range. */
+    public static final class Int extends Type {
+      private final long lo;
+      private final long hi;
+
+      Int(long lo, long hi) {
+        this.lo = lo;
+        this.hi = hi;
+      }
+
+      @Override
+      String problem(String v) {
+        long d;
+        try {
+          d = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+          return "not an integer";
+        }
+        if (d < lo || d > hi) {
+          if (hi == Long.MAX_VALUE || hi == Integer.MAX_VALUE) return "must be >= " + lo;
+          return "must be in [" + lo + ", " + hi + "]";
+        }
+        return null;
+      }
+
+      @Override
+      public List<String> invalidSamples() {
+        List<String> s = new java.util.ArrayList<>(List.of("1.5", "x"));
+        if (lo != Long.MIN_VALUE) s.add(String.valueOf(lo - 1));
+        if (hi != Long.MAX_VALUE) s.add(String.valueOf(hi + 1));
+        return s;
+      }
+    }
+
+    /** true or false. */
+    public static final class Bool extends Type {
+      @Override
+      String problem(String v) {
+        return v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false") ? null : "must be true or false";
+      }
+
+      @Override
+      public List<String> invalidSamples() {
+        return List.of("yes", "1");
+      }
+    }
+
+    /** Free text with a check. */
+    public static non-sealed class Text extends Type {
+      private final String what;
+      private final java.util.function.Predicate<String> ok;
+
+      Text(String what, java.util.function.Predicate<String> ok) {
+        this.what = what;
+        this.ok = ok;
+      }
+
+      @Override
+      String problem(String v) {
+        return ok.test(v) ? null : "must be " + what;
+      }
+
+      @Override
+      public List<String> invalidSamples() {
+        return what.equals("a class name") ? List.of(" ") : List.of("xx");
+      }
+    }
+  }
+}

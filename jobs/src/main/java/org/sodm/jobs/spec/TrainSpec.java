@@ -1,0 +1,336 @@
+package org.sodm.jobs.spec;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.linear.BqoBlock;
+import org.sodm.linear.BqoState;
+import org.sodm.solver.LossSpec;
+import org.sodm.solver.LossType;
+import org.sodm.solver.PbmStep;
+import org.sodm.solver.SolverOptions;
+
+/**
+ * Everything {@code sodm train} was asked to do, typed and validated completely on the driver
+ * before any job ({@link #from}), serialised once into each job's configuration ({@link #writeTo})
+ * and read back by the tasks ({@link #of}), which never read raw keys.
+ *
+ * <p>It is built from the values of the training parameters of the {@link Param} table; those
+ * values ({@link #values()}) are also what the model's provenance and {@code --resume}'s check
+ * compare.
+ */
+public final class TrainSpec {
+  /** The configuration key that carries the serialised spec to the tasks. */
+  public static final String CONF_KEY = "sodm.internal.spec";
+
+  /** The parameter groups that make up a training run. */
+  static final List<Param.Group> GROUPS = List.of(Param.Group.INGEST, Param.Group.LOSS, Param.Group.KERNEL, Param.Group.TREE, Param.Group.EXACT,
+      Param.Group.SOLVER, Param.Group.LINEAR);
+
+  public enum Partitioner { STRATIFIED, KMEANS, RANDOM }
+
+  public enum Merge { WARM, CASCADE }
+
+  /** The kernel as configured: gamma 0 means 1 / dimension ({@link #resolve}). */
+  public record Kernel(KernelSpec.Type type, double gamma, double coef0, int degree) {
+    public KernelSpec resolve(int dimension) {
+      double g = gamma > 0 ? gamma : 1.0 / Math.max(1, dimension);
+      return new KernelSpec(type, type == KernelSpec.Type.LINEAR ? 0 : g, coef0, degree);
+    }
+  }
+
+  /** The merge tree. */
+  public record Tree(int partitions, int fanout, int landmarks, int candidates, long landmarkDriverRows, Partitioner partitioner,
+      Merge merge, boolean earlyStop, long maxBlockRows, int reducers) {
+
+    /** Block counts per level from the bottom up: K, ceil(K/p), ..., down to <= p blocks (at least one level). */
+    public List<Integer> levelBlocks() {
+      List<Integer> out = new ArrayList<>();
+      int b = partitions;
+      out.add(b);
+      while (b > fanout) {
+        b = (b + fanout - 1) / fanout;
+        out.add(b);
+      }
+      return out;
+    }
+
+    /**
+     * The levels actually run on {@code rows} rows: {@link #levelBlocks()}, cut before the first
+     * merge whose blocks would exceed {@link #maxBlockRows} rows on average (the bottom level is
+     * always run). With a fixed bottom block size this keeps the work per block, and so the
+     * training time per row, independent of n.
+     */
+    public List<Integer> levelBlocks(long rows) {
+      List<Integer> all = levelBlocks();
+      if (maxBlockRows <= 0) return all;
+      int keep = 1;
+      while (keep < all.size() && (rows + all.get(keep) - 1) / all.get(keep) <= maxBlockRows) keep++;
+      return all.subList(0, keep);
+    }
+
+    /** The number of the top level as planned: levels keep these numbers when --max-block-rows stops early. */
+    public int plannedTop() {
+      List<Integer> b = levelBlocks();
+      return b.get(b.size() - 1) > 1 ? b.size() : b.size() - 1;
+    }
+  }
+
+  /** Exact mode (PBM or one block). {@code reference} is NaN when not given. */
+  public record Exact(boolean on, long belowRows, double tolerance, int maxIterations, int innerEpochs, PbmStep.Rule lineSearch,
+      boolean refine, String single, double reference, double gap) {
+
+    /**
+     * True when a run on {@code rows} rows whose last level has {@code lastBlocks} blocks ends with
+     * the one-block exact solve although --exact was not given: small data, for which averaging a
+     * few blocks of n/p rows costs accuracy (0.3-0.8 point on phishing's 8,844 rows) and one block
+     * of n rows costs little.
+     */
+    public boolean bySize(long rows, int lastBlocks) {
+      return !on && belowRows > 0 && rows <= belowRows && lastBlocks > 1;
+    }
+  }
+
+  /** The linear solvers (BQO, DSVRG). */
+  public record Linear(LinearSolver solver, int blocks, double eps, int maxIterations, int innerPasses, double tau,
+      BqoState.LineSearch lineSearch, int epochs, double step) {
+
+    public BqoBlock.Options inner() {
+      return new BqoBlock.Options(innerPasses, tau, 1e-4);
+    }
+
+    public BqoState.Options outer() {
+      return new BqoState.Options(lineSearch, eps, maxIterations, 0.1, 0.5, 0);
+    }
+  }
+
+  /** Which solver trains a linear-kernel model. */
+  public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL }
+
+  private final Map<Param, String> values;
+  private final LossSpec loss;
+  private final Kernel kernel;
+  private final Tree tree;
+  private final Exact exact;
+  private final Linear linear;
+  private final SolverOptions solver;
+  private final long seed;
+  /** The training data's dimension once known (0 before ingest): resolves gamma 0 = 1/d. */
+  private final int dimension;
+  private static final String DIMENSION = "sodm.internal.dimension";
+
+  private TrainSpec(Map<Param, String> values, int dimension) {
+    this.values = Collections.unmodifiableMap(values);
+    this.dimension = dimension;
+    LossType lt = LossType.parse(get(Param.LOSS));
+    loss = new LossSpec(lt, real(Param.C), real(Param.LAMBDA), real(Param.THETA), real(Param.MU), bool(Param.BIAS),
+        real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
+    kernel = new Kernel(KernelSpec.Type.parse(get(Param.KERNEL)), real(Param.GAMMA), real(Param.COEF0), (int) integer(Param.DEGREE));
+
+    int fanout = (int) integer(Param.FANOUT);
+    long k = integer(Param.PARTITIONS);
+    if (k == 0) {
+      k = 1;
+      for (long l = integer(Param.LEVELS); l > 0; l--) k *= fanout;
+      if (k > 1_000_000) throw bad(Param.LEVELS, "fanout^levels = " + k + " blocks is more than 1000000");
+    }
+    tree = new Tree((int) k, fanout, (int) integer(Param.LANDMARKS), (int) integer(Param.LANDMARK_CANDIDATES),
+        integer(Param.LANDMARK_DRIVER_ROWS), choice(Param.PARTITIONER, Partitioner.class), choice(Param.MERGE, Merge.class),
+        bool(Param.EARLY_STOP), integer(Param.MAX_BLOCK_ROWS), (int) integer(Param.TRAIN_REDUCERS));
+
+    String ref = get(Param.EXACT_REFERENCE);
+    exact = new Exact(bool(Param.EXACT), integer(Param.EXACT_BELOW_ROWS), real(Param.EXACT_TOLERANCE),
+        (int) integer(Param.EXACT_MAX_ITERATIONS), (int) integer(Param.EXACT_INNER_EPOCHS),
+        choice(Param.EXACT_LINE_SEARCH, PbmStep.Rule.class), bool(Param.EXACT_REFINE), get(Param.EXACT_SINGLE).toLowerCase(Locale.ROOT),
+        ref.isEmpty() ? Double.NaN : Double.parseDouble(ref), real(Param.EXACT_GAP));
+
+    seed = integer(Param.SEED);
+    solver = new SolverOptions(real(Param.EPS), (int) integer(Param.MAX_EPOCHS), bool(Param.SHRINKING), integer(Param.CACHE_MB) << 20,
+        seed);
+
+    LinearSolver ls = choice(Param.LINEAR_SOLVER, LinearSolver.class);
+    if (ls == LinearSolver.BQO && lt == LossType.ODM) {
+      throw bad(Param.LINEAR_SOLVER, "bqo solves hinge and squared-hinge, not odm (use dsvrg or auto)");
+    }
+    if (ls == LinearSolver.DSVRG && lt != LossType.ODM) {
+      throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + lt.id() + " (use bqo or auto)");
+    }
+    linear = new Linear(ls, (int) integer(Param.LINEAR_BLOCKS), real(Param.LINEAR_EPS), (int) integer(Param.LINEAR_MAX_ITERATIONS),
+        (int) integer(Param.LINEAR_INNER_PASSES), real(Param.LINEAR_TAU), choice(Param.LINEAR_LINE_SEARCH, BqoState.LineSearch.class),
+        (int) integer(Param.LINEAR_EPOCHS), real(Param.LINEAR_STEP));
+  }
+
+  /**
+   * The parameters that decide what a run trains, in table order: those of {@link #GROUPS} and
+   * the seed (not how the work is spread: reducers, parallelism, overwrite).
+   */
+  public static List<Param> parameters() {
+    List<Param> ps = new ArrayList<>(Param.of(GROUPS.toArray(new Param.Group[0])));
+    ps.add(Param.SEED);
+    return ps;
+  }
+
+  /**
+   * Reads and validates every training parameter of {@code conf} (absent keys take the table's
+   * defaults); throws {@link SodmException} naming the first bad parameter and its option.
+   */
+  public static TrainSpec from(Configuration conf) {
+    Map<Param, String> v = new EnumMap<>(Param.class);
+    for (Param p : Param.values()) {
+      if (!(GROUPS.contains(p.group()) || p == Param.SEED || p == Param.TRAIN_REDUCERS)) continue;
+      String raw = conf.get(p.key());
+      v.put(p, p.check(raw == null ? p.defaultValue() : raw));
+    }
+    return build(v, 0);
+  }
+
+  private static TrainSpec build(Map<Param, String> v, int dimension) {
+    try {
+      return new TrainSpec(v, dimension);
+    } catch (IllegalArgumentException e) {
+      throw new SodmException("bad parameters: " + e.getMessage());
+    }
+  }
+
+  /** The spec a task's configuration carries ({@link #writeTo}); fails when the driver set none. */
+  public static TrainSpec of(Configuration conf) {
+    String s = conf.get(CONF_KEY);
+    if (s == null) throw new IllegalStateException("the task configuration carries no training spec (" + CONF_KEY + ")");
+    Properties p = new Properties();
+    try {
+      p.load(new StringReader(s));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<Param, String> v = new EnumMap<>(Param.class);
+    int dim = Integer.parseInt(p.getProperty(DIMENSION, "0"));
+    p.remove(DIMENSION);
+    for (String k : p.stringPropertyNames()) {
+      Param param = Param.byKey(k);
+      if (param == null) throw new IllegalStateException("training spec names an unknown key " + k);
+      v.put(param, p.getProperty(k));
+    }
+    return build(v, dim);
+  }
+
+  /** Puts the spec into a job configuration for its tasks (and the raw keys, for Hadoop-level readers). */
+  public Configuration writeTo(Configuration conf) {
+    Properties p = new Properties();
+    values.forEach((k, val) -> p.setProperty(k.key(), val));
+    p.setProperty(DIMENSION, Integer.toString(dimension));
+    StringWriter w = new StringWriter();
+    try {
+      p.store(w, null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    conf.set(CONF_KEY, w.toString());
+    values.forEach((k, val) -> conf.set(k.key(), val));
+    return conf;
+  }
+
+  /** This spec with one parameter changed (validated as on the command line). */
+  public TrainSpec with(Param p, String value) {
+    Map<Param, String> v = new EnumMap<>(values);
+    v.put(p, p.check(value));
+    return build(v, dimension);
+  }
+
+  /** This spec with the training data's dimension (which resolves gamma 0 = 1/d). */
+  public TrainSpec withDimension(int d) {
+    return build(new EnumMap<>(values), d);
+  }
+
+  /** The kernel with gamma resolved; needs the dimension ({@link #withDimension}). */
+  public KernelSpec resolvedKernel() {
+    if (dimension <= 0) throw new IllegalStateException("the training spec has no data dimension yet");
+    return kernel.resolve(dimension);
+  }
+
+  /** The parameter values this spec was built from, by key (the model's provenance, --resume's check). */
+  public Map<String, String> values() {
+    Map<String, String> m = new TreeMap<>();
+    for (Param p : parameters()) m.put(p.key(), values.get(p));
+    return m;
+  }
+
+  public LossSpec loss() {
+    return loss;
+  }
+
+  public Kernel kernel() {
+    return kernel;
+  }
+
+  public Tree tree() {
+    return tree;
+  }
+
+  public Exact exact() {
+    return exact;
+  }
+
+  public Linear linear() {
+    return linear;
+  }
+
+  public SolverOptions solver() {
+    return solver;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /** The linear solver that trains this spec, or null when the kernel pipeline does (any other kernel, or --linear-solver kernel). */
+  public LinearSolver linearSolver() {
+    if (kernel.type() != KernelSpec.Type.LINEAR || linear.solver() == LinearSolver.KERNEL) return null;
+    if (linear.solver() != LinearSolver.AUTO) return linear.solver();
+    return loss.type() == LossType.ODM ? LinearSolver.DSVRG : LinearSolver.BQO;
+  }
+
+  /** Fails naming --partitions when K exceeds the number of rows. */
+  public void checkRows(long rows) {
+    if (tree.partitions() > rows) {
+      throw bad(Param.PARTITIONS, "K = " + tree.partitions() + " blocks is more than the " + rows + " training rows");
+    }
+  }
+
+  public static SodmException bad(Param p, String what) {
+    return new SodmException("bad parameter " + p.optionName() + " (" + p.key() + "): " + what);
+  }
+
+  private String get(Param p) {
+    String v = values.get(p);
+    if (v == null) throw new IllegalStateException("training spec has no " + p.key());
+    return v;
+  }
+
+  private double real(Param p) {
+    return Double.parseDouble(get(p));
+  }
+
+  private long integer(Param p) {
+    return Long.parseLong(get(p));
+  }
+
+  private boolean bool(Param p) {
+    return Boolean.parseBoolean(get(p));
+  }
+
+  private <E extends Enum<E>> E choice(Param p, Class<E> type) {
+    return Enum.valueOf(type, get(p).toUpperCase(Locale.ROOT).replace('-', '_'));
+  }
+}
