@@ -208,7 +208,7 @@ class TrainMapReduceTest {
     AvroSerialization.setKeyWriterSchema(rc, TrainRecord.getClassSchema());
     AvroSerialization.setKeyReaderSchema(rc, TrainRecord.getClassSchema());
     for (var p : cand) r.withInput(p.getFirst(), List.of(p.getSecond()));
-    SpecForTests.write(conf);
+    SpecForTests.write(rc);
     List<Pair<AvroKey<TrainRecord>, NullWritable>> fin = r.run();
     assertEquals(2, fin.size());
     SparseVector[] pool = new SparseVector[cand.size()];
