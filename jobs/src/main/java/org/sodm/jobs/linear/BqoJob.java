@@ -165,22 +165,37 @@ final class BqoJob {
       }
       context.getCounter("sodm.bqo", "rows").increment(n);
       context.getCounter("sodm.bqo", "inner passes").increment(res.passes());
-      context.write(new IntWritable(0), VecWritable.ofDense(res.sums(), res.dw()));
+      context.write(new IntWritable(Math.max(block, 0)), VecWritable.ofDense(res.sums(), res.dw()));
       rows.clear();
     }
   }
 
-  /** Sums Delta w and combines the scalars (sums; min for min lambda; max for the violation). */
+  /**
+   * Sums Delta w and combines the scalars (sums; min for min lambda; max for the violation) in
+   * block order: each block's part arrives under its own key, so the floating-point sums do not
+   * depend on which map task finished first (a re-run gives the same bits).
+   */
   public static class SumReducer extends Reducer<IntWritable, VecWritable, IntWritable, VecWritable> {
+    private double[] dw;
+    private double[] sums;
+
     @Override
-    protected void reduce(IntWritable key, Iterable<VecWritable> values, Context context) throws IOException, InterruptedException {
-      double[] dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
-      double[] sums = BqoBlock.emptySums();
+    protected void setup(Context context) {
+      dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
+      sums = BqoBlock.emptySums();
+    }
+
+    @Override
+    protected void reduce(IntWritable key, Iterable<VecWritable> values, Context context) {
       for (VecWritable v : values) {
         BqoBlock.combine(sums, v.scalars());
         v.addTo(dw);
       }
-      context.write(key, VecWritable.ofDense(sums, dw));
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      context.write(new IntWritable(0), VecWritable.ofDense(sums, dw));
     }
   }
 }

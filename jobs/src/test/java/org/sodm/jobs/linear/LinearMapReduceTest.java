@@ -68,6 +68,7 @@ class LinearMapReduceTest {
       d.withInput(new AvroKey<>(TrainRecord.newBuilder().setId((long) i).setY(y[i]).setFeatures(Instances.toAvro(x[i])).setStratum(-1)
           .setBlock(1).setAlpha(List.of()).build()), NullWritable.get());
     }
+    org.sodm.jobs.spec.TrainSpec.from(conf).writeTo(conf); // as the driver does
     List<Pair<LongWritable, VecWritable>> out = d.run();
     assertEquals(6, out.size());
     assertEquals(1 - 2, out.get(0).getFirst().get());
@@ -109,6 +110,7 @@ class LinearMapReduceTest {
     double[] y = {1, -1, 1};
     double[] snap = {0.3, -0.2, 1.5};
     for (int i = 0; i < 3; i++) d.withInput(new LongWritable(i), List.of(VecWritable.ofFeatures(new double[] {y[i], snap[i]}, x[i])));
+    org.sodm.jobs.spec.TrainSpec.from(conf).writeTo(conf); // as the driver does
     List<Pair<IntWritable, VecWritable>> out = d.run();
     OdmPrimal odm = OdmPrimal.of(LossSpec.odm(5, 0.2, 0.5));
     double[] gbar = {(0.5 + 0.25) / 4, (-1 + 0.5) / 4, 0};
