@@ -10,7 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.data.SyntheticData;
-import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.SodmException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,42 +23,25 @@ public final class GenerateCommand extends SodmCommand {
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Output file (any Hadoop file system).")
   String output;
 
-  @Option(names = {"-n", "--rows"}, paramLabel = "N", description = "Rows (sodm.generate.rows, default 10000).")
-  Long rows;
-
-  @Option(names = {"-d", "--features"}, paramLabel = "D", description = "Features (sodm.generate.features, default 10).")
-  Integer features;
-
-  @Option(names = "--noise", paramLabel = "P", description = "Label flip probability in [0,0.5) (sodm.generate.noise, default 0).")
-  Double noise;
-
-  @Option(names = "--seed", paramLabel = "S", description = "Random seed (sodm.seed, default 1).")
-  Long seed;
-
-  @Option(names = "--overwrite", description = "Replace an existing file (sodm.overwrite).")
-  Boolean overwrite;
+  @Override
+  protected java.util.List<Param> params() {
+    return java.util.List.of(Param.GENERATE_ROWS, Param.GENERATE_FEATURES, Param.GENERATE_NOISE, Param.SEED, Param.OVERWRITE);
+  }
 
   @Override
   protected void applyOptions(Configuration conf) {
-    set(conf, SodmConf.GENERATE_ROWS, rows);
-    set(conf, SodmConf.GENERATE_FEATURES, features);
-    set(conf, SodmConf.GENERATE_NOISE, noise);
-    set(conf, SodmConf.SEED, seed);
-    set(conf, SodmConf.OVERWRITE, overwrite);
+    // every option is a table parameter
   }
 
   @Override
   protected int execute(Configuration conf) throws Exception {
-    long n = SodmConf.requireLong(conf, SodmConf.GENERATE_ROWS);
-    int d = (int) SodmConf.requireLong(conf, SodmConf.GENERATE_FEATURES);
-    double p = SodmConf.requireDouble(conf, SodmConf.GENERATE_NOISE);
-    long s = SodmConf.requireLong(conf, SodmConf.SEED);
-    if (n < 1) throw new SodmException("--rows must be >= 1, got " + n);
-    if (d < 1) throw new SodmException("--features must be >= 1, got " + d);
-    if (!(p >= 0 && p < 0.5)) throw new SodmException("--noise must be in [0, 0.5), got " + p);
+    long n = Param.GENERATE_ROWS.longValue(conf);
+    int d = (int) Param.GENERATE_FEATURES.longValue(conf);
+    double p = Param.GENERATE_NOISE.doubleValue(conf);
+    long s = Param.SEED.longValue(conf);
     Path target = new Path(output);
     FileSystem fs = target.getFileSystem(conf);
-    if (fs.exists(target) && !conf.getBoolean(SodmConf.OVERWRITE, false)) {
+    if (fs.exists(target) && !Param.OVERWRITE.booleanValue(conf)) {
       throw new SodmException("output " + target + " already exists (remove it or pass --overwrite)");
     }
     Path tmp = new Path(target.getParent() == null ? new Path(".") : target.getParent(), "." + target.getName() + ".tmp");

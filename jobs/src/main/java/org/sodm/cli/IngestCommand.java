@@ -4,7 +4,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.ingest.IngestJob;
-import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.spec.Param;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -21,36 +21,17 @@ public final class IngestCommand extends SodmCommand {
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Output directory (must not exist unless --overwrite).")
   String output;
 
-  @Option(names = "--format", paramLabel = "F", description = "auto | libsvm | csv | avro (sodm.ingest.format, default auto: by extension).")
-  String format;
-
-  @Option(names = "--label-column", paramLabel = "N", description = "CSV label column, 1-based, negative from the end (sodm.ingest.csv.label.column, default 1).")
-  Integer labelColumn;
-
-  @Option(names = "--delimiter", paramLabel = "C", description = "CSV delimiter, or 'tab' (sodm.ingest.csv.delimiter, default ,).")
-  String delimiter;
-
-  @Option(names = "--header", paramLabel = "auto|true|false", description = "CSV header line (sodm.ingest.csv.header, default auto).")
-  String header;
-
-  @Option(names = "--skip-bad-records", paramLabel = "N", description = "Skip up to N bad lines (counted, samples logged), fail past N (sodm.ingest.skip.bad.records, default 0).")
-  Long skipBad;
-
-  @Option(names = "--scale", paramLabel = "RANGE", description = "none | 0,1 | -1,1: scale features as svm-scale does (sodm.ingest.scale, default none).")
-  String scale;
-
-  @Option(names = "--overwrite", description = "Replace an existing output directory (sodm.overwrite).")
-  Boolean overwrite;
+  @Override
+  protected List<Param> params() {
+    List<Param> ps = new java.util.ArrayList<>();
+    for (Param p : Param.of(Param.Group.INGEST)) if (!p.options().isEmpty()) ps.add(p);
+    ps.add(Param.OVERWRITE);
+    return ps;
+  }
 
   @Override
   protected void applyOptions(Configuration conf) {
-    set(conf, SodmConf.INGEST_FORMAT, format);
-    set(conf, SodmConf.INGEST_LABEL_COLUMN, labelColumn);
-    set(conf, SodmConf.INGEST_DELIMITER, delimiter);
-    set(conf, SodmConf.INGEST_HEADER, header);
-    set(conf, SodmConf.INGEST_SKIP_BAD, skipBad);
-    set(conf, SodmConf.INGEST_SCALE, scale);
-    set(conf, SodmConf.OVERWRITE, overwrite);
+    // every option is a table parameter
   }
 
   @Override

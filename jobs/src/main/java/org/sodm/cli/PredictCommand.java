@@ -5,7 +5,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.predict.PredictJob;
-import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.spec.Param;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -22,23 +22,21 @@ public final class PredictCommand extends SodmCommand {
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Output directory.")
   String output;
 
-  @Option(names = "--overwrite", description = "Replace an existing output (sodm.overwrite).")
-  Boolean overwrite;
-
-  @Option(names = "--mode", paramLabel = "M", description = "global | local: local scores with the block of the nearest k-means centre (models trained with --partitioner kmeans; sodm.predict.mode, default global).")
-  String mode;
+  @Override
+  protected List<Param> params() {
+    return List.of(Param.PREDICT_MODE, Param.OVERWRITE);
+  }
 
   @Override
   protected void applyOptions(Configuration conf) {
-    set(conf, SodmConf.OVERWRITE, overwrite);
-    set(conf, SodmConf.PREDICT_MODE, mode);
+    // every option is a table parameter
   }
 
   @Override
   protected int execute(Configuration conf) throws Exception {
     long t0 = System.nanoTime();
     PredictJob.Result r = PredictJob.run(conf, ModelFiles.resolve(conf, model), inputs, new Path(output));
-    out().printf("sodm predict: %,d rows scored (%s mode) in %.1f s -> %s%n", r.rows(), conf.getTrimmed(SodmConf.PREDICT_MODE, "global"),
+    out().printf("sodm predict: %,d rows scored (%s mode) in %.1f s -> %s%n", r.rows(), Param.PREDICT_MODE.value(conf),
         (System.nanoTime() - t0) / 1e9, r.output());
     if (r.metrics() != null) out().println(r.metrics().table(r.labels().positive(), r.labels().negative()));
     return 0;

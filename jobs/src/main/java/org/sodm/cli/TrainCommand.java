@@ -39,9 +39,8 @@ public final class TrainCommand extends SodmCommand {
   private static List<Param> params(List<Param> spec) {
     List<Param> ps = new java.util.ArrayList<>(List.of(Param.OVERWRITE));
     for (Param p : spec) {
-      if (!p.options().isEmpty() && p.group() != Param.Group.INGEST) ps.add(p);
+      if (!p.options().isEmpty()) ps.add(p);
     }
-    ps.add(Param.INGEST_SCALE);
     return List.copyOf(ps);
   }
 

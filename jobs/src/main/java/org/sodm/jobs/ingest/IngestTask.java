@@ -73,7 +73,7 @@ final class IngestTask {
 
   /** The sample of file {@code ordinal} depends on the seed and the file's place only. */
   static long sampleSeed(Configuration conf, int ordinal) {
-    return Seeds.ingestFile(Long.parseLong(Param.SEED.check(conf.get(Param.SEED.key(), Param.SEED.defaultValue()))), ordinal);
+    return Seeds.ingestFile(Param.SEED.longValue(conf), ordinal);
   }
 
   String file() {

@@ -283,6 +283,23 @@ public enum Param {
     return v;
   }
 
+  /** The validated value in {@code conf} (the table's default when the key is absent). */
+  public String value(org.apache.hadoop.conf.Configuration conf) {
+    return check(conf.get(key, defaultValue));
+  }
+
+  public long longValue(org.apache.hadoop.conf.Configuration conf) {
+    return Long.parseLong(value(conf));
+  }
+
+  public double doubleValue(org.apache.hadoop.conf.Configuration conf) {
+    return Double.parseDouble(value(conf));
+  }
+
+  public boolean booleanValue(org.apache.hadoop.conf.Configuration conf) {
+    return Boolean.parseBoolean(value(conf));
+  }
+
   private static final Map<String, Param> BY_KEY = Arrays.stream(values()).collect(Collectors.toMap(Param::key, Function.identity()));
 
   /** The parameter of a key, or null. */

@@ -88,7 +88,7 @@ public final class TrainPipeline {
     boolean hasValidation = req.validation() != null && !req.validation().isEmpty();
     PhaseRunner runner = new PhaseRunner(conf, req.output(), req.phase(), progress, t0);
     runner.plan(phases(spec, trainer, hasValidation), trainer::conditional);
-    boolean overwrite = Boolean.parseBoolean(Param.OVERWRITE.check(conf.get(Param.OVERWRITE.key(), "false")));
+    boolean overwrite = Param.OVERWRITE.booleanValue(conf);
     boolean resume = req.resume() || (runner.phased() && runner.hasEarlierRun() && !overwrite);
     java.util.Map<String, String> params = new java.util.TreeMap<>(spec.values());
     params.put("sodm.internal.inputs", String.join(",", req.inputs()));
