@@ -29,8 +29,9 @@ public final class TrainCommand extends SodmCommand {
   boolean resume;
 
   @Option(names = "--phase", paramLabel = "NAME", description = {
-      "Run up to and including this phase, then stop: ingest, validation, landmarks, level-N, model. Resumes the run",
-      "in OUTPUT when there is one (as --resume), so each step of a workflow runs one phase (workflows/)."})
+      "Run up to and including this phase, then stop. Kernel tree: ingest, validation, landmarks, level-N, refine,",
+      "pbm-init, pbm-N, model; linear: ingest, validation, partition, bqo or dsvrg, model. Resumes the run in OUTPUT",
+      "when there is one (as --resume), so each step of a workflow runs one phase (workflows/)."})
   String phase;
 
   /** Every training parameter of the table, as options in table order. */

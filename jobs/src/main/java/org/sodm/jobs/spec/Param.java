@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.sodm.jobs.support.SodmException;
 
 /**
  * The parameter table: every sodm configuration key with its command-line option, type,
@@ -276,10 +275,10 @@ public enum Param {
 
   /** Checks a value; throws naming the option and key when it is not one this parameter takes. */
   public String check(String value) {
-    if (value == null) throw new SodmException("configuration key " + key + " has no value (is sodm-default.xml on the classpath?)");
+    if (value == null) throw new BadParameterException("configuration key " + key + " has no value (is sodm-default.xml on the classpath?)");
     String v = value.trim();
     String why = type.problem(v);
-    if (why != null) throw new SodmException("bad parameter " + optionName() + " (" + key + "): " + why + ", got '" + value + "'");
+    if (why != null) throw new BadParameterException("bad parameter " + optionName() + " (" + key + "): " + why + ", got '" + value + "'");
     return v;
   }
 

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.sodm.jobs.support.SodmException;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoState;
@@ -184,7 +183,7 @@ public final class TrainSpec {
 
   /**
    * Reads and validates every training parameter of {@code conf} (absent keys take the table's
-   * defaults); throws {@link SodmException} naming the first bad parameter and its option.
+   * defaults); throws {@link BadParameterException} naming the first bad parameter and its option.
    */
   public static TrainSpec from(Configuration conf) {
     Map<Param, String> v = new EnumMap<>(Param.class);
@@ -200,7 +199,7 @@ public final class TrainSpec {
     try {
       return new TrainSpec(v, dimension);
     } catch (IllegalArgumentException e) {
-      throw new SodmException("bad parameters: " + e.getMessage());
+      throw new BadParameterException("bad parameters: " + e.getMessage());
     }
   }
 
@@ -308,8 +307,8 @@ public final class TrainSpec {
     }
   }
 
-  public static SodmException bad(Param p, String what) {
-    return new SodmException("bad parameter " + p.optionName() + " (" + p.key() + "): " + what);
+  public static BadParameterException bad(Param p, String what) {
+    return new BadParameterException("bad parameter " + p.optionName() + " (" + p.key() + "): " + what);
   }
 
   private String get(Param p) {

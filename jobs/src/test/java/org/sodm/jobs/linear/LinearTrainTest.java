@@ -136,10 +136,10 @@ class LinearTrainTest {
     Configuration conf = LocalConf.create(tmp);
     conf.set(SodmConf.LINEAR_SOLVER, "bqo");
     conf.set(SodmConf.LOSS, "odm");
-    SodmException e = assertThrows(SodmException.class, () -> TrainSpec.from(conf));
+    IllegalArgumentException e = assertThrows(org.sodm.jobs.spec.BadParameterException.class, () -> TrainSpec.from(conf));
     assertTrue(e.getMessage().contains("--linear-solver") && e.getMessage().contains(SodmConf.LINEAR_SOLVER), e.getMessage());
     conf.set(SodmConf.LINEAR_SOLVER, "fast");
-    e = assertThrows(SodmException.class, () -> TrainSpec.from(conf));
+    e = assertThrows(org.sodm.jobs.spec.BadParameterException.class, () -> TrainSpec.from(conf));
     assertTrue(e.getMessage().contains("'fast'") && e.getMessage().contains("auto, bqo, dsvrg, kernel"), e.getMessage());
     conf.set(SodmConf.LINEAR_SOLVER, "auto");
     conf.set(SodmConf.KERNEL, "linear");

@@ -13,7 +13,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sodm.cli.SodmMainAccess;
-import org.sodm.jobs.support.SodmException;
 import org.sodm.jobs.train.TrainPipeline;
 import org.sodm.testing.LocalConf;
 
@@ -71,13 +70,13 @@ class ParamTableTest {
     List<String> checked = new ArrayList<>();
     for (Param p : Param.values()) {
       for (String bad : p.type().invalidSamples()) {
-        SodmException e = assertThrows(SodmException.class, () -> p.check(bad), p.key() + "=" + bad);
+        BadParameterException e = assertThrows(BadParameterException.class, () -> p.check(bad), p.key() + "=" + bad);
         assertTrue(e.getMessage().contains(p.key()) && e.getMessage().contains(p.optionName()), e.getMessage());
         if (!training.contains(p)) continue;
         Configuration c = LocalConf.create(tmp);
         c.set(p.key(), bad);
         Path out = tmp.resolve("out");
-        SodmException t = assertThrows(SodmException.class, () -> TrainPipeline.run(c, new TrainPipeline.Request(
+        IllegalArgumentException t = assertThrows(IllegalArgumentException.class, () -> TrainPipeline.run(c, new TrainPipeline.Request(
             List.of(LocalConf.sampleData("svmguide1").toString()), null, new org.apache.hadoop.fs.Path(out.toString()), false),
             line -> { }), p.key() + "=" + bad);
         assertTrue(t.getMessage().contains(p.key()), t.getMessage());
@@ -90,7 +89,7 @@ class ParamTableTest {
 
   @Test
   void choiceErrorsListTheChoices() {
-    SodmException e = assertThrows(SodmException.class, () -> Param.MERGE.check("foo"));
+    BadParameterException e = assertThrows(BadParameterException.class, () -> Param.MERGE.check("foo"));
     assertTrue(e.getMessage().contains("warm, cascade") && e.getMessage().contains("--merge"), e.getMessage());
   }
 
