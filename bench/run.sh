@@ -140,14 +140,31 @@ ensure_tools() {
   command -v xz >/dev/null 2>&1 || pk+=(xz-utils)
   command -v bzip2 >/dev/null 2>&1 || pk+=(bzip2)
   command -v java >/dev/null 2>&1 || pk+=(openjdk-17-jdk-headless)
-  command -v mvn >/dev/null 2>&1 || [ -n "$(ls "$root"/jobs/target/sodm-jobs-*-all.jar 2>/dev/null)" ] || pk+=(maven)
+  command -v mvn >/dev/null 2>&1 || { [ -n "$(jar)" ] && [ -n "$(bench_jar)" ]; } || pk+=(maven)
   # fonts for the plot labels (the plots are drawn without text when there are none)
   command -v fc-list >/dev/null 2>&1 || pk+=(fontconfig fonts-dejavu-core)
   [ "${#pk[@]}" -eq 0 ] || apt_install "${pk[@]}"
 }
 
 jar() { ls "$root"/jobs/target/sodm-jobs-*-all.jar 2>/dev/null | head -n 1; }
-bench_tool() { java -Djava.awt.headless=true -cp "${BENCH_CP:-$(jar)}" org.sodm.bench.BenchTool "$@"; }
+# The harness (split, report, svm-train parsing) is the bench module's jar, not the product's:
+# BENCH_CP (a classpath, e.g. the bench module's test classpath) or bench/target/sodm-bench-*-all.jar,
+# built here when missing.
+bench_jar() { ls "$root"/bench/target/sodm-bench-*-all.jar 2>/dev/null | head -n 1; }
+ensure_bench_cp() {
+  [ -n "${BENCH_CP:-}" ] && return 0
+  if [ -z "$(bench_jar)" ]; then
+    command -v mvn >/dev/null 2>&1 || die "no bench/target/sodm-bench-*-all.jar and no mvn to build it"
+    say "building the bench jar (mvn -B -q -DskipTests package -pl bench; not timed)"
+    (cd "$root" && mvn -B -q -DskipTests package -pl bench) >&2 || die "building the bench jar failed"
+  fi
+  BENCH_CP="$(bench_jar)"
+  [ -n "$BENCH_CP" ] || die "no bench/target/sodm-bench-*-all.jar after the build"
+}
+bench_tool() {
+  ensure_bench_cp
+  java -Djava.awt.headless=true -cp "$BENCH_CP" org.sodm.bench.BenchTool "$@"
+}
 
 now() { echo "${EPOCHREALTIME:-$(date +%s.%N)}"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
@@ -293,11 +310,13 @@ self_check() {
 }
 
 if [ "$self_check" = 1 ]; then
+  ensure_bench_cp
   self_check
   exit $?
 fi
 
 if [ -n "$report_only" ]; then
+  ensure_bench_cp
   bench_tool report "$report_only"
   cat "$report_only/results.md"
   exit 0
@@ -310,6 +329,7 @@ export SODM_LOCAL=1
 say "checking the sodm jars (builds them when missing; not timed)"
 sodm_version="$("$root/bin/sodm" --version 2>/dev/null | head -n 1)" || die "bin/sodm --version failed"
 [ -n "$(jar)" ] || die "no jobs/target/sodm-jobs-*-all.jar after the build"
+ensure_bench_cp
 
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -z "$out" ] && out="$root/bench/results/$stamp"

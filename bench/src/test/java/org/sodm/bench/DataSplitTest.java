@@ -68,7 +68,7 @@ class DataSplitTest {
   /** The phishing split of the benchmarks (seed 1), pinned by its digest; skipped without ../shared/datasets. */
   @Test
   void phishingSplitIsPinned() throws Exception {
-    // the tests run in jobs/; the data sets are beside the project root
+    // the tests run in bench/; the data sets are beside the project root
     Path src = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("../shared/datasets/phishing/phishing.libsvm.xz").normalize();
     assumeTrue(Files.exists(src), "no shared data sets at " + src);
     Path raw = tmp.resolve("phishing");

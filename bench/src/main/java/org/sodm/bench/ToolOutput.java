@@ -68,22 +68,21 @@ public final class ToolOutput {
    * Levels from train-report.json when the progress lines are missing: the end of level j counted
    * from the pipeline start is the report's total minus the wall time of the levels after it.
    */
-  public static List<Level> levelsFromReport(Map<String, Object> report) {
+  public static List<Level> levelsFromReport(ReportFiles.TrainReport report) {
     List<Level> r = new ArrayList<>();
-    List<Object> levels = Json.arr(report.get("levels"));
-    Double total = Json.num(report.get("seconds"));
-    if (levels == null || total == null) return r;
+    List<ReportFiles.TrainReport.Level> levels = report.levels();
+    Double total = report.seconds();
+    if (total == null) return r;
     double after = 0;
     double[] ends = new double[levels.size()];
     for (int j = levels.size() - 1; j >= 0; j--) {
       ends[j] = total - after;
-      Double w = Json.num(Json.obj(levels.get(j)).get("wallSeconds"));
+      Double w = levels.get(j).wallSeconds();
       after += w == null ? 0 : w;
     }
     for (int j = 0; j < levels.size(); j++) {
-      Map<String, Object> l = Json.obj(levels.get(j));
-      r.add(new Level(Json.num(l.get("level")).intValue(), Json.num(l.get("blocks")).intValue(),
-          Json.num(l.get("validationAccuracy")), ends[j]));
+      ReportFiles.TrainReport.Level l = levels.get(j);
+      r.add(new Level(l.level(), l.blocks(), l.validationAccuracy(), ends[j]));
     }
     return r;
   }

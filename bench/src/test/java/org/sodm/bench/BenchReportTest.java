@@ -1,9 +1,13 @@
 package org.sodm.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +17,8 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 
 /** The report renderer on a hand-made output directory: medians, ratios, cells, JSON, PNGs. */
 class BenchReportTest {
@@ -71,19 +77,73 @@ class BenchReportTest {
     assertTrue(md.contains("![svmguide1](plot-svmguide1.png)"));
     assertTrue(md.contains("| svmguide1 | block | 200.00× | – | -0.24 | ≥ −0.3 met | – | – |"), md);
 
-    Map<String, Object> json = Json.parseObject(Files.readString(out.resolve("results.json")));
-    Map<String, Object> set = Json.obj(Json.arr(json.get("sets")).get(0));
-    Map<String, Object> v = Json.obj(Json.arr(set.get("ours")).get(0));
-    assertEquals(200.0, Json.num(v.get("ratioMedian")), 1e-9);
-    assertEquals(10.0, Json.num(v.get("trainSecondsMedian")), 1e-9);
-    assertEquals(0.05, Json.num(Json.obj(set.get("libsvm")).get("trainSecondsMedian")), 1e-12);
-    Map<String, Object> run1 = Json.obj(Json.arr(v.get("runs")).get(0));
-    Map<String, Object> lvl = Json.obj(Json.arr(run1.get("levels")).get(0));
-    assertEquals(7.0, Json.num(lvl.get("secondsSinceCommandStart")), 1e-9); // 6 s on the pipeline clock + 1 s JVM start
+    JsonNode json = ReportFiles.read(out.resolve("results.json"), JsonNode.class);
+    JsonNode set = json.get("sets").get(0);
+    assertEquals("svmguide1", set.get("set").asText());
+    assertEquals(3089, set.get("setup").get("train_rows").intValue()); // numeric facts as numbers
+    JsonNode v = set.get("ours").get(0);
+    assertEquals(200.0, v.get("ratioMedian").doubleValue(), 1e-9);
+    assertEquals(10.0, v.get("trainSecondsMedian").doubleValue(), 1e-9);
+    assertEquals(0.05, set.get("libsvm").get("trainSecondsMedian").doubleValue(), 1e-12);
+    JsonNode run1 = v.get("runs").get(0);
+    assertEquals(657, run1.get("supportVectors").longValue());
+    assertEquals(4, run1.get("finalBlocks").intValue());
+    assertEquals(-1016.76, run1.get("dualObjective").doubleValue(), 1e-9); // the last level's objective from train-report.json
+    JsonNode lvl = run1.get("levels").get(0);
+    assertEquals(7.0, lvl.get("secondsSinceCommandStart").doubleValue(), 1e-9); // 6 s on the pipeline clock + 1 s JVM start
 
     BufferedImage png = ImageIO.read(out.resolve("plot-svmguide1.png").toFile());
-    assertNotNull(png);
-    assertEquals(900, png.getWidth());
+    assertNotNull(png, "plot-svmguide1.png is not a readable PNG");
+    assertEquals(Charts.WIDTH, png.getWidth());
+    assertEquals(Charts.HEIGHT, png.getHeight());
+    assertTrue(pixels(png, Charts.PALETTE[0]) > 50, "no curve of ours drawn");
+    assertTrue(pixels(png, Charts.PEER) > 20, "no LIBSVM point drawn");
+  }
+
+  /** Pixels of (nearly) exactly this colour. */
+  static int pixels(BufferedImage im, Color c) {
+    int n = 0;
+    for (int y = 0; y < im.getHeight(); y++) {
+      for (int x = 0; x < im.getWidth(); x++) {
+        Color p = new Color(im.getRGB(x, y));
+        if (Math.abs(p.getRed() - c.getRed()) + Math.abs(p.getGreen() - c.getGreen()) + Math.abs(p.getBlue() - c.getBlue()) <= 6) n++;
+      }
+    }
+    return n;
+  }
+
+  /** The accuracy chart: a curve per variant over the levels (and the command's end), the peer as one point, log time when it spans > 30x. */
+  @Test
+  void accuracyChartSeries() throws Exception {
+    write("config.txt", "sets=s\nvariants=block\n");
+    ours("s", "block", 1, 10, 5, 0.9623, "--loss hinge");
+    peer("s", 1, 0.05, 0);
+    BenchReport.Data d = BenchReport.load(out);
+    XYChart c = BenchReport.setPlot(d, "s");
+    XYSeries ours = c.getSeriesMap().get("sodm block");
+    assertNotNull(ours, c.getSeriesMap().keySet().toString());
+    assertArrayEquals(new double[] {7.0, 9.5, 10.0}, ours.getXData(), 1e-9); // level ends since the command's start, then its end
+    assertArrayEquals(new double[] {94.5, 96.23, 96.23}, ours.getYData(), 1e-9);
+    XYSeries peer = c.getSeriesMap().get("LIBSVM svm-train");
+    assertArrayEquals(new double[] {0.05}, peer.getXData(), 1e-12);
+    assertArrayEquals(new double[] {96.475}, peer.getYData(), 1e-9);
+    assertTrue(c.getStyler().isXAxisLogarithmic()); // 10 s / 0.05 s = 200x
+    assertTrue(c.getStyler().getYAxisMax() <= 100, "accuracy axis beyond 100%");
+    assertEquals(2, c.getSeriesMap().size());
+  }
+
+  @Test
+  void chartsLeaveOutWhatAnAxisCannotShow() throws Exception {
+    XYChart c = Charts.chart(Charts.Axes.of("t", "x", "y").logX(true).logY(true), List.of(
+        new Charts.Series("a", Charts.PALETTE[0], List.of(new double[] {0, 1}, new double[] {1, Double.NaN}, new double[] {2, 3}), true, null),
+        new Charts.Series("empty", Charts.PEER, List.of(new double[] {-1, 1}), false, List.of("x"))));
+    assertEquals(List.of("a"), List.copyOf(c.getSeriesMap().keySet()));
+    assertArrayEquals(new double[] {2}, c.getSeriesMap().get("a").getXData(), 0);
+    Path png = out.resolve("c.png");
+    Charts.writePng(c, png);
+    BufferedImage im = ImageIO.read(png.toFile());
+    assertEquals(Charts.WIDTH, im.getWidth());
+    assertThrows(IllegalArgumentException.class, () -> Charts.writePng(c, out.resolve("c.jpg")));
   }
 
   @Test
@@ -119,18 +179,19 @@ class BenchReportTest {
     assertEquals(100.0 / 46, (Double) rows.get(3).get("ratioToPrevious"), 1e-9);
     String md = BenchReport.generate(out);
     assertTrue(md.contains("| 2,000 | 2 | 21.00 | 2 | 2.10× | **2.10×** | 97.00% |"), md);
-    assertTrue(Files.size(out.resolve("scaling.png")) > 1000);
+    BufferedImage png = ImageIO.read(out.resolve("scaling.png").toFile());
+    assertNotNull(png, "scaling.png is not a readable PNG");
+    assertEquals(Charts.HEIGHT, png.getHeight());
+    XYChart c = BenchReport.scalingPlot(d);
+    assertTrue(c.getStyler().isXAxisLogarithmic() && c.getStyler().isYAxisLogarithmic());
+    assertArrayEquals(new double[] {10, 21, 46, 100}, c.getSeriesMap().get("sodm train (median)").getYData(), 1e-9);
+    assertArrayEquals(new double[] {10, 20, 40, 80}, c.getSeriesMap().get("linear from the first size").getYData(), 1e-9);
   }
 
   @Test
-  void ticks() {
-    double[] t = Plot.ticks(94.3, 96.6, false);
-    assertEquals(94.0, t[0], 1e-9);
-    assertEquals(97.0, t[t.length - 1], 1e-9);
-    double[] l = Plot.ticks(0.04, 30, true);
-    assertEquals(0.01, l[0], 1e-12);
-    assertEquals(100, l[l.length - 1], 1e-9);
-    assertEquals("0.05", Plot.fmt(0.05));
-    assertEquals("12,500", Plot.fmt(12500));
+  void targetsAreWrittenPlainly() {
+    assertEquals("0.3", BenchReport.plain(0.3));
+    assertEquals("0.05", BenchReport.plain(0.05));
+    assertEquals("1", BenchReport.plain(1.0));
   }
 }

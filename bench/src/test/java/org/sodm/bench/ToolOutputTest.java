@@ -63,11 +63,11 @@ class ToolOutputTest {
   }
 
   @Test
-  void levelsFromTheReportWhenNoProgressLines() {
-    Map<String, Object> report = Json.parseObject("{\"levels\": [\n"
+  void levelsFromTheReportWhenNoProgressLines() throws Exception {
+    ReportFiles.TrainReport report = ReportFiles.parse("{\"levels\": [\n"
         + "{\"level\": 2, \"blocks\": 16, \"objective\": -1444.4, \"wallSeconds\": 1.5, \"validationAccuracy\": 0.945},\n"
         + "{\"level\": 1, \"blocks\": 4, \"objective\": -1016.7, \"wallSeconds\": 2.0, \"validationAccuracy\": null}],\n"
-        + "\"blocks\": 4, \"supportVectors\": 657, \"seconds\": 10.0}");
+        + "\"blocks\": 4, \"supportVectors\": 657, \"seconds\": 10.0}", ReportFiles.TrainReport.class);
     List<ToolOutput.Level> ls = ToolOutput.levelsFromReport(report);
     assertEquals(2, ls.size());
     assertEquals(8.0, ls.get(0).totalSeconds(), 1e-12);

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.knowm.xchart.XYChart;
 
 /**
  * Turns a harness output directory (written by {@code bench/run.sh}) into {@code results.md},
@@ -156,18 +157,15 @@ public final class BenchReport {
       r.levels = ToolOutput.parseSodmLevels(trainLog);
       Path rep = dir.resolve("train-report.json");
       if (Files.exists(rep)) {
-        Map<String, Object> report = Json.parseObject(read(rep));
-        Double sv = Json.num(report.get("supportVectors"));
-        r.supportVectors = sv == null ? null : sv.longValue();
-        Double b = Json.num(report.get("blocks"));
-        r.blocks = b == null ? null : b.intValue();
-        List<Object> ls = Json.arr(report.get("levels"));
-        if (ls != null && !ls.isEmpty()) r.objective = Json.num(Json.obj(ls.get(ls.size() - 1)).get("objective"));
+        ReportFiles.TrainReport report = ReportFiles.read(rep, ReportFiles.TrainReport.class);
+        r.supportVectors = report.supportVectors();
+        r.blocks = report.blocks();
+        if (!report.levels().isEmpty()) r.objective = report.levels().get(report.levels().size() - 1).objective();
         if (r.levels.isEmpty()) r.levels = ToolOutput.levelsFromReport(report);
-        if (r.pipelineSeconds == null) r.pipelineSeconds = Json.num(report.get("seconds"));
+        if (r.pipelineSeconds == null) r.pipelineSeconds = report.seconds();
       }
       Path metrics = dir.resolve("metrics.json");
-      if (Files.exists(metrics)) r.accuracy = Json.num(Json.parseObject(read(metrics)).get("accuracy"));
+      if (Files.exists(metrics)) r.accuracy = ReportFiles.read(metrics, ReportFiles.Metrics.class).accuracy();
       if (r.accuracy == null && !r.levels.isEmpty()) r.accuracy = r.levels.get(r.levels.size() - 1).accuracy();
     }
     return r;
@@ -467,7 +465,7 @@ public final class BenchReport {
           .append(" | ").append(f(ratio, "%.2f×"))
           .append(" | ").append(tt == null ? "–" : String.format(Locale.ROOT, "≤ %.1f× ", tt) + mark(Double.isFinite(ratio) && ratio <= tt))
           .append(" | ").append(dAcc == null ? "–" : String.format(Locale.ROOT, "%+.2f", dAcc))
-          .append(" | ").append(at == null ? "–" : String.format(Locale.ROOT, "≥ −%s ", Plot.fmt(at)) + mark(dAcc != null && dAcc >= -at - 1e-9))
+          .append(" | ").append(at == null ? "–" : "≥ −" + plain(at) + " " + mark(dAcc != null && dAcc >= -at - 1e-9))
           .append(" | ").append(gap).append(" | ").append(gapTarget.isEmpty() ? "–" : gapTarget).append(" |\n");
     }
     if (b.length() > 0) {
@@ -476,6 +474,11 @@ public final class BenchReport {
           + "constraint, see above).\n\n");
     }
     return b.toString();
+  }
+
+  /** A target such as 0.3 or 0.05 as written: no exponent, no trailing zeros. */
+  static String plain(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
   private static String mark(boolean met) {
@@ -625,8 +628,8 @@ public final class BenchReport {
   }
 
   /** The accuracy-vs-time plot of one set: a curve per variant of ours, the peer as a point. */
-  static Plot setPlot(Data d, String set) {
-    Plot plot = new Plot(set + ": test accuracy vs. training time", "seconds since the train command started", "test accuracy (%)", 900, 560).yCap(100);
+  static XYChart setPlot(Data d, String set) {
+    List<Charts.Series> series = new ArrayList<>();
     int k = 0;
     double lo = Double.POSITIVE_INFINITY;
     double hi = 0;
@@ -649,22 +652,23 @@ public final class BenchReport {
         hi = Math.max(hi, m.trainSeconds);
       }
       if (pts.isEmpty()) continue;
-      plot.add(new Plot.Series("sodm " + r.variant, Plot.PALETTE[k++ % Plot.PALETTE.length], pts, true, labels));
+      series.add(new Charts.Series("sodm " + r.variant, Charts.PALETTE[k++ % Charts.PALETTE.length], pts, true, labels));
     }
     List<Run> peer = d.peerBySet.getOrDefault(set, List.of());
     Run pm = medianRun(peer);
     if (pm != null && pm.ok && pm.trainSeconds != null && pm.accuracy != null) {
       double t = Math.max(median(okTimes(peer, true)), 1e-3);
-      plot.add(new Plot.Series("LIBSVM svm-train", Plot.PEER, List.<double[]>of(new double[] {t, 100 * pm.accuracy}), false,
+      series.add(new Charts.Series("LIBSVM svm-train", Charts.PEER, List.<double[]>of(new double[] {t, 100 * pm.accuracy}), false,
           List.of(String.format(Locale.ROOT, "%.2f%%", 100 * pm.accuracy))));
       lo = Math.min(lo, t);
       hi = Math.max(hi, t);
     }
-    plot.logX(hi > 0 && lo > 0 && hi / lo > 30);
-    return plot;
+    Charts.Axes axes = Charts.Axes.of(set + ": test accuracy vs. training time", "seconds since the train command started",
+        "test accuracy (%)").yCap(100).logX(hi > 0 && lo > 0 && hi / lo > 30);
+    return Charts.chart(axes, series);
   }
 
-  static Plot scalingPlot(Data d) {
+  static XYChart scalingPlot(Data d) {
     List<double[]> pts = new ArrayList<>();
     List<double[]> lin = new ArrayList<>();
     List<String> labels = new ArrayList<>();
@@ -683,36 +687,34 @@ public final class BenchReport {
       }
       lin.add(new double[] {n, t0 * n / n0});
     }
-    Plot p = new Plot("scaling: sodm train time vs. rows (fixed rows per block)", "rows", "train seconds", 900, 560).logX(true).logY(true);
-    p.add(new Plot.Series("sodm train (median)", Plot.PALETTE[0], pts, true, labels));
     List<double[]> l23 = new ArrayList<>();
     if (t0 != null) for (double[] q : lin) l23.add(new double[] {q[0], t0 * Math.pow(q[0] / n0, Math.log(2.3) / Math.log(2))});
-    p.add(new Plot.Series("linear from the first size", new java.awt.Color(0x999999), lin, true, null));
-    p.add(new Plot.Series("2.3× per doubling (target bound)", new java.awt.Color(0xff7f0e), l23, true, null));
-    return p;
+    return Charts.chart(Charts.Axes.of("scaling: sodm train time vs. rows (fixed rows per block)", "rows", "train seconds").logX(true).logY(true),
+        List.of(new Charts.Series("sodm train (median)", Charts.PALETTE[0], pts, true, labels),
+            new Charts.Series("linear from the first size", new java.awt.Color(0x999999), lin, true, null),
+            new Charts.Series("2.3× per doubling (target bound)", new java.awt.Color(0xff7f0e), l23, true, null)));
   }
 
   /** Writes results.md, results.json and the plots into {@code out}; returns the Markdown. */
   public static String generate(Path out) throws IOException {
     Data d = load(out);
     for (String set : d.sets.keySet()) {
-      Plot p = setPlot(d, set);
       try {
-        p.write(out.resolve("plot-" + set + ".png"));
+        Charts.writePng(setPlot(d, set), out.resolve("plot-" + set + ".png"));
       } catch (Throwable t) {
         System.err.println("bench report: no plot for " + set + ": " + t);
       }
     }
     if (!d.scaling.isEmpty()) {
       try {
-        scalingPlot(d).write(out.resolve("scaling.png"));
+        Charts.writePng(scalingPlot(d), out.resolve("scaling.png"));
       } catch (Throwable t) {
         System.err.println("bench report: no scaling plot: " + t);
       }
     }
     String md = markdown(d, out);
     Files.writeString(out.resolve("results.md"), md, StandardCharsets.UTF_8);
-    Files.writeString(out.resolve("results.json"), Json.write(json(d)), StandardCharsets.UTF_8);
+    Files.writeString(out.resolve("results.json"), ReportFiles.write(json(d)), StandardCharsets.UTF_8);
     return md;
   }
 }

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * Helpers of {@code bench/run.sh}, run with {@code java -cp sodm-jobs-*-all.jar org.sodm.bench.BenchTool}:
+ * Helpers of {@code bench/run.sh}, run with
+ * {@code java -jar bench/target/sodm-bench-*-all.jar} (the bench module's jar, not part of the product):
  *
  * <pre>
  * split IN TRAIN_OUT TEST_OUT [TEST_FRACTION=0.2] [SEED=1]   seeded split of a LIBSVM file (prints "train N test M")
