@@ -7,7 +7,7 @@ import org.apache.hadoop.fs.Path;
 import org.sodm.avro.ModelRecord;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.SodmException;
-import org.sodm.jobs.train.TrainPipeline;
+import org.sodm.jobs.phase.TrainOutput;
 import org.sodm.model.Model;
 
 /** Locating and loading model files. */
@@ -20,8 +20,8 @@ public final class ModelFiles {
     FileSystem fs = p.getFileSystem(conf);
     if (!fs.exists(p)) throw new SodmException("model " + p + " does not exist");
     if (fs.getFileStatus(p).isDirectory()) {
-      Path m = new Path(p, TrainPipeline.MODEL);
-      if (!fs.exists(m)) throw new SodmException(p + " holds no " + TrainPipeline.MODEL + " (is it a training output directory?)");
+      Path m = new Path(p, TrainOutput.MODEL);
+      if (!fs.exists(m)) throw new SodmException(p + " holds no " + TrainOutput.MODEL + " (is it a training output directory?)");
       return fs.makeQualified(m);
     }
     return fs.makeQualified(p);
