@@ -28,6 +28,7 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.OutputDir;
+import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.jobs.support.XzCodec;
@@ -105,6 +106,7 @@ public final class IngestJob {
     long maxBad = SodmConf.requireLong(conf, SodmConf.INGEST_SKIP_BAD);
     if (maxBad < 0) throw new SodmException(SodmConf.INGEST_SKIP_BAD + " (--skip-bad-records) must be >= 0, got " + maxBad);
     double[] range = parseScale(conf);
+    OutputGuard.checkDisjoint(conf, output, inputs, "input");
     List<Path> files = inputFiles(conf, inputs);
     String format = SodmConf.require(conf, SodmConf.INGEST_FORMAT);
     boolean overwrite = conf.getBoolean(SodmConf.OVERWRITE, false);

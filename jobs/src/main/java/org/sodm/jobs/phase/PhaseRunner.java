@@ -16,6 +16,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.support.OutputDir;
+import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmException;
 
 /**
@@ -161,9 +162,11 @@ public final class PhaseRunner {
     }
     if (fs.exists(out)) {
       if (!overwrite) throw new SodmException("output " + out + " already exists (pass --resume to continue it, or --overwrite)");
+      OutputGuard.checkReplaceable(fs, out);
       fs.delete(out, true);
     }
     fs.mkdirs(work);
+    OutputGuard.mark(fs, out, "sodm train");
     Properties p = new Properties();
     params.forEach(p::setProperty);
     try (OutputStream o = fs.create(pp, true)) {

@@ -23,6 +23,7 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.OutputDir;
+import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.model.Metrics;
@@ -75,6 +76,8 @@ public final class PredictJob {
     AvroClasses.trust();
     Configuration conf = new Configuration(base);
     Jobs.localParallelism(conf);
+    OutputGuard.checkDisjoint(conf, output, inputs, "input");
+    OutputGuard.checkDisjoint(conf, output, List.of(modelFile.toString()), "model");
     Model model = ModelFiles.read(conf, modelFile);
     String mode = conf.getTrimmed(SodmConf.PREDICT_MODE, "global");
     if (!mode.equals("global") && !mode.equals("local")) {

@@ -25,14 +25,15 @@ public final class OutputDir implements AutoCloseable {
 
   /**
    * Prepares {@code target}. Fails, naming the path, when it exists and {@code overwrite} is
-   * false.
+   * false, or when it exists and was not written by sodm ({@link OutputGuard#checkReplaceable}).
    */
   public static OutputDir create(Configuration conf, Path target, boolean overwrite) throws IOException {
     FileSystem fs = target.getFileSystem(conf);
     Path qualified = fs.makeQualified(target);
     if (fs.exists(qualified) && !overwrite) {
-      throw new IOException("output " + qualified + " already exists (remove it or pass --overwrite)");
+      throw new SodmException("output " + qualified + " already exists (remove it or pass --overwrite)");
     }
+    OutputGuard.checkReplaceable(fs, qualified);
     Path temp = new Path(qualified.getParent(), "." + qualified.getName() + ".tmp-" + UUID.randomUUID());
     if (!fs.mkdirs(temp)) throw new IOException("cannot create " + temp);
     return new OutputDir(fs, qualified, temp);
@@ -67,7 +68,11 @@ public final class OutputDir implements AutoCloseable {
 
   /** Moves the temporary directory to the final name (replacing an old one when allowed). */
   public void commit() throws IOException {
-    if (fs.exists(target) && !fs.delete(target, true)) throw new IOException("cannot replace " + target);
+    OutputGuard.mark(fs, temp, target.getName());
+    if (fs.exists(target)) {
+      OutputGuard.checkReplaceable(fs, target);
+      if (!fs.delete(target, true)) throw new IOException("cannot replace " + target);
+    }
     if (!fs.rename(temp, target)) throw new IOException("cannot rename " + temp + " to " + target);
     committed = true;
   }

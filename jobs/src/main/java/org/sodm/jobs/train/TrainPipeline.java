@@ -22,6 +22,7 @@ import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.Jobs;
+import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.model.Model;
 
@@ -86,6 +87,8 @@ public final class TrainPipeline {
     TrainSpec spec = TrainSpec.from(conf);
     Trainer trainer = trainer(spec);
     boolean hasValidation = req.validation() != null && !req.validation().isEmpty();
+    OutputGuard.checkDisjoint(conf, req.output(), req.inputs(), "input");
+    OutputGuard.checkDisjoint(conf, req.output(), req.validation(), "validation input");
     PhaseRunner runner = new PhaseRunner(conf, req.output(), req.phase(), progress, t0);
     runner.plan(phases(spec, trainer, hasValidation), trainer::conditional);
     boolean overwrite = Param.OVERWRITE.booleanValue(conf);

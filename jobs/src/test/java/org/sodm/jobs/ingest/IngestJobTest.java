@@ -178,7 +178,8 @@ class IngestJobTest {
     Files.writeString(tmp.resolve("a.txt"), "1 1:1\n-1 2:1\n");
     org.apache.hadoop.fs.Path o = new org.apache.hadoop.fs.Path(tmp.resolve("o").toString());
     IngestJob.run(conf, List.of(tmp.resolve("a.txt").toString()), o);
-    IOException e = assertThrows(IOException.class, () -> IngestJob.run(conf, List.of(tmp.resolve("a.txt").toString()), o));
+    RuntimeException e = assertThrows(org.sodm.jobs.support.SodmException.class,
+        () -> IngestJob.run(conf, List.of(tmp.resolve("a.txt").toString()), o));
     assertTrue(e.getMessage().contains("already exists"), e.getMessage());
     conf.setBoolean(SodmConf.OVERWRITE, true);
     IngestJob.run(conf, List.of(tmp.resolve("a.txt").toString()), o);
