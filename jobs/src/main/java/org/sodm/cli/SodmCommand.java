@@ -100,6 +100,7 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     for (Map.Entry<String, String> e : defines.entrySet()) conf.set(e.getKey(), e.getValue());
     applyParams(conf);
     applyOptions(conf);
+    Param.checkKnown(conf);
     try {
       return execute(conf);
     } finally {

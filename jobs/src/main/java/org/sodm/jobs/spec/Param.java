@@ -306,6 +306,43 @@ public enum Param {
     return BY_KEY.get(key);
   }
 
+  /**
+   * Fails on a {@code sodm.*} key that is not in the table (a misspelt -D key would otherwise be
+   * ignored), naming the nearest key; {@code sodm.internal.*} keys are the drivers' own.
+   */
+  public static void checkKnown(Iterable<Map.Entry<String, String>> conf) {
+    for (Map.Entry<String, String> e : conf) {
+      String k = e.getKey();
+      if (!k.startsWith("sodm.") || k.startsWith("sodm.internal.") || BY_KEY.containsKey(k)) continue;
+      String best = null;
+      int bestD = Integer.MAX_VALUE;
+      for (String known : BY_KEY.keySet()) {
+        int d = editDistance(k, known);
+        if (d < bestD || (d == bestD && known.compareTo(best) < 0)) {
+          bestD = d;
+          best = known;
+        }
+      }
+      throw new BadParameterException("unknown configuration key " + k + " (did you mean " + best + "? every key: conf/sodm-default.xml)");
+    }
+  }
+
+  static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) prev[j] = j;
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
   /** The parameters of some groups, in table order. */
   public static List<Param> of(Group... groups) {
     List<Group> g = List.of(groups);

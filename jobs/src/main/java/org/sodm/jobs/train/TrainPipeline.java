@@ -106,6 +106,12 @@ public final class TrainPipeline {
       List<Instance> validationRows = null;
       if (hasValidation) {
         IngestJob.Result v = ingest(conf, runner, req.validation(), "validation");
+        List<String> unknown = v.stats().getLabels().stream().map(l -> l.getLabel())
+            .filter(l -> !data.labelMap().positive().equals(l) && !data.labelMap().negative().equals(l)).toList();
+        if (!unknown.isEmpty()) {
+          throw new SodmException("--validation " + req.validation() + " has labels " + unknown + " that the training data "
+              + req.inputs() + " does not have (its labels: " + data.labelMap().negative() + ", " + data.labelMap().positive() + ")");
+        }
         validationRows = AvroFiles.readDir(conf, new Path(v.dir(), IngestJob.DATA), Instance.class);
       } else {
         runner.passed("validation", "none");

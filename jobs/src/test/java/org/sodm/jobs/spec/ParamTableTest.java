@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sodm.cli.SodmMainAccess;
+import org.sodm.jobs.support.SodmException;
 import org.sodm.jobs.train.TrainPipeline;
 import org.sodm.testing.LocalConf;
 
@@ -109,5 +110,28 @@ class ParamTableTest {
     assertEquals(s.resolvedKernel(), t.resolvedKernel());
     assertEquals(0.25, t.resolvedKernel().gamma(), 0, "gamma 0 resolved as 1/d");
     assertThrows(IllegalStateException.class, () -> TrainSpec.of(new Configuration(false)), "a task without a spec fails");
+  }
+
+  @Test
+  void unknownSodmKeysAreRefusedNamingTheNearest() throws Exception {
+    String[] r = SodmMainAccess.run("train", "-D", "sodm.kernel.gama=2", "-i", "x", "-o", tmp.resolve("o").toString());
+    assertEquals("1", r[0]);
+    assertTrue(r[2].contains("unknown configuration key sodm.kernel.gama") && r[2].contains("did you mean sodm.kernel.gamma?"), r[2]);
+    assertFalse(Files.exists(tmp.resolve("o")));
+    Configuration ok = new Configuration(false);
+    ok.set("sodm.internal.anything", "1");
+    ok.set("mapreduce.framework.name", "local");
+    Param.checkKnown(ok); // the drivers' own keys and other systems' keys pass
+  }
+
+  @Test
+  void validationLabelsMustBeTheTrainingLabels() throws Exception {
+    Path val = tmp.resolve("val.libsvm");
+    Files.writeString(val, "1 1:0.5\n7 1:0.2\n");
+    Configuration c = LocalConf.create(tmp);
+    RuntimeException e = assertThrows(SodmException.class, () -> TrainPipeline.run(c, new TrainPipeline.Request(
+        List.of(LocalConf.sampleData("svmguide1").toString()), List.of(val.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("m").toString()), false), line -> { }));
+    assertTrue(e.getMessage().contains("[7]") && e.getMessage().contains("0, 1"), e.getMessage());
   }
 }
