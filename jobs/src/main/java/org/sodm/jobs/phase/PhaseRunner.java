@@ -17,6 +17,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.support.OutputDir;
 import org.sodm.jobs.support.OutputGuard;
+import org.sodm.jobs.support.OutputLock;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.SodmException;
 
 /**
@@ -34,7 +36,7 @@ import org.sodm.jobs.support.SodmException;
  *   <li>checks on {@code --resume} that the run in the work directory had the same parameters.
  * </ul>
  */
-public final class PhaseRunner {
+public final class PhaseRunner implements AutoCloseable {
   /** The work sub-directory of a training output. */
   public static final String WORK = "work";
   static final String PARAMS = "params.properties";
@@ -85,6 +87,7 @@ public final class PhaseRunner {
   private final String stopAfter;
   private final Map<String, String> passed = new LinkedHashMap<>();
   private List<Planned> planned = List.of();
+  private OutputLock lock;
 
   /**
    * @param stopAfter the phase named by --phase, or null for the whole run
@@ -141,6 +144,7 @@ public final class PhaseRunner {
    * creates the output (replacing an existing one only with {@code overwrite}) and records params.
    */
   public void prepare(Map<String, String> params, boolean resume, boolean overwrite) throws IOException {
+    lock = OutputLock.acquire(fs, out, Param.LOCK_LEASE.longValue(conf) * 1000, progress);
     Path pp = new Path(work, PARAMS);
     if (resume) {
       if (!fs.exists(pp)) throw new SodmException("--resume: " + work + " holds no earlier run (no " + PARAMS + ")");
@@ -172,6 +176,13 @@ public final class PhaseRunner {
     try (OutputStream o = fs.create(pp, true)) {
       p.store(o, "sodm train parameters");
     }
+  }
+
+  /** Releases the output's lock. */
+  @Override
+  public void close() throws IOException {
+    if (lock != null) lock.close();
+    lock = null;
   }
 
   /** True when {@code out} holds an earlier run (its parameters file). */

@@ -178,6 +178,9 @@ public enum Param {
       "Seed of every random choice (same inputs, parameters and seed give the same result)."),
   OVERWRITE("sodm.overwrite", "false", Group.RUNTIME, Type.bool(), "--overwrite", null,
       "Replace an existing output directory instead of failing."),
+  LOCK_LEASE("sodm.lock.lease.seconds", "60", Group.RUNTIME, Type.integer(1, 86400), null, null,
+      "A training run holds a lock beside its output directory (.NAME.sodm-lock) and renews it every third of this; a lock not "
+          + "renewed for this long belongs to a run that died and is taken over."),
   PREDICT_MODE("sodm.predict.mode", "global", Group.PREDICT, Type.choice("global", "local"), "--mode", "M",
       "sodm predict --mode: global (the model's decision function) or local (the block of the nearest k-means centre: DC-SVM "
           + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans).");

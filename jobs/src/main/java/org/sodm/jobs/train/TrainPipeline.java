@@ -95,8 +95,8 @@ public final class TrainPipeline {
     boolean resume = req.resume() || (runner.phased() && runner.hasEarlierRun() && !overwrite);
     java.util.Map<String, String> params = new java.util.TreeMap<>(spec.values());
     params.put("sodm.internal.inputs", String.join(",", req.inputs()));
-    runner.prepare(params, resume, overwrite);
-    try {
+    try (runner) {
+      runner.prepare(params, resume, overwrite);
       IngestJob.Result data = ingest(conf, runner, req.inputs(), "ingest");
       if (data.labelMap() == null) {
         throw new SodmException("training needs exactly two labels; " + req.inputs() + " has " + data.stats().getLabels().size()

@@ -111,4 +111,33 @@ class OutputSafetyTest {
     refused(sodm("ingest", "-i", data.toString(), "-o", data.toString(), "--overwrite"), "is the input");
     assertEquals(before, snapshot(tmp));
   }
+
+  @Test
+  void aLockedOutputIsRefusedNamingTheHolderAndAStaleLockIsTakenOver() throws Exception {
+    Path out = tmp.resolve("m");
+    Path lock = tmp.resolve(".m.sodm-lock");
+    Files.writeString(lock, "host elsewhere, pid 4242, user alice, started 2026-11-23T10:00:00Z");
+    String[] args = {"-i", data.toString(), "-o", out.toString(), "--scale", "0,1", "-g", "2", "--loss", "hinge", "--partitions", "1"};
+    String[] r = sodm("train", args);
+    refused(r, "in use by another sodm run", "pid 4242", "user alice");
+    assertFalse(Files.exists(out), "nothing written");
+    assertTrue(Files.exists(lock), "the holder's lock is left alone");
+    // the holder died an hour ago: its lease lapsed, the lock is taken over with a message
+    Files.setLastModifiedTime(lock, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+    r = sodm("train", args);
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("taking over the lock") && r[1].contains("pid 4242"), r[1]);
+    assertFalse(Files.exists(lock), "released at the end of the run");
+    // also released after a failed run
+    r = sodm("train", "-i", data.toString(), "-o", out.toString(), "--resume", "-g", "3");
+    assertEquals("1", r[0]);
+    assertTrue(r[2].contains("different parameters"), r[2]);
+    assertFalse(Files.exists(lock), "released after a failure");
+    // a holder on this host that is gone (kill -9) is taken over at once
+    String host = java.net.InetAddress.getLocalHost().getHostName();
+    Files.writeString(lock, "host " + host + ", pid " + Long.MAX_VALUE / 2 + ", user bob, started now");
+    assertTrue(OutputLock.holderIsDeadHere(Files.readString(lock)));
+    assertFalse(OutputLock.holderIsDeadHere("host " + host + ", pid " + ProcessHandle.current().pid() + ", user me"));
+    assertFalse(OutputLock.holderIsDeadHere("host elsewhere, pid 1, user root"));
+  }
 }
