@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
 import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.support.Causes;
 import org.sodm.jobs.support.SodmException;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -27,6 +28,9 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
+
+  @Option(names = "--debug", description = "Print the stack trace of a failure (also SODM_DEBUG=1).")
+  boolean debug;
 
   private final PrintWriter out = new PrintWriter(System.out, true);
 
@@ -113,11 +117,11 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     CommandLine cl = commandLine();
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
-      if (ex instanceof SodmException || ex instanceof IllegalArgumentException) {
-        cmd.getErr().println(name + ": error: " + ex.getMessage());
-      } else {
-        cmd.getErr().println(name + ": error: " + ex);
+      cmd.getErr().println(name + ": error: " + Causes.describe(ex, name));
+      if (debug || "1".equals(System.getenv("SODM_DEBUG"))) {
         ex.printStackTrace(cmd.getErr());
+      } else if (!(ex instanceof SodmException || ex instanceof IllegalArgumentException)) {
+        cmd.getErr().println(name + ": (the stack trace: --debug or SODM_DEBUG=1)");
       }
       return 1;
     });

@@ -124,12 +124,11 @@ class SodmMainTest {
   @Test
   void everyParameterIsDocumentedInSodmDefault() throws Exception {
     Set<String> inCode = new HashSet<>();
+    for (org.sodm.jobs.spec.Param p : org.sodm.jobs.spec.Param.values()) inCode.add(p.key());
     for (java.lang.reflect.Field f : SodmConf.class.getFields()) {
       Object v = f.get(null);
-      if (v instanceof String s && s.startsWith("sodm.")) inCode.add(s);
+      if (v instanceof String s && s.startsWith("sodm.")) assertTrue(inCode.contains(s), s + " is in the table");
     }
-    inCode.add(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM);
-    inCode.add(SodmConf.LOCAL_FS_IMPL); // the one Hadoop key sodm sets by default
     Path xml = LocalConf.projectDir().resolve("conf/sodm-default.xml");
     NodeList props = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile()).getElementsByTagName("property");
     Set<String> documented = new HashSet<>();

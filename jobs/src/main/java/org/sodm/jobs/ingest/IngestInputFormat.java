@@ -13,6 +13,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
 import org.sodm.avro.Instance;
+import org.sodm.jobs.support.ReportingRecordReader;
 
 /**
  * One split per input file (so line numbers, and the ids made from them, are exact), read as
@@ -30,10 +31,8 @@ public class IngestInputFormat extends FileInputFormat<Object, Object> {
   public RecordReader<Object, Object> createRecordReader(InputSplit split, TaskAttemptContext context) {
     Path file = ((FileSplit) split).getPath();
     String format = context.getConfiguration().get(IngestMapper.FORMATS_KEY + "." + file, "libsvm");
-    if (format.equals("avro")) {
-      return (RecordReader) new AvroKeyRecordReader<Instance>(Instance.getClassSchema());
-    }
-    return (RecordReader) new LineRecordReader();
+    RecordReader r = format.equals("avro") ? new AvroKeyRecordReader<Instance>(Instance.getClassSchema()) : new LineRecordReader();
+    return new ReportingRecordReader<Object, Object>(r, "reading " + file + " as " + format);
   }
 
   /** For the type checker: the two key types this format produces. */

@@ -97,6 +97,11 @@ final class BqoJob {
 
   /** A block: apply the pending step, solve (7), write the block back, emit Delta w_k and the sums. */
   public static class BqoMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, IntWritable, VecWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "BqoMapper", () -> super.run(context));
+  }
+
     private final List<Row> rows = new ArrayList<>();
     private SvmLoss loss;
     private BqoBlock.Options inner;
@@ -176,6 +181,11 @@ final class BqoJob {
    * depend on which map task finished first (a re-run gives the same bits).
    */
   public static class SumReducer extends Reducer<IntWritable, VecWritable, IntWritable, VecWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "SumReducer", () -> super.run(context));
+  }
+
     private double[] dw;
     private double[] sums;
 

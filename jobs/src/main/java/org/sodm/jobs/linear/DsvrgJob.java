@@ -95,6 +95,11 @@ final class DsvrgJob {
   private record Row(long id, double y, SparseVector x) {}
 
   public static class DsvrgMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, LongWritable, VecWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "DsvrgMapper", () -> super.run(context));
+  }
+
     private final List<Row> rows = new ArrayList<>();
     private int block = -1;
 
@@ -156,6 +161,11 @@ final class DsvrgJob {
   }
 
   public static class DsvrgReducer extends Reducer<LongWritable, VecWritable, IntWritable, VecWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "DsvrgReducer", () -> super.run(context));
+  }
+
     private OdmPrimal odm;
     private double[] wl;
     private double[] hsum;

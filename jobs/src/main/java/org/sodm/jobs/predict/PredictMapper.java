@@ -15,6 +15,11 @@ import org.sodm.model.Model;
 
 /** Scores instances with the model from the distributed cache: id, true label, f(x), predicted label. */
 public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroKey<Prediction>, NullWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "PredictMapper", () -> super.run(context));
+  }
+
   private Model model;
   private boolean local;
   private final AvroKey<Prediction> out = new AvroKey<>();

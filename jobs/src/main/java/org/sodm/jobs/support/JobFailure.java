@@ -23,13 +23,18 @@ public final class JobFailure {
 
   private JobFailure() {}
 
-  /** Records {@code message} for the driver (best effort: the task fails anyway). */
+  /**
+   * Records {@code message} for the driver (best effort: the task fails anyway). The first
+   * message of an attempt is kept: it is the most specific one (a task that reported its own
+   * error then fails with it through {@link Causes#reporting}).
+   */
   public static void report(TaskAttemptContext context, String message) {
     String dir = context.getConfiguration().get(DIR_KEY);
     if (dir == null) return;
     try {
       Path p = new Path(dir, context.getTaskAttemptID().toString() + ".txt");
       FileSystem fs = p.getFileSystem(context.getConfiguration());
+      if (fs.exists(p)) return;
       try (OutputStream out = fs.create(p, true)) {
         out.write(message.getBytes(StandardCharsets.UTF_8));
       }

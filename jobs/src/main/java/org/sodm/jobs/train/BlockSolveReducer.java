@@ -42,6 +42,11 @@ import org.sodm.solver.SolverOptions;
  * parameters (not checked by --resume, not in the model's provenance).
  */
 public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "BlockSolveReducer", () -> super.run(context));
+  }
+
   private static final Logger LOG = LoggerFactory.getLogger(BlockSolveReducer.class);
   /** TEST ONLY: directory of fail-once markers; setting it turns the fault injection on. */
   public static final String FAIL_ONCE_DIR = "sodm.internal.test.fail.once.dir";

@@ -16,6 +16,11 @@ import org.sodm.jobs.support.SodmConf;
  * lines 10-12). With {@code --merge cascade} only support vectors move up.
  */
 public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "MergeMapper", () -> super.run(context));
+  }
+
   private int fanout;
   private boolean cascade;
   private final BlockKey key = new BlockKey();

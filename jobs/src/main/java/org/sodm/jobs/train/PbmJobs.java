@@ -104,6 +104,11 @@ final class PbmJobs {
 
   /** qg from the broadcast vectors; alpha replaced by theirs when they come from the refine solve. */
   public static class InitMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, AvroKey<TrainRecord>, NullWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "InitMapper", () -> super.run(context));
+  }
+
     private KernelExpansion f;
     private Map<Long, List<Double>> replace;
     private double scale;
@@ -154,6 +159,11 @@ final class PbmJobs {
 
   /** Applies the previous step and keys by block. */
   public static class ApplyMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "ApplyMapper", () -> super.run(context));
+  }
+
     private double beta;
     private LossSpec loss;
     private final BlockKey key = new BlockKey();
@@ -193,6 +203,11 @@ final class PbmJobs {
 
   /** Solves a block's subproblem (7). */
   public static class DirectionReducer extends Reducer<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "DirectionReducer", () -> super.run(context));
+  }
+
     private Kernel kernel;
     private TrainSpec spec;
     private int rows;
@@ -304,6 +319,11 @@ final class PbmJobs {
 
   /** qd_i = (Q dgamma)_i from the broadcast changed instances; partial sum of dgamma_i qd_i per task. */
   public static class QdMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, AvroKey<TrainRecord>, NullWritable> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "QdMapper", () -> super.run(context));
+  }
+
     private KernelExpansion f;
     private double partial;
     private final AvroKey<TrainRecord> out = new AvroKey<>();

@@ -31,6 +31,11 @@ import org.sodm.partition.StreamingStratifiedAssigner;
  * task deals the same way), kmeans (nearest centre) or random (hash of id and seed).
  */
 public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
+  @Override
+  public void run(Context context) throws java.io.IOException, InterruptedException {
+    org.sodm.jobs.support.Causes.reporting(context, "StratifyMapper", () -> super.run(context));
+  }
+
   private Scaler scaler;
   private LabelMap labels;
   private StratumAssigner strata;
