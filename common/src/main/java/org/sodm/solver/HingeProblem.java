@@ -1,11 +1,13 @@
 package org.sodm.solver;
 
+import java.util.Optional;
+
 /**
  * Hinge (L1) and squared-hinge (L2) SVM duals, one variable per instance, gamma_i = alpha_i.
  * Hinge: 0 &lt;= alpha_i &lt;= C_i, g_i = -alpha_i. Squared hinge: alpha_i &gt;= 0,
  * g_i = alpha_i^2 / (4 C_i) - alpha_i (the diagonal 1/(2 C_i) added to Q). C_i = w_{y_i} C.
  */
-final class HingeProblem implements DualProblem {
+final class HingeProblem implements PairDual {
   private final boolean squared;
   private final double[] y;
   private final double cPos;
@@ -18,10 +20,6 @@ final class HingeProblem implements DualProblem {
     this.cNeg = spec.c() * spec.negativeWeight();
   }
 
-  boolean squared() {
-    return squared;
-  }
-
   @Override
   public double upperBound(int i) {
     return upper(i);
@@ -29,20 +27,23 @@ final class HingeProblem implements DualProblem {
 
   /** Upper bound of alpha_i (infinite for the squared hinge). */
   double upper(int i) {
-    return squared ? Double.POSITIVE_INFINITY : ci(i);
+    return upper(y[i] > 0);
   }
 
-  /** Diagonal added to Q_ii (1/(2 C_i) for the squared hinge, else 0). */
-  double extraDiag(int i) {
-    return squared ? 0.5 / ci(i) : 0;
+  @Override
+  public double upper(boolean positive) {
+    return squared ? Double.POSITIVE_INFINITY : (positive ? cPos : cNeg);
   }
 
-  double cPos() {
-    return cPos;
+  /** Diagonal added to Q_ii (1/(2 C_y) for the squared hinge, else 0). */
+  @Override
+  public double extraDiag(boolean positive) {
+    return squared ? 0.5 / (positive ? cPos : cNeg) : 0;
   }
 
-  double cNeg() {
-    return cNeg;
+  @Override
+  public Optional<PairDual> pairs() {
+    return Optional.of(this);
   }
 
   double ci(int i) {

@@ -135,34 +135,9 @@ final class OdmProblem implements DualProblem {
     return bp;
   }
 
-  /** qg[0..to) += delta col[0..to), fused with {@link #argmaxViolation} (the greedy hot loop). */
-  int applyArgmax(double[] alpha, double[] qg, double delta, float[] col, int to, double[] best) {
-    int bp = -1;
-    double bv = 0;
-    double[] yy = y;
-    double tm = theta - 1;
-    double tp = theta + 1;
-    for (int i = 0; i < to; i++) {
-      double q = qg[i] + delta * col[i];
-      qg[i] = q;
-      double z = alpha[2 * i];
-      double b = alpha[2 * i + 1];
-      double mcb = yy[i] > 0 ? mcPos : mcNeg;
-      double gz = q + mcb * v * z + tm;
-      double gb = -q + mcb * b + tp;
-      double vz = z <= 0 ? -gz : Math.abs(gz);
-      double vb = b <= 0 ? -gb : Math.abs(gb);
-      double vv = vz > vb ? vz : vb;
-      if (vv > bv) {
-        bv = vv;
-        bp = i;
-      }
-    }
-    best[0] = bv;
-    return bp;
-  }
-
-  int applyArgmax(double[] alpha, double[] qg, double delta, double[] col, int to, double[] best) {
+  /** Fused: one pass updates qg and finds the largest violation (the greedy hot loop). */
+  @Override
+  public int applyArgmax(double[] alpha, double[] qg, double delta, float[] col, int to, double[] best) {
     int bp = -1;
     double bv = 0;
     double[] yy = y;

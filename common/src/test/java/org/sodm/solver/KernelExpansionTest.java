@@ -45,20 +45,20 @@ class KernelExpansionTest {
     double[] y = QpReference.randomLabels(r, n);
     KernelSpec ks = KernelSpec.rbf(1);
     LossSpec loss = LossSpec.hinge(2).withBias(true);
-    SolveResult res = new KernelDualSolver(ks.create(), SolverOptions.defaults().withEps(1e-11))
-        .withDoubleCache(true).solve(x, y, loss, null);
+    SolveResult res = new KernelDualSolver(ks.create(), SolverOptions.defaults().withEps(1e-11)).solve(x, y, loss, null);
     QpReference ref = QpReference.of(ks, x, y, loss);
     double[] exact = ref.enumerate();
-    for (int i = 0; i < n; i++) assertEquals(exact[i], res.alpha()[i], 1e-8);
+    // float columns: the solver optimises Q rounded to float (relative 6e-8)
+    for (int i = 0; i < n; i++) assertEquals(exact[i], res.alpha()[i], 1e-6);
     KernelExpansion f = KernelExpansion.of(ks.create(), x, res, true);
     double b = 0;
     for (int i = 0; i < n; i++) b += y[i] * exact[i];
-    assertEquals(b, f.bias(), 1e-8);
+    assertEquals(b, f.bias(), 1e-6);
     double[][] q = QpReference.gram(ks, x, y, true);
     for (int i = 0; i < n; i++) {
       double yf = 0;
       for (int j = 0; j < n; j++) yf += q[i][j] * exact[j];
-      assertEquals(yf, y[i] * f.decision(x[i]), 1e-8);
+      assertEquals(yf, y[i] * f.decision(x[i]), 1e-6);
     }
     // without bias the expansion has b = 0 and keeps only the support vectors
     SolveResult nb = new KernelDualSolver(ks.create(), SolverOptions.defaults()).solve(x, y, LossSpec.hinge(2), null);

@@ -56,7 +56,7 @@ class LinearDualCdTest {
     for (LossSpec loss : new LossSpec[] {LossSpec.hinge(1), LossSpec.squaredHinge(1).withBias(true), LossSpec.odm(4, 0.1, 0.5)}) {
       SolverOptions o = SolverOptions.defaults().withEps(1e-8).withMaxEpochs(100000);
       LinearDualCd.Result lin = new LinearDualCd(o).solve(x, y, loss, null);
-      SolveResult ker = new KernelDualSolver(KernelSpec.linear().create(), o).withDoubleCache(true).solve(x, y, loss, null);
+      SolveResult ker = new KernelDualSolver(KernelSpec.linear().create(), o).solve(x, y, loss, null);
       assertTrue(lin.report().converged() && ker.report().converged());
       assertEquals(ker.report().dualObjective(), lin.report().dualObjective(), 1e-8 * Math.abs(ker.report().dualObjective()), loss.toString());
       KernelExpansion f = KernelExpansion.of(KernelSpec.linear().create(), x, ker, loss.bias());
