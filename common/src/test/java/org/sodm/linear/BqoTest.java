@@ -185,7 +185,7 @@ class BqoTest {
         double before = dual(x, y, alpha, loss);
         double[] w = new double[Vectors.dimension(x) + 1];
         for (int i = 0; i < n; i++) Vectors.axpy(y[i] * alpha[i], x[i], w, loss.biasFeature());
-        double[] sums = BqoBlock.emptySums();
+        BqoSums sums = BqoSums.EMPTY;
         double[] dw = new double[w.length];
         double[] d = new double[n];
         for (int b = 0; b < k; b++) {
@@ -195,13 +195,13 @@ class BqoTest {
           double[] yb = m.stream().mapToDouble(i -> y[i]).toArray();
           double[] ab = m.stream().mapToDouble(i -> alpha[i]).toArray();
           BqoBlock.Result r = BqoBlock.solve(xb, yb, ab, w, loss, inner, rnd.nextLong());
-          BqoBlock.combine(sums, r.sums());
+          sums = sums.merge(r.sums());
           for (int f = 0; f < w.length; f++) dw[f] += r.dw()[f];
           for (int j = 0; j < m.size(); j++) d[m.get(j)] = r.d()[j];
         }
-        double grad = Vectors.dot(w, dw) + sums[BqoBlock.S_ALPHA_D] - sums[BqoBlock.E_D];
-        double quad = Vectors.squaredNorm(dw) + sums[BqoBlock.S_D_SQ];
-        double eta = ls == BqoState.LineSearch.EXACT ? BqoState.exactStep(grad, quad, sums[BqoBlock.MIN_LAMBDA])
+        double grad = Vectors.dot(w, dw) + sums.sAlphaD() - sums.eD();
+        double quad = Vectors.squaredNorm(dw) + sums.sDSq();
+        double eta = ls == BqoState.LineSearch.EXACT ? BqoState.exactStep(grad, quad, sums.minLambda())
             : BqoState.armijoStep(grad, quad, 0, 0.1, 0.5, 0);
         assertTrue(eta >= 0 && Double.isFinite(eta), "step " + eta);
         if (eta > 0) assertTrue(grad < 0, "a step is taken only along a descent direction");
@@ -213,7 +213,7 @@ class BqoTest {
         assertTrue(after <= before + 1e-10 * (1 + Math.abs(before)),
             "rep " + rep + " t " + t + " " + ls + ": f went from " + before + " to " + after + " (eta " + eta + ")");
         // the predicted decrease matches the quadratic model (11)
-        if (eta > 0 && eta < sums[BqoBlock.MIN_LAMBDA]) {
+        if (eta > 0 && eta < sums.minLambda()) {
           assertEquals(before + eta * grad + 0.5 * eta * eta * quad, after, 1e-8 * (1 + Math.abs(before)));
         }
       }

@@ -31,6 +31,7 @@ import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.train.TrainConfig;
 import org.sodm.linear.Bqo;
 import org.sodm.linear.BqoBlock;
+import org.sodm.linear.BqoSums;
 import org.sodm.linear.SvmLoss;
 
 /**
@@ -51,7 +52,7 @@ final class BqoJob {
   private BqoJob() {}
 
   /** The reduced sums and Delta w^t (length dim + 1). */
-  record Output(double[] sums, double[] dw) {}
+  record Output(BqoSums sums, double[] dw) {}
 
   static Output run(Configuration base, Path input, Path out, int t, double eta, Path wFile, int dim) throws IOException {
     Configuration conf = new Configuration(base);
@@ -81,7 +82,7 @@ final class BqoJob {
     VecWritable v = readOne(conf, new Path(out, "part-r-00000"));
     double[] dw = new double[dim + 1];
     v.addTo(dw);
-    return new Output(v.scalars(), dw);
+    return new Output(BqoSums.fromArray(v.scalars()), dw);
   }
 
   static VecWritable readOne(Configuration conf, Path p) throws IOException {
@@ -164,7 +165,7 @@ final class BqoJob {
       }
       context.getCounter("sodm.bqo", "rows").increment(n);
       context.getCounter("sodm.bqo", "inner passes").increment(res.passes());
-      context.write(new IntWritable(0), VecWritable.ofDense(res.sums(), res.dw()));
+      context.write(new IntWritable(0), VecWritable.ofDense(res.sums().toArray(), res.dw()));
       rows.clear();
     }
   }
@@ -174,12 +175,12 @@ final class BqoJob {
     @Override
     protected void reduce(IntWritable key, Iterable<VecWritable> values, Context context) throws IOException, InterruptedException {
       double[] dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
-      double[] sums = BqoBlock.emptySums();
+      BqoSums sums = BqoSums.EMPTY;
       for (VecWritable v : values) {
-        BqoBlock.combine(sums, v.scalars());
+        sums = sums.merge(BqoSums.fromArray(v.scalars()));
         v.addTo(dw);
       }
-      context.write(key, VecWritable.ofDense(sums, dw));
+      context.write(key, VecWritable.ofDense(sums.toArray(), dw));
     }
   }
 }
