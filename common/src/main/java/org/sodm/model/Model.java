@@ -16,8 +16,7 @@ import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
-import org.sodm.solver.LossType;
+import org.sodm.solver.Loss;
 
 /**
  * A trained model: the blocks of the final level of the merge tree, each a kernel expansion,
@@ -34,7 +33,7 @@ public final class Model {
   public static final int FORMAT_VERSION = 1;
 
   private final KernelSpec kernelSpec;
-  private final LossSpec loss;
+  private final Loss loss;
   private final LabelMap labels;
   private final Scaler scaler;
   private final int[] blockIds;
@@ -54,12 +53,12 @@ public final class Model {
    */
   public record Routing(org.sodm.partition.KernelKMeans kmeans, int[] clusterBlock, KernelExpansion[] local, int[] localIds) {}
 
-  public Model(KernelSpec kernelSpec, LossSpec loss, LabelMap labels, Scaler scaler, int[] blockIds, long[][] svIds,
+  public Model(KernelSpec kernelSpec, Loss loss, LabelMap labels, Scaler scaler, int[] blockIds, long[][] svIds,
       KernelExpansion[] blocks, Provenance provenance) {
     this(kernelSpec, loss, labels, scaler, blockIds, svIds, blocks, provenance, null);
   }
 
-  public Model(KernelSpec kernelSpec, LossSpec loss, LabelMap labels, Scaler scaler, int[] blockIds, long[][] svIds,
+  public Model(KernelSpec kernelSpec, Loss loss, LabelMap labels, Scaler scaler, int[] blockIds, long[][] svIds,
       KernelExpansion[] blocks, Provenance provenance, Routing routing) {
     if (blocks.length == 0) throw new IllegalArgumentException("a model needs at least one block");
     this.kernelSpec = kernelSpec;
@@ -76,7 +75,7 @@ public final class Model {
     this.linearSolver = null;
   }
 
-  private Model(KernelSpec kernelSpec, LossSpec loss, LabelMap labels, Scaler scaler, double[] w, double bias, String solver,
+  private Model(KernelSpec kernelSpec, Loss loss, LabelMap labels, Scaler scaler, double[] w, double bias, String solver,
       Provenance provenance) {
     this.kernelSpec = kernelSpec;
     this.loss = loss;
@@ -93,7 +92,7 @@ public final class Model {
   }
 
   /** A primal linear model f(x) = w'scale(x) + bias; w[f-1] is the weight of feature f. */
-  public static Model linear(LossSpec loss, LabelMap labels, Scaler scaler, double[] w, double bias, String solver,
+  public static Model linear(Loss loss, LabelMap labels, Scaler scaler, double[] w, double bias, String solver,
       Provenance provenance) {
     for (double v : w) if (!Double.isFinite(v)) throw new IllegalArgumentException("linear model weights must be finite");
     if (!Double.isFinite(bias)) throw new IllegalArgumentException("linear model bias must be finite");
@@ -147,7 +146,7 @@ public final class Model {
     return kernelSpec;
   }
 
-  public LossSpec loss() {
+  public Loss loss() {
     return loss;
   }
 
@@ -220,8 +219,7 @@ public final class Model {
       bm.add(new BlockModel(blockIds[b], e.bias(), ids, coef, vec));
     }
     KernelRecord k = new KernelRecord(kernelSpec.type().id(), kernelSpec.gamma(), kernelSpec.coef0(), kernelSpec.degree());
-    LossRecord l = new LossRecord(loss.type().id(), loss.c(), loss.lambda(), loss.theta(), loss.mu(), loss.bias(),
-        loss.positiveWeight(), loss.negativeWeight());
+    LossRecord l = lossToAvro(loss);
     LinearModelRecord lin = null;
     if (linearW != null) {
       List<Double> w = new ArrayList<>(linearW.length);
@@ -257,6 +255,25 @@ public final class Model {
         lin, provenance, lr);
   }
 
+  /** The flat record of every loss: the parameters a loss does not have hold neutral values. */
+  private static LossRecord lossToAvro(Loss loss) {
+    double c = 1;
+    double lambda = 1;
+    double theta = 0;
+    double mu = 1;
+    if (loss instanceof Loss.Odm o) {
+      lambda = o.lambda();
+      theta = o.theta();
+      mu = o.mu();
+    } else if (loss instanceof Loss.Hinge h) {
+      c = h.c();
+    } else if (loss instanceof Loss.SquaredHinge s) {
+      c = s.c();
+    }
+    return new LossRecord(loss.id(), c, lambda, theta, mu, loss.bias(), loss.weights().positive(),
+        loss.weights().negative());
+  }
+
   public static KernelSpec kernelOf(KernelRecord k) {
     return new KernelSpec(KernelSpec.Type.parse(k.getType()), k.getGamma(), k.getCoef0(), k.getDegree());
   }
@@ -269,7 +286,7 @@ public final class Model {
     KernelSpec ks = kernelOf(r.getKernel());
     Kernel kernel = ks.create();
     LossRecord l = r.getLoss();
-    LossSpec loss = new LossSpec(LossType.parse(l.getType()), l.getC(), l.getLambda(), l.getTheta(), l.getMu(), l.getBias(),
+    Loss loss = Loss.of(l.getType(), l.getC(), l.getLambda(), l.getTheta(), l.getMu(), l.getBias(),
         l.getPositiveWeight(), l.getNegativeWeight());
     if (r.getLinear() != null) {
       LinearModelRecord lin = r.getLinear();

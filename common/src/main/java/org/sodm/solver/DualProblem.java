@@ -12,8 +12,6 @@ import java.util.Optional;
  */
 public interface DualProblem {
 
-  LossType type();
-
   /** Number of instances n. */
   int size();
 

@@ -15,10 +15,10 @@ final class GreedyPairDescent extends GreedyDescent {
   private float[] own;
 
   GreedyPairDescent(PairDual pd) {
-    uPos = pd.upper(true);
-    uNeg = pd.upper(false);
-    dPos = pd.extraDiag(true);
-    dNeg = pd.extraDiag(false);
+    uPos = pd.upper(1);
+    uNeg = pd.upper(-1);
+    dPos = pd.extraDiag(1);
+    dNeg = pd.extraDiag(-1);
   }
 
   @Override

@@ -93,12 +93,12 @@ public final class KernelDualSolver {
    * @param initialAlpha null (start from 0) or instance-major alpha of length
    *     n * variablesPerInstance; entries outside the box are clipped into it
    */
-  public SolveResult solve(SparseVector[] x, double[] y, LossSpec loss, double[] initialAlpha) {
+  public SolveResult solve(SparseVector[] x, double[] y, Loss loss, double[] initialAlpha) {
     SolveInputs.check(x, y, loss);
     long t0 = System.nanoTime();
     int n = x.length;
     double[] yp = y.clone();
-    DualProblem prob = loss.problem(yp, Math.max(1, n));
+    DualProblem prob = loss.dual(yp, Math.max(1, n));
     double[] alpha = SolveInputs.start(prob, n, initialAlpha);
     Kernel k = loss.bias() ? new AugmentedKernel(kernel) : kernel;
     SolveState s = new SolveState(k, x, yp, prob, alpha, opts, allowDense);

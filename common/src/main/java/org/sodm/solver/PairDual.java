@@ -7,9 +7,9 @@ package org.sodm.solver;
  */
 interface PairDual extends DualProblem {
 
-  /** U_y for the class of sign {@code positive}. */
-  double upper(boolean positive);
+  /** U_y for the class of label y (+-1). */
+  double upper(double y);
 
-  /** d_y, the diagonal added to Q_ii, for the class of sign {@code positive}. */
-  double extraDiag(boolean positive);
+  /** d_y, the diagonal added to Q_ii, for the class of label y (+-1). */
+  double extraDiag(double y);
 }

@@ -68,7 +68,7 @@ public final class PbmSolver {
   private PbmSolver() {}
 
   /** The kernel of the problem: k, or k + 1 with the bias option. */
-  public static Kernel problemKernel(Kernel base, LossSpec loss) {
+  public static Kernel problemKernel(Kernel base, Loss loss) {
     return loss.bias() ? new AugmentedKernel(base) : base;
   }
 
@@ -99,11 +99,11 @@ public final class PbmSolver {
    *
    * @param base the kernel without the bias augmentation
    */
-  public static Result solve(Kernel base, SparseVector[] x, double[] y, LossSpec loss, int[] block, int blocks,
+  public static Result solve(Kernel base, SparseVector[] x, double[] y, Loss loss, int[] block, int blocks,
       double[] alpha0, Options opts) {
     int n = x.length;
     Kernel k = problemKernel(base, loss);
-    DualProblem global = loss.problem(y, n);
+    DualProblem global = loss.dual(y, n);
     int vpi = global.variablesPerInstance();
     double[] alpha = alpha0 == null ? new double[n * vpi] : alpha0.clone();
     for (int i = 0; i < n; i++) global.project(alpha, i);
@@ -144,7 +144,7 @@ public final class PbmSolver {
           qb[s] = qg[i];
           System.arraycopy(alpha, i * vpi, ab, s * vpi, vpi);
         }
-        BlockSubproblem.Result r = BlockSubproblem.solve(k, xb, yb, loss.problem(yb, n), ab, qb, opts.innerEps(),
+        BlockSubproblem.Result r = BlockSubproblem.solve(k, xb, yb, loss.dual(yb, n), ab, qb, opts.innerEps(),
             opts.innerEpochs(), opts.cacheBytes());
         objective += r.objective();
         violation = Math.max(violation, r.violation());

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sodm.data.LibsvmReader;
 import org.sodm.data.SparseVector;
 import org.sodm.solver.LinearDualCd;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolverOptions;
 
 class BqoTest {
@@ -57,10 +57,10 @@ class BqoTest {
     Object[] sp = LinearTestData.sparse(new Random(5), 2000, 500, 0.02);
     LibsvmReader.Data sparse = new LibsvmReader.Data((SparseVector[]) sp[0], null, null, (double[]) sp[1]);
     for (LibsvmReader.Data d : List.of(sparse, LinearTestData.svmguide1())) {
-      List<LossSpec> specs = d == sparse ? List.of(LossSpec.hinge(1), LossSpec.squaredHinge(1), LossSpec.squaredHinge(4).withWeights(2, 1))
-          : List.of(LossSpec.hinge(1), LossSpec.squaredHinge(1));
-      for (LossSpec spec : specs) {
-        SvmLoss loss = SvmLoss.of(spec);
+      List<Loss> specs = d == sparse ? List.of(Loss.hinge(1), Loss.squaredHinge(1), Loss.squaredHinge(4).withWeights(2, 1))
+          : List.of(Loss.hinge(1), Loss.squaredHinge(1));
+      for (Loss spec : specs) {
+        SvmLoss loss = spec.svmPrimal();
         LinearDualCd.Result ref = new LinearDualCd(SolverOptions.defaults().withEps(1e-7).withMaxEpochs(100000))
             .solve(d.x(), d.y(), spec, null);
         double pRef = primal(d.x(), d.y(), withBias(ref), loss);
@@ -87,8 +87,8 @@ class BqoTest {
   @Test
   void biasOneBlock() throws IOException {
     LibsvmReader.Data d = LinearTestData.synthetic();
-    for (LossSpec spec : List.of(LossSpec.hinge(2).withBias(true), LossSpec.squaredHinge(1).withBias(true).withWeights(1, 3))) {
-      SvmLoss loss = SvmLoss.of(spec);
+    for (Loss spec : List.of(Loss.hinge(2).withBias(true), Loss.squaredHinge(1).withBias(true).withWeights(1, 3))) {
+      SvmLoss loss = spec.svmPrimal();
       LinearDualCd.Result ref = new LinearDualCd(SolverOptions.defaults().withEps(1e-7).withMaxEpochs(100000))
           .solve(d.x(), d.y(), spec, null);
       double pRef = primal(d.x(), d.y(), withBias(ref), loss);
@@ -117,7 +117,7 @@ class BqoTest {
       }
     }
     for (String solver : List.of("3", "1")) {
-      SvmLoss loss = SvmLoss.of(solver.equals("3") ? LossSpec.hinge(1) : LossSpec.squaredHinge(1));
+      SvmLoss loss = (solver.equals("3") ? Loss.hinge(1) : Loss.squaredHinge(1)).svmPrimal();
       Path model = tmp.resolve("model" + solver);
       Process p = new ProcessBuilder("liblinear-train", "-s", solver, "-c", "1", "-e", "1e-6", "-q", data.toString(),
           model.toString()).redirectErrorStream(true).start();
@@ -224,7 +224,7 @@ class BqoTest {
   @Test
   void armijoConvergesToo() throws IOException {
     LibsvmReader.Data d = LinearTestData.synthetic();
-    SvmLoss loss = SvmLoss.of(LossSpec.hinge(1));
+    SvmLoss loss = Loss.hinge(1).svmPrimal();
     int[] blocks = LinearTestData.randomBlocks(d.size(), 4, 3);
     Bqo.Result exact = Bqo.train(d.x(), d.y(), blocks, 4, loss, BqoBlock.Options.defaults(), BqoState.Options.defaults(), 1, null);
     Bqo.Result armijo = Bqo.train(d.x(), d.y(), blocks, 4, loss, BqoBlock.Options.defaults(),

@@ -14,7 +14,7 @@ import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 
 class MetricsAndModelTest {
   @Test
@@ -70,7 +70,7 @@ class MetricsAndModelTest {
     }
     Scaler s = scaled ? new Scaler(0, 1, new int[] {1, 2, 3}, new double[] {-1, -1, -1}, new double[] {1, 2, 3}) : null;
     Provenance p = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of());
-    return new Model(KernelSpec.rbf(0.7), LossSpec.hinge(1), new LabelMap("no", "yes"), s, new int[] {0, 1}, ids, ex, p);
+    return new Model(KernelSpec.rbf(0.7), Loss.hinge(1), new LabelMap("no", "yes"), s, new int[] {0, 1}, ids, ex, p);
   }
 
   @Test

@@ -44,7 +44,7 @@ class KernelExpansionTest {
     SparseVector[] x = QpReference.randomData(r, n, 3, 0.9);
     double[] y = QpReference.randomLabels(r, n);
     KernelSpec ks = KernelSpec.rbf(1);
-    LossSpec loss = LossSpec.hinge(2).withBias(true);
+    Loss loss = Loss.hinge(2).withBias(true);
     SolveResult res = new KernelDualSolver(ks.create(), SolverOptions.defaults().withEps(1e-11)).solve(x, y, loss, null);
     QpReference ref = QpReference.of(ks, x, y, loss);
     double[] exact = ref.enumerate();
@@ -61,7 +61,7 @@ class KernelExpansionTest {
       assertEquals(yf, y[i] * f.decision(x[i]), 1e-6);
     }
     // without bias the expansion has b = 0 and keeps only the support vectors
-    SolveResult nb = new KernelDualSolver(ks.create(), SolverOptions.defaults()).solve(x, y, LossSpec.hinge(2), null);
+    SolveResult nb = new KernelDualSolver(ks.create(), SolverOptions.defaults()).solve(x, y, Loss.hinge(2), null);
     KernelExpansion g = KernelExpansion.of(ks.create(), x, nb, false);
     assertEquals(0, g.bias(), 0);
     assertEquals(nb.report().supportVectors(), g.size());

@@ -66,7 +66,7 @@ public final class SolverProfile {
       }
     }
     Kernel k = KernelSpec.rbf(gamma).create();
-    LossSpec loss = new LossSpec(LossType.HINGE, c, 1, 0, 1, false, 1, 1);
+    Loss loss = Loss.hinge(c);
     SolverOptions base = SolverOptions.defaults();
     out("# solver profile: %s, %d rows, %d blocks of ~%d rows, rbf gamma=%g, hinge C=%g, eps=%g, %d core(s)",
         train.getFileName(), all.size(), blocks, bx[0].length, gamma, c, base.eps(), Runtime.getRuntime().availableProcessors());
@@ -212,7 +212,7 @@ public final class SolverProfile {
   }
 
   private static void variant(String name, Kernel k, SolverOptions o, SparseVector[] x, double[] y,
-      LossSpec loss, double ref) {
+      Loss loss, double ref) {
     double[] s = new double[3];
     SolveReport rep = null;
     long peak = 0;

@@ -110,7 +110,7 @@ final class BqoJob {
     protected void setup(Context context) {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
-      loss = SvmLoss.of(TrainConfig.from(conf).loss);
+      loss = TrainConfig.from(conf).loss.svmPrimal();
       inner = LinearOptions.from(conf).inner();
       eta = conf.getDouble(LinearKeys.ETA, 0);
       t = conf.getInt(LinearKeys.ITERATION, 0);

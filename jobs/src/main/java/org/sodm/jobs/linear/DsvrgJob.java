@@ -114,7 +114,7 @@ final class DsvrgJob {
     protected void cleanup(Context context) throws IOException, InterruptedException {
       if (rows.isEmpty()) return;
       Configuration conf = context.getConfiguration();
-      OdmPrimal odm = OdmPrimal.of(TrainConfig.from(conf).loss);
+      OdmPrimal odm = TrainConfig.from(conf).loss.odmPrimal();
       double bf = odm.biasFeature();
       double[] w = LinearKeys.readW(conf);
       int k = conf.getInt(LinearKeys.BLOCKS, 1);
@@ -169,7 +169,7 @@ final class DsvrgJob {
     protected void setup(Context context) throws IOException {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
-      odm = OdmPrimal.of(TrainConfig.from(conf).loss);
+      odm = TrainConfig.from(conf).loss.odmPrimal();
       wl = LinearKeys.readW(conf);
       hsum = new double[wl.length];
     }

@@ -6,7 +6,7 @@ import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoState;
-import org.sodm.solver.LossType;
+import org.sodm.solver.Loss;
 
 /** The linear solvers' parameters (sodm.train.linear.*), validated, each failure naming its key and option. */
 public record LinearOptions(Solver solver, int blocks, double eps, int maxIterations, int innerPasses, double tau,
@@ -43,17 +43,18 @@ public record LinearOptions(Solver solver, int blocks, double eps, int maxIterat
   }
 
   /** The solver for a loss: auto is BQO for hinge and squared hinge, DSVRG for ODM. */
-  public Solver resolve(LossType loss) {
+  public Solver resolve(Loss loss) {
+    boolean odm = loss instanceof Loss.Odm;
     if (solver != Solver.AUTO) {
-      if (solver == Solver.BQO && loss == LossType.ODM) {
+      if (solver == Solver.BQO && odm) {
         throw bad(SodmConf.LINEAR_SOLVER, "--linear-solver", "bqo solves hinge and squared-hinge, not odm (use dsvrg or auto)");
       }
-      if (solver == Solver.DSVRG && loss != LossType.ODM) {
+      if (solver == Solver.DSVRG && !odm) {
         throw bad(SodmConf.LINEAR_SOLVER, "--linear-solver", "dsvrg solves odm, not " + loss.id() + " (use bqo or auto)");
       }
       return solver;
     }
-    return loss == LossType.ODM ? Solver.DSVRG : Solver.BQO;
+    return odm ? Solver.DSVRG : Solver.BQO;
   }
 
   public BqoBlock.Options inner() {

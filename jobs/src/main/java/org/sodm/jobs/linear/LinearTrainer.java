@@ -53,14 +53,14 @@ public final class LinearTrainer {
   /** Whether the linear solvers train this configuration (linear kernel, solver not "kernel"). */
   public static boolean selected(Configuration conf, TrainConfig tc) {
     if (tc.kernelType != KernelSpec.Type.LINEAR) return false;
-    return LinearOptions.from(conf).resolve(tc.loss.type()) != LinearOptions.Solver.KERNEL;
+    return LinearOptions.from(conf).resolve(tc.loss) != LinearOptions.Solver.KERNEL;
   }
 
   public static TrainPipeline.Result train(Configuration conf, TrainConfig tc, IngestJob.Result data, List<String> inputs,
       List<Instance> validation, Path out, Consumer<String> progress) throws IOException {
     long t0 = System.nanoTime();
     LinearOptions lo = LinearOptions.from(conf);
-    LinearOptions.Solver solver = lo.resolve(tc.loss.type());
+    LinearOptions.Solver solver = lo.resolve(tc.loss);
     FileSystem fs = out.getFileSystem(conf);
     Path dir = new Path(new Path(out, TrainPipeline.WORK), "linear");
     fs.delete(dir, true);
@@ -84,7 +84,7 @@ public final class LinearTrainer {
     double initial;
     int iterations;
     if (solver == LinearOptions.Solver.BQO) {
-      SvmLoss loss = SvmLoss.of(tc.loss);
+      SvmLoss loss = tc.loss.svmPrimal();
       BqoState state = new BqoState(dim, loss, lo.outer(), lo.tau());
       Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
       double eta = 0;

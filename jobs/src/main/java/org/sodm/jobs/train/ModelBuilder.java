@@ -14,7 +14,7 @@ import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.model.Model;
 import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 
 /** Builds the model of a level from its records: per block, the support vectors and coefficients. */
 final class ModelBuilder {
@@ -30,7 +30,7 @@ final class ModelBuilder {
     }
   }
 
-  Model build(KernelSpec spec, LossSpec loss, LabelMap labels, Scaler scaler, Provenance provenance) {
+  Model build(KernelSpec spec, Loss loss, LabelMap labels, Scaler scaler, Provenance provenance) {
     Kernel k = spec.create();
     int nb = svByBlock.size();
     int[] ids = new int[nb];

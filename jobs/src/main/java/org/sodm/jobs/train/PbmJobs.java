@@ -33,7 +33,7 @@ import org.sodm.kernel.Kernel;
 import org.sodm.solver.BlockSubproblem;
 import org.sodm.solver.DualProblem;
 import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.PbmSolver;
 
 /**
@@ -154,7 +154,7 @@ final class PbmJobs {
   /** Applies the previous step and keys by block. */
   public static class ApplyMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
     private double beta;
-    private LossSpec loss;
+    private Loss loss;
     private final BlockKey key = new BlockKey();
     private final AvroValue<TrainRecord> value = new AvroValue<>();
 
@@ -175,12 +175,12 @@ final class PbmJobs {
   }
 
   /** alpha += beta d (clipped into the box against rounding), qg += beta qd; clears d and qd. */
-  static void applyStep(TrainRecord r, double beta, LossSpec loss) {
+  static void applyStep(TrainRecord r, double beta, Loss loss) {
     List<Double> d = r.getDelta();
     if (beta != 0 && !d.isEmpty()) {
       double[] a = new double[r.getAlpha().size()];
       for (int k = 0; k < a.length; k++) a[k] = r.getAlpha().get(k) + beta * d.get(k);
-      loss.problem(new double[] {r.getY()}, 1).project(a, 0);
+      loss.dual(new double[] {r.getY()}, 1).project(a, 0);
       List<Double> na = new ArrayList<>(a.length);
       for (double v : a) na.add(v);
       r.setAlpha(na);
@@ -221,7 +221,7 @@ final class PbmJobs {
       SparseVector[] x = new SparseVector[n];
       double[] y = new double[n];
       double[] qg = new double[n];
-      DualProblem prob = tc.loss.problem(y, rows);
+      DualProblem prob = tc.loss.dual(y, rows);
       int vpi = prob.variablesPerInstance();
       double[] alpha = new double[n * vpi];
       for (int i = 0; i < n; i++) {

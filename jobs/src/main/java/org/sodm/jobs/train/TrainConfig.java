@@ -5,8 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.sodm.kernel.KernelSpec;
-import org.sodm.solver.LossSpec;
-import org.sodm.solver.LossType;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolverOptions;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
@@ -20,7 +19,7 @@ public final class TrainConfig {
 
   public enum Merge { WARM, CASCADE }
 
-  public final LossSpec loss;
+  public final Loss loss;
   public final KernelSpec.Type kernelType;
   /** gamma as configured; 0 = 1 / dimension (resolved by {@link #kernel(int)}). */
   public final double gamma;
@@ -51,7 +50,7 @@ public final class TrainConfig {
   public final double exactGap;
 
   private TrainConfig(Configuration conf) {
-    LossType lt = parse(() -> LossType.parse(SodmConf.require(conf, SodmConf.LOSS)), SodmConf.LOSS, "--loss");
+    String lt = parse(() -> Loss.canonicalId(SodmConf.require(conf, SodmConf.LOSS)), SodmConf.LOSS, "--loss");
     double c = positive(conf, SodmConf.C, "-c");
     double lambda = positive(conf, SodmConf.LAMBDA, "--lambda");
     double theta = number(conf, SodmConf.THETA);
@@ -60,7 +59,7 @@ public final class TrainConfig {
     if (!(mu > 0 && mu <= 1)) throw bad(SodmConf.MU, "--mu", "must be in (0, 1], got " + mu);
     double wp = positive(conf, SodmConf.WEIGHT_POSITIVE, "--weight-positive");
     double wn = positive(conf, SodmConf.WEIGHT_NEGATIVE, "--weight-negative");
-    loss = new LossSpec(lt, c, lambda, theta, mu, conf.getBoolean(SodmConf.BIAS, false), wp, wn);
+    loss = Loss.of(lt, c, lambda, theta, mu, conf.getBoolean(SodmConf.BIAS, false), wp, wn);
 
     kernelType = parse(() -> KernelSpec.Type.parse(SodmConf.require(conf, SodmConf.KERNEL)), SodmConf.KERNEL, "--kernel");
     gamma = number(conf, SodmConf.GAMMA);

@@ -29,7 +29,7 @@ import org.sodm.linear.Dsvrg;
 import org.sodm.linear.OdmPrimal;
 import org.sodm.linear.SvrgInner;
 import org.sodm.linear.Vectors;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 
 /** MRUnit tests of the linear jobs' DSVRG mapper and reducer and BQO's sum reducer. */
 class LinearMapReduceTest {
@@ -71,7 +71,7 @@ class LinearMapReduceTest {
     List<Pair<LongWritable, VecWritable>> out = d.run();
     assertEquals(6, out.size());
     assertEquals(1 - 2, out.get(0).getFirst().get());
-    OdmPrimal odm = OdmPrimal.of(LossSpec.odm(5, 0.2, 0.5));
+    OdmPrimal odm = Loss.odm(5, 0.2, 0.5).odmPrimal();
     double loss = 0;
     double[] h = new double[4];
     for (int i = 0; i < 5; i++) {
@@ -110,7 +110,7 @@ class LinearMapReduceTest {
     double[] snap = {0.3, -0.2, 1.5};
     for (int i = 0; i < 3; i++) d.withInput(new LongWritable(i), List.of(VecWritable.ofFeatures(new double[] {y[i], snap[i]}, x[i])));
     List<Pair<IntWritable, VecWritable>> out = d.run();
-    OdmPrimal odm = OdmPrimal.of(LossSpec.odm(5, 0.2, 0.5));
+    OdmPrimal odm = Loss.odm(5, 0.2, 0.5).odmPrimal();
     double[] gbar = {(0.5 + 0.25) / 4, (-1 + 0.5) / 4, 0};
     SvrgInner ref = new SvrgInner(odm, 0.05, w, gbar);
     for (int i = 0; i < 3; i++) ref.step(x[i], y[i], snap[i]);

@@ -31,7 +31,7 @@ import org.sodm.linear.OdmPrimal;
 import org.sodm.linear.SvmLoss;
 import org.sodm.model.Model;
 import org.sodm.partition.RandomPartitioner;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.testing.LocalConf;
 
 /** sodm train --kernel linear end to end in local mode: BQO and DSVRG as MapReduce equal their single-node arithmetic. */
@@ -83,7 +83,7 @@ class LinearTrainTest {
 
     // the same arithmetic on one machine: same blocks (hash of id), rows sorted by id, same pass seeds
     Data d = ingested(conf, tmp.resolve("bqo"), 4);
-    Bqo.Result ref = Bqo.train(d.x(), d.y(), d.block(), 4, SvmLoss.of(LossSpec.hinge(1)), BqoBlock.Options.defaults(),
+    Bqo.Result ref = Bqo.train(d.x(), d.y(), d.block(), 4, Loss.hinge(1).svmPrimal(), BqoBlock.Options.defaults(),
         BqoState.Options.defaults().withEps(0.03), 1, null);
     double[] w = m.linearWeights();
     for (int f = 0; f < w.length; f++) assertEquals(ref.pocket()[f], w[f], 1e-8 * (1 + Math.abs(w[f])), "w[" + f + "]");
@@ -121,7 +121,7 @@ class LinearTrainTest {
     for (int l = 1; l < objectives.size(); l++) assertTrue(objectives.get(l) < objectives.get(l - 1), objectives.toString());
 
     Data d = ingested(conf, tmp.resolve("dsvrg"), 3);
-    OdmPrimal odm = OdmPrimal.of(LossSpec.odm(8, 0.3, 0.5));
+    OdmPrimal odm = Loss.odm(8, 0.3, 0.5).odmPrimal();
     Dsvrg.Result ref = Dsvrg.train(d.x(), d.y(), d.block(), 3, odm, 0, 4, 1, null);
     assertEquals(ref.finalObjective(), r.levels().get(0).getObjective(), 1e-9 * ref.finalObjective());
     double[] w = m.linearWeights();
@@ -135,13 +135,13 @@ class LinearTrainTest {
     Configuration conf = LocalConf.create(tmp);
     conf.set(SodmConf.LINEAR_SOLVER, "bqo");
     SodmException e = assertThrows(SodmException.class,
-        () -> LinearOptions.from(conf).resolve(org.sodm.solver.LossType.ODM));
+        () -> LinearOptions.from(conf).resolve(Loss.odm(1, 0, 1)));
     assertTrue(e.getMessage().contains("--linear-solver") && e.getMessage().contains(SodmConf.LINEAR_SOLVER), e.getMessage());
     conf.set(SodmConf.LINEAR_SOLVER, "fast");
     e = assertThrows(SodmException.class, () -> LinearOptions.from(conf));
     assertTrue(e.getMessage().contains("'fast'"), e.getMessage());
     conf.set(SodmConf.LINEAR_SOLVER, "auto");
-    assertEquals(LinearOptions.Solver.DSVRG, LinearOptions.from(conf).resolve(org.sodm.solver.LossType.ODM));
-    assertEquals(LinearOptions.Solver.BQO, LinearOptions.from(conf).resolve(org.sodm.solver.LossType.SQUARED_HINGE));
+    assertEquals(LinearOptions.Solver.DSVRG, LinearOptions.from(conf).resolve(Loss.odm(1, 0, 1)));
+    assertEquals(LinearOptions.Solver.BQO, LinearOptions.from(conf).resolve(Loss.squaredHinge(1)));
   }
 }

@@ -28,7 +28,7 @@ import org.sodm.model.Model;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
 import org.sodm.testing.LocalConf;
@@ -60,7 +60,7 @@ class ExactModeTest {
       for (int i = 0; i < d.size(); i++) acc.add(d.labels()[i], d.x()[i], i + 1, "x");
       LibsvmReader.Data s = d.scaled(Scaler.fromStats(acc.toAvro(), 0, 1));
       SolveResult r = new KernelDualSolver(KernelSpec.rbf(2).create(), new SolverOptions(1e-6, 100000, true, 64L << 20, 7))
-          .solve(s.x(), s.y(), LossSpec.hinge(2), null);
+          .solve(s.x(), s.y(), Loss.hinge(2), null);
       reference = r.report().dualObjective();
     }
     return reference;
@@ -107,7 +107,7 @@ class ExactModeTest {
       block[i] = recs.get(i).getBlock();
       alpha0[i] = recs.get(i).getAlpha().get(0) / 4;
     }
-    PbmSolver.Result mem = PbmSolver.solve(KernelSpec.rbf(2).create(), x, y, LossSpec.hinge(2), block, 4, alpha0,
+    PbmSolver.Result mem = PbmSolver.solve(KernelSpec.rbf(2).create(), x, y, Loss.hinge(2), block, 4, alpha0,
         new PbmSolver.Options(1e-3, 2, 1e-3, 20, 64L << 20, PbmStep.Rule.EXACT, 0.01));
     assertEquals(3, mem.history().size());
     for (int t = 0; t < 3; t++) {

@@ -26,7 +26,7 @@ import org.sodm.jobs.support.SodmException;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.model.Model;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 import org.sodm.testing.LocalConf;
 
@@ -152,7 +152,7 @@ class TrainPipelineTest {
     LibsvmReader.Data scaled = d.scaled(s);
     // independent reference: a tighter solve of the same problem
     SolveResult ref = new KernelDualSolver(KernelSpec.rbf(2).create(),
-        new org.sodm.solver.SolverOptions(1e-6, 100000, true, 64L << 20, 7)).solve(scaled.x(), scaled.y(), LossSpec.hinge(2), null);
+        new org.sodm.solver.SolverOptions(1e-6, 100000, true, 64L << 20, 7)).solve(scaled.x(), scaled.y(), Loss.hinge(2), null);
     double rel = Math.abs(pipelineObjective - ref.report().dualObjective()) / Math.abs(ref.report().dualObjective());
     assertTrue(rel <= 1e-3, "relative objective gap " + rel);
     // and tightening the pipeline's eps closes the gap to 1e-6
@@ -167,7 +167,7 @@ class TrainPipelineTest {
     double direct = 0;
     var k = KernelSpec.rbf(2).create();
     SolveResult pr = new KernelDualSolver(k, new org.sodm.solver.SolverOptions(1e-3, 5000, true, 256L << 20, 1))
-        .solve(scaled.x(), scaled.y(), LossSpec.hinge(2), null);
+        .solve(scaled.x(), scaled.y(), Loss.hinge(2), null);
     for (int i = 0; i < scaled.size(); i++) direct += pr.coef()[i] * k.eval(scaled.x()[i], s.apply(x0));
     assertEquals(direct, m.decision(x0), 1e-9);
   }
