@@ -7,7 +7,7 @@ import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.KernelExpansion;
+import org.sodm.model.KernelExpansion;
 import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
@@ -76,7 +76,7 @@ public final class SolverBench {
     if (selection != null) solver.withSelection(KernelDualSolver.Selection.valueOf(selection));
     SolveResult r = solver.solve(tr.x(), tr.y(), ls, null);
     double trainSec = (System.nanoTime() - t0) / 1e9;
-    KernelExpansion f = KernelExpansion.of(k, tr.x(), r, bias);
+    KernelExpansion f = r.expansion(k, tr.x(), bias);
     double predSec = Double.NaN;
     double acc = Double.NaN;
     if (predict) {

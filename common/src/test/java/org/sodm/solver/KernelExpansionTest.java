@@ -6,6 +6,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.KernelSpec;
+import org.sodm.model.KernelExpansion;
 
 class KernelExpansionTest {
   /** Batched and single decisions (dense and sparse paths) equal the direct sum. */
@@ -50,7 +51,7 @@ class KernelExpansionTest {
     double[] exact = ref.enumerate();
     // float columns: the solver optimises Q rounded to float (relative 6e-8)
     for (int i = 0; i < n; i++) assertEquals(exact[i], res.alpha()[i], 1e-6);
-    KernelExpansion f = KernelExpansion.of(ks.create(), x, res, true);
+    KernelExpansion f = res.expansion(ks.create(), x, true);
     double b = 0;
     for (int i = 0; i < n; i++) b += y[i] * exact[i];
     assertEquals(b, f.bias(), 1e-6);
@@ -62,7 +63,7 @@ class KernelExpansionTest {
     }
     // without bias the expansion has b = 0 and keeps only the support vectors
     SolveResult nb = new KernelDualSolver(ks.create(), SolverOptions.defaults()).solve(x, y, Loss.hinge(2), null);
-    KernelExpansion g = KernelExpansion.of(ks.create(), x, nb, false);
+    KernelExpansion g = nb.expansion(ks.create(), x, false);
     assertEquals(0, g.bias(), 0);
     assertEquals(nb.report().supportVectors(), g.size());
   }

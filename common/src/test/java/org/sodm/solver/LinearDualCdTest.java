@@ -8,6 +8,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.KernelSpec;
+import org.sodm.model.KernelExpansion;
 
 class LinearDualCdTest {
   /** Tiny problems: equals the exact optimum (enumeration) of the linear-kernel QP, with and without bias. */
@@ -59,7 +60,7 @@ class LinearDualCdTest {
       SolveResult ker = new KernelDualSolver(KernelSpec.linear().create(), o).solve(x, y, loss, null);
       assertTrue(lin.report().converged() && ker.report().converged());
       assertEquals(ker.report().dualObjective(), lin.report().dualObjective(), 1e-8 * Math.abs(ker.report().dualObjective()), loss.toString());
-      KernelExpansion f = KernelExpansion.of(KernelSpec.linear().create(), x, ker, loss.bias());
+      KernelExpansion f = ker.expansion(KernelSpec.linear().create(), x, loss.bias());
       for (int i = 0; i < n; i += 7) assertEquals(f.decision(x[i]), lin.decision(x[i]), 1e-5);
       // deterministic, and a warm start at the optimum does no epoch
       assertArrayEquals(lin.alpha(), new LinearDualCd(o).solve(x, y, loss, null).alpha(), 0.0);

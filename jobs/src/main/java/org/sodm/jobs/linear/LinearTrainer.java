@@ -26,7 +26,9 @@ import org.sodm.jobs.train.TrainPipeline;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.linear.BqoState;
 import org.sodm.linear.SvmLoss;
+import org.sodm.model.LinearModel;
 import org.sodm.model.Model;
+import org.sodm.model.ModelCodec;
 
 /**
  * {@code sodm train --kernel linear}: the primal linear solvers as iterative MapReduce, called by
@@ -154,7 +156,7 @@ public final class LinearTrainer {
           violation, violation / g0));
     }
 
-    Model probe = Model.linear(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), null);
+    Model probe = new LinearModel(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), null);
     Double acc = validation == null ? null : TrainPipeline.accuracy(probe, validation);
     double wall = (System.nanoTime() - t0) / 1e9;
     LevelStats ls = new LevelStats(0, blocks, objective, violation, initial, 0L, 0L, wall, 0L, acc);
@@ -166,10 +168,10 @@ public final class LinearTrainer {
     Provenance prov = new Provenance(org.sodm.cli.SodmMain.version(), Instant.now().toString(), String.join(",", inputs),
         String.format(Locale.ROOT, "rows=%d features=%d nnz=%d", data.stats().getRows(), dim, data.stats().getNonZeros()),
         new HashMap<>(params), new ArrayList<>(List.of(ls)));
-    Model model = Model.linear(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), prov);
+    Model model = new LinearModel(tc.loss, data.labelMap(), data.scaler(), w, bias, solver.name().toLowerCase(Locale.ROOT), prov);
     Path modelPath = new Path(out, TrainPipeline.MODEL);
     Path tmp = new Path(out, "." + TrainPipeline.MODEL + ".tmp");
-    AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), model.toAvro());
+    AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), ModelCodec.toAvro(model));
     fs.delete(modelPath, false);
     if (!fs.rename(tmp, modelPath)) throw new IOException("cannot rename " + tmp + " to " + modelPath);
     String json = String.format(Locale.ROOT,

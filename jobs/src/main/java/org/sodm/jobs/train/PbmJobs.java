@@ -30,9 +30,9 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.kernel.Kernel;
+import org.sodm.model.KernelExpansion;
 import org.sodm.solver.BlockSubproblem;
 import org.sodm.solver.DualProblem;
-import org.sodm.solver.KernelExpansion;
 import org.sodm.solver.Loss;
 import org.sodm.solver.PbmSolver;
 

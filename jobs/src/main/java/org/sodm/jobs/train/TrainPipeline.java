@@ -35,7 +35,11 @@ import org.sodm.jobs.support.OutputDir;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.kernel.KernelSpec;
+import org.sodm.model.KernelExpansion;
+import org.sodm.model.KernelModel;
 import org.sodm.model.Model;
+import org.sodm.model.ModelCodec;
+import org.sodm.model.Routing;
 
 /**
  * {@code sodm train}: SODM Algorithm 1 as a chain of jobs, each phase in its own
@@ -252,13 +256,13 @@ public final class TrainPipeline {
 
     // model
     long tm = System.nanoTime();
-    Model model = buildModel(last, kernel, data, levels, String.join(",", req.inputs()), transform);
+    KernelModel model = buildModel(last, kernel, data, levels, String.join(",", req.inputs()), transform);
     if (tc.partitioner == TrainConfig.Partitioner.KMEANS && levelBlocks.get(0) > 1) {
       model = model.withRouting(routing(model, kernel, levelBlocks.get(0), merges, exactResult));
     }
     Path modelPath = new Path(out, MODEL);
     Path tmp = new Path(out, "." + MODEL + ".tmp");
-    AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), model.toAvro());
+    AvroFiles.writeOne(conf, tmp, ModelRecord.getClassSchema(), ModelCodec.toAvro(model));
     fs.delete(modelPath, false);
     if (!fs.rename(tmp, modelPath)) throw new IOException("cannot rename " + tmp + " to " + modelPath);
     writeReport(new Path(out, REPORT), model, levels);
@@ -400,13 +404,13 @@ public final class TrainPipeline {
     return r;
   }
 
-  private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input)
+  private KernelModel buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input)
       throws IOException {
     return buildModel(levelData, kernel, data, levels, input, null);
   }
 
   /** {@code transform} (or null) maps each record before it goes into the model (exact mode: final alpha, block 0). */
-  private Model buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input,
+  private KernelModel buildModel(Path levelData, KernelSpec kernel, IngestJob.Result data, List<LevelStats> levels, String input,
       java.util.function.UnaryOperator<TrainRecord> transform) throws IOException {
     ModelBuilder b = new ModelBuilder();
     AvroFiles.forEach(conf, levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
@@ -426,7 +430,7 @@ public final class TrainPipeline {
    * of the last iteration (local model alpha_t + d_{S_r}); in exact mode with one block every
    * cluster routes to the one global block.
    */
-  private Model.Routing routing(Model model, KernelSpec kernel, int clusters, int merges, ExactPhase.Result ex) throws IOException {
+  private Routing routing(KernelModel model, KernelSpec kernel, int clusters, int merges, ExactPhase.Result ex) throws IOException {
     List<TrainRecord> sample = TrainIO.readRecords(conf, new Path(new Path(work, "landmarks"), "data"));
     SparseVector[] pts = new SparseVector[sample.size()];
     int[] mem = new int[pts.length];
@@ -447,7 +451,7 @@ public final class TrainPipeline {
       Map<Integer, Integer> index = new HashMap<>();
       for (int b = 0; b < model.blockCount(); b++) index.put(model.blockId(b), b);
       for (int c = 0; c < k; c++) cb[c] = ex != null ? 0 : index.getOrDefault(finalId[c], 0);
-      return new Model.Routing(km, cb, null, null);
+      return new Routing(km, cb, null, null);
     }
     Map<Integer, List<SparseVector>> vec = new TreeMap<>();
     Map<Integer, List<Double>> coef = new TreeMap<>();
@@ -464,7 +468,7 @@ public final class TrainPipeline {
       coef.get(r.getBlock()).add(r.getY() * (1 - ex.beta()) * dg);
     }
     org.sodm.kernel.Kernel base = kernel.create();
-    org.sodm.solver.KernelExpansion[] local = new org.sodm.solver.KernelExpansion[vec.size()];
+    KernelExpansion[] local = new KernelExpansion[vec.size()];
     int[] ids = new int[vec.size()];
     Map<Integer, Integer> index = new HashMap<>();
     int b = 0;
@@ -472,12 +476,12 @@ public final class TrainPipeline {
       double[] c = coef.get(e.getKey()).stream().mapToDouble(Double::doubleValue).toArray();
       double bias = 0;
       if (tc.loss.bias()) for (double v : c) bias += v;
-      local[b] = new org.sodm.solver.KernelExpansion(base, e.getValue().toArray(new SparseVector[0]), c, bias);
+      local[b] = new KernelExpansion(base, e.getValue().toArray(new SparseVector[0]), c, bias);
       ids[b] = e.getKey();
       index.put(e.getKey(), b++);
     }
     for (int c = 0; c < k; c++) cb[c] = index.get(finalId[c]);
-    return new Model.Routing(km, cb, local, ids);
+    return new Routing(km, cb, local, ids);
   }
 
   static String fingerprint(IngestJob.Result data) {
@@ -526,7 +530,7 @@ public final class TrainPipeline {
     return Double.isFinite(v) ? String.format(Locale.ROOT, format, v) : "null";
   }
 
-  private void writeReport(Path p, Model model, List<LevelStats> levels) throws IOException {
+  private void writeReport(Path p, KernelModel model, List<LevelStats> levels) throws IOException {
     StringBuilder sb = new StringBuilder("{\n  \"levels\": [\n");
     for (int i = 0; i < levels.size(); i++) {
       LevelStats l = levels.get(i);

@@ -24,7 +24,7 @@ import org.sodm.data.Scaler;
 import org.sodm.data.StatsAccumulator;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.predict.PredictJob;
-import org.sodm.model.Model;
+import org.sodm.model.KernelModel;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
@@ -91,7 +91,7 @@ class ExactModeTest {
     conf.set(SodmConf.EXACT_REFERENCE, Double.toString(ref));
     conf.set(SodmConf.EXACT_MAX_ITERATIONS, "2");
     TrainPipeline.Result r = train("e", false);
-    assertEquals(1, r.model().blockCount());
+    assertEquals(1, ((KernelModel) r.model()).blockCount());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact pbm") && l.contains("rel.err")), String.join("\n", progress));
 
     List<TrainRecord> recs = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("e/work/level-1/data").toString()));
@@ -145,7 +145,7 @@ class ExactModeTest {
     var last = r.levels().get(r.levels().size() - 1);
     assertEquals(0, last.getLevel());
     assertTrue(Math.abs(last.getObjective() - ref) / Math.abs(ref) <= 1e-5, last.getObjective() + " vs " + ref);
-    assertEquals(1, r.model().blockCount());
+    assertEquals(1, ((KernelModel) r.model()).blockCount());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact") && l.contains("one block")), String.join("\n", progress));
   }
 
@@ -170,7 +170,7 @@ class ExactModeTest {
     conf.set(SodmConf.EXACT, "false");
     conf.set(SodmConf.EXACT_BELOW_ROWS, "0"); // keep the 4 final blocks of this small sample
     TrainPipeline.Result r = train("km", false);
-    Model m = ModelFiles.read(conf, r.modelPath()); // through Avro
+    KernelModel m = (KernelModel) ModelFiles.read(conf, r.modelPath()); // through Avro
     assertNotNull(m.routing());
     assertEquals(4, m.blockCount());
     List<TrainRecord> recs = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("km/work/level-1/data").toString()));
@@ -198,7 +198,7 @@ class ExactModeTest {
     conf.set(SodmConf.PARTITIONER, "kmeans");
     conf.set(SodmConf.EXACT_MAX_ITERATIONS, "1");
     TrainPipeline.Result r = train("kx", false);
-    Model m = ModelFiles.read(conf, r.modelPath());
+    KernelModel m = (KernelModel) ModelFiles.read(conf, r.modelPath());
     assertNotNull(m.routing());
     java.io.File[] iters = tmp.resolve("kx/work/pbm").toFile().listFiles((d, n) -> n.startsWith("iter-"));
     java.util.Arrays.sort(iters);

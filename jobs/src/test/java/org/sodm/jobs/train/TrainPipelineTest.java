@@ -24,7 +24,7 @@ import org.sodm.jobs.predict.PredictJob;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.kernel.KernelSpec;
-import org.sodm.model.Model;
+import org.sodm.model.KernelModel;
 import org.sodm.solver.KernelDualSolver;
 import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
@@ -96,7 +96,7 @@ class TrainPipelineTest {
   @Test
   void smallDataEndsWithTheExactModelAndTheThresholdIsInclusive() throws IOException {
     TrainPipeline.Result auto = train("auto", false);
-    assertEquals(1, auto.model().blockCount());
+    assertEquals(1, ((KernelModel) auto.model()).blockCount());
     // the report stays valid JSON: the exact level has no initial violation (null, not NaN)
     Map<String, Object> report = org.sodm.bench.Json.parseObject(Files.readString(tmp.resolve("auto").resolve(TrainPipeline.REPORT)));
     List<Object> reported = org.sodm.bench.Json.arr(report.get("levels"));
@@ -108,11 +108,11 @@ class TrainPipelineTest {
     assertEquals(coefficients(ModelFiles.readRecord(conf, exact.modelPath())), coefficients(ModelFiles.readRecord(conf, auto.modelPath())));
     conf.setBoolean(SodmConf.EXACT, false);
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3089); // svmguide1's rows: still exact
-    assertEquals(1, train("at", false).model().blockCount());
+    assertEquals(1, ((KernelModel) train("at", false).model()).blockCount());
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3088);
     TrainPipeline.Result tree = train("above", false);
     assertEquals(List.of(2, 1), tree.levels().stream().map(l -> l.getLevel()).toList());
-    assertEquals(4, tree.model().blockCount());
+    assertEquals(4, ((KernelModel) tree.model()).blockCount());
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, -1);
     SodmException e = assertThrows(SodmException.class, () -> train("bad", false));
     assertTrue(e.getMessage().contains(SodmConf.EXACT_BELOW_ROWS), e.getMessage());
@@ -161,7 +161,7 @@ class TrainPipelineTest {
     double rel2 = Math.abs(tight.levels().get(0).getObjective() - ref.report().dualObjective()) / Math.abs(ref.report().dualObjective());
     assertTrue(rel2 <= 1e-6, "relative objective gap at eps 1e-6: " + rel2);
     // model = the expansion of that solve
-    Model m = r.model();
+    KernelModel m = (KernelModel) r.model();
     SparseVector x0 = d.x()[0];
     assertEquals(1, m.blockCount());
     double direct = 0;
