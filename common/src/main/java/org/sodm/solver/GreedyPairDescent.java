@@ -1,13 +1,13 @@
 package org.sodm.solver;
 
 /**
- * Greedy with two-variable working sets for the problems of {@link PairDual} (hinge, squared
- * hinge), as the "2D" solvers of Steinwart, Hush and Scovel (JMLR 2011, SVMs without offset):
+ * Greedy ({@link GreedyLoop}) with two-variable working sets for the problems of {@link PairDual}
+ * (hinge, squared hinge), as the "2D" solvers of Steinwart, Hush and Scovel (JMLR 2011, SVMs without offset):
  * i = the largest violation, j = the violating instance whose joint unconstrained step with i
  * gains most (second-order, from column i), then the exact minimiser of the objective over the
  * 2-D box.
  */
-final class GreedyPairDescent extends GreedyDescent {
+final class GreedyPairDescent implements Descent {
   private final double uPos;
   private final double uNeg;
   private final double dPos;
@@ -22,12 +22,14 @@ final class GreedyPairDescent extends GreedyDescent {
   }
 
   @Override
-  String name() {
-    return "greedy2";
+  public Outcome run(SolveState s) {
+    GreedyLoop loop = new GreedyLoop(s, "greedy2");
+    while (loop.next()) loop.moved(step(s, loop.position()));
+    return loop.end();
   }
 
-  @Override
-  int step(SolveState s, int i) {
+  /** Updates i (the largest violation) and its best partner, and G; returns as {@link GreedyDescent}'s step. */
+  private int step(SolveState s, int i) {
     double[] alpha = s.alpha;
     double[] g = s.g;
     QMatrix q = s.q;
@@ -68,7 +70,7 @@ final class GreedyPairDescent extends GreedyDescent {
       alpha[j] = naj;
       s.steps += 2;
     }
-    if (xi == 0 && xj == 0) return STALLED;
+    if (xi == 0 && xj == 0) return GreedyLoop.STALLED; // the same pair would be selected forever
     s.gam[i] += xi;
     if (xj != 0) s.gam[j] += xj;
     float[] fj = xj != 0 ? q.column(j, a) : fi;

@@ -10,7 +10,6 @@ final class Trace {
   long fill;
   long rebuild;
   long shrink;
-  long apply;
   long select;
 
   Trace(boolean on) {
@@ -39,7 +38,7 @@ final class Trace {
   }
 
   void summary(int n, long steps, SolveReport rep) {
-    line("solve: n=%d steps=%d fill=%.2fs rebuild=%.2fs shrink=%.2fs apply(incl fill)=%.2fs select=%.2fs %s",
-        n, steps, fill / 1e9, rebuild / 1e9, shrink / 1e9, apply / 1e9, select / 1e9, rep);
+    line("solve: n=%d steps=%d fill=%.2fs rebuild=%.2fs shrink=%.2fs select=%.2fs %s",
+        n, steps, fill / 1e9, rebuild / 1e9, shrink / 1e9, select / 1e9, rep);
   }
 }
