@@ -5,10 +5,10 @@ package org.sodm.solver;
  * without the equality constraint): the position with the largest projected-gradient violation
  * (ties: lowest position) is the next to update; shrinking every min(n, 1000) steps; when the
  * active problem is solved the whole one is checked and descent resumes on everything if needed;
- * the step guard of maxEpochs * n. Each greedy {@link Descent} runs
- * {@code while (loop.next()) loop.moved(step(loop.position()))} with its own step, so that each
- * keeps its own compiled loop (one loop shared through a virtual step ran ODM 30% slower after a
- * hinge solve in the same JVM).
+ * the step guard of maxEpochs * n. Each greedy {@link Descent} runs its own loop
+ * {@code while (loop.next()) { ...step at loop.position()...; loop.moved(next); }}: the JIT
+ * compiles each loop with its own step (one loop shared by both orders through a virtual step ran
+ * ODM about 30% slower after a hinge solve in the same JVM; see bench/PROFILE.md).
  */
 final class GreedyLoop {
   /** What a step returns when it made no representable progress. */

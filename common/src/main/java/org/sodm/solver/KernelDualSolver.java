@@ -14,21 +14,21 @@ import org.sodm.kernel.Kernel;
  *   <li>Each step minimises the objective exactly along one instance's variables (closed form,
  *       clipped to the box; for ODM zeta_i then beta_i, seed 000 eq. 3).
  *   <li>Order ({@link Selection}): {@code RANDOM_PERMUTATION} visits the active instances in a
- *       fresh permutation per epoch drawn from one {@link SplittableRandom} seeded with
+ *       fresh permutation per epoch drawn from one {@link java.util.SplittableRandom} seeded with
  *       {@link SolverOptions#seed()}; {@code GREEDY} (the default; Gauss-Southwell, as LIBSVM's
  *       working-set selection without the equality constraint) always updates the instance with
  *       the largest projected-gradient violation (ties: lowest position), and for hinge and
  *       squared hinge pairs it with a second variable chosen by second-order gain and minimises
- *       exactly over both ({@link SolverOptions#pairs()}; the strategies are the {@link Descent}
- *       classes, the pair step offered by problems with {@link DualProblem#pairs()}). Both orders are deterministic: the same inputs
- *       and options give bit-identical results. Why greedy is the default: on ijcnn1 (RBF
- *       gamma=2, hinge C=32, n=49,990) the random order needed 4,041 epochs and 230 s to reach
- *       max violation 1e-3; greedy pairs need the equivalent of 2 epochs (~80k coordinate
- *       updates) and about 7-9 s.
+ *       exactly over both ({@link SolverOptions#pairs()}; offered by the problems with
+ *       {@link DualProblem#pairs()}). The orders are the {@link Descent} classes. Both are
+ *       deterministic: the same inputs and options give bit-identical results. Why greedy is
+ *       the default: on ijcnn1 (RBF gamma=2, hinge C=32, n=49,990) the random order needed
+ *       4,041 epochs and 230 s to reach max violation 1e-3; greedy pairs need the equivalent of
+ *       2 epochs (~80k coordinate updates) and about 7-9 s.
  *   <li>G = Q gamma is maintained: when gamma_p changes by delta, G += delta Q[:, p] over the
- *       active set, the column coming from the {@link QMatrix}'s byte-bounded LRU {@link KernelCache} of
- *       float columns (as LIBSVM: the solver optimises Q rounded to float, a relative
- *       perturbation of about 6e-8).
+ *       active set, the column coming from the {@link QMatrix}'s byte-bounded LRU
+ *       {@link KernelCache} of float columns (as LIBSVM: the solver optimises Q rounded to
+ *       float, a relative perturbation of about 6e-8).
  *   <li>Warm start: G is computed from the non-zero entries of the initial gamma only.
  *   <li>Shrinking: an instance whose variables all sit at a bound with the gradient pointing
  *       out of the box by more than the current maximal violation leaves the active set (swapped

@@ -178,11 +178,6 @@ final class SolveState {
     return (int) Math.min(Integer.MAX_VALUE, (steps + n - 1) / n);
   }
 
-  /** The outcome when the descent reached its step or epoch limit. */
-  Descent.Outcome limitReached(int epochs) {
-    return new Descent.Outcome(unshrunkCheck(), false, epochs);
-  }
-
   /** Ends a greedy run that cannot progress: converged only if the unshrunk problem is within eps. */
   Descent.Outcome stalled() {
     double v = unshrunkCheck();
