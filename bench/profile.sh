@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/profile.sh: where the time of `sodm train` goes (issue #6). Prints Markdown:
 #   1-4. the single-node solver profile (org.sodm.solver.SolverProfile): kernel evaluations per
-#        second against a tight loop, cold vs warm solves, shrinking / cache / float-double
+#        second against a tight loop, cold vs warm solves, shrinking / cache / pair-step
 #        variants, 1 vs 2 threads over all blocks;
 #   5.   svm-train on the same block 0 (LIBSVM's time for the same sub-problem), when installed;
 #   6.   one whole local-mode `sodm train` run: per phase wall seconds, CPU seconds, JIT compile

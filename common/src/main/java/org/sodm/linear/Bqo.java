@@ -36,7 +36,7 @@ public final class Bqo {
     BqoState state = new BqoState(dim, loss, outer, inner.tau());
     double[] d = new double[n];
     for (int t = 0; ; t++) {
-      double[] sums = BqoBlock.emptySums();
+      BqoSums sums = BqoSums.EMPTY;
       double[] dw = new double[dim + 1];
       for (int k = 0; k < blocks; k++) {
         int[] m = members[k];
@@ -49,7 +49,7 @@ public final class Bqo {
           ab[j] = alpha[m[j]];
         }
         BqoBlock.Result r = BqoBlock.solve(xb, yb, ab, state.w(), loss, inner, passSeed(seed, t, k));
-        BqoBlock.combine(sums, r.sums());
+        sums = sums.merge(r.sums());
         for (int f = 0; f <= dim; f++) dw[f] += r.dw()[f];
         for (int j = 0; j < m.length; j++) d[m[j]] = r.d()[j];
       }

@@ -22,34 +22,6 @@ import org.sodm.data.SparseVector;
 public final class BqoBlock {
   private BqoBlock() {}
 
-  // indices into the sums array (all summed over blocks except MIN_LAMBDA: min, VIOLATION: max)
-  /** e' alpha. */
-  public static final int ALPHA_SUM = 0;
-  /** sum s_i alpha_i^2. */
-  public static final int S_ALPHA_SQ = 1;
-  /** primal loss sum C_i xi_i(w^t) (or xi^2). */
-  public static final int LOSS = 2;
-  /** e' d. */
-  public static final int E_D = 3;
-  /** sum s_i alpha_i d_i. */
-  public static final int S_ALPHA_D = 4;
-  /** sum s_i d_i^2. */
-  public static final int S_D_SQ = 5;
-  /** sum d_i^2. */
-  public static final int D_SQ = 6;
-  /** sum over blocks of |X_J'Y_J d_J|^2 (eq. 13). */
-  public static final int DW_BLOCK_SQ = 7;
-  /** min_i lambda_i of (21): the largest feasible step. */
-  public static final int MIN_LAMBDA = 8;
-  /** rows. */
-  public static final int ROWS = 9;
-  /** max |projected gradient| of the full dual at alpha^t. */
-  public static final int VIOLATION = 10;
-  /** sum C_i = f^P(0) - (-f(0)), the scale of the relative gap (27). */
-  public static final int C_SUM = 11;
-  /** number of sums. */
-  public static final int SIZE = 12;
-
   /** Inner solver settings. */
   public record Options(int passes, double tau, double innerEps) {
     public Options {
@@ -64,23 +36,7 @@ public final class BqoBlock {
   }
 
   /** d (per instance of the block), Delta w_J (length d + 1) and the partial sums. */
-  public record Result(double[] d, double[] dw, double[] sums, int passes) {}
-
-  /** Sums with their neutral values. */
-  public static double[] emptySums() {
-    double[] s = new double[SIZE];
-    s[MIN_LAMBDA] = Double.POSITIVE_INFINITY;
-    return s;
-  }
-
-  /** Combines partial sums (into {@code acc}). */
-  public static void combine(double[] acc, double[] part) {
-    for (int k = 0; k < SIZE; k++) {
-      if (k == MIN_LAMBDA) acc[k] = Math.min(acc[k], part[k]);
-      else if (k == VIOLATION) acc[k] = Math.max(acc[k], part[k]);
-      else acc[k] += part[k];
-    }
-  }
+  public record Result(double[] d, double[] dw, BqoSums sums, int passes) {}
 
   /**
    * Solves the block subproblem at (alpha, w). {@code w} has length dim + 1 (bias last) and is
@@ -91,7 +47,11 @@ public final class BqoBlock {
     int n = x.length;
     double bf = loss.biasFeature();
     double tauT = loss.squared() ? 0 : opts.tau();
-    double[] sums = emptySums();
+    double alphaSum = 0;
+    double sAlphaSq = 0;
+    double lossSum = 0;
+    double cSum = 0;
+    double violation = 0;
     double[] g0 = new double[n];
     double[] qd = new double[n];
     for (int i = 0; i < n; i++) {
@@ -101,16 +61,15 @@ public final class BqoBlock {
       double g = m + si * alpha[i] - 1;
       g0[i] = g;
       qd[i] = Vectors.squaredNorm(x[i], bf) + si + tauT;
-      sums[ALPHA_SUM] += alpha[i];
-      sums[S_ALPHA_SQ] += si * alpha[i] * alpha[i];
-      sums[LOSS] += loss.loss(yi, m);
-      sums[C_SUM] += loss.c(yi);
+      alphaSum += alpha[i];
+      sAlphaSq += si * alpha[i] * alpha[i];
+      lossSum += loss.loss(yi, m);
+      cSum += loss.c(yi);
       double pg = g;
       if (alpha[i] <= 0) pg = Math.min(g, 0);
       else if (alpha[i] >= loss.upper(yi)) pg = Math.max(g, 0);
-      sums[VIOLATION] = Math.max(sums[VIOLATION], Math.abs(pg));
+      violation = Math.max(violation, Math.abs(pg));
     }
-    sums[ROWS] = n;
     double[] d = new double[n];
     double[] u = new double[w.length];
     int[] order = new int[n];
@@ -148,18 +107,24 @@ public final class BqoBlock {
       pass++;
       if (maxPg <= opts.innerEps()) break;
     }
+    double eD = 0;
+    double sAlphaD = 0;
+    double sDSq = 0;
+    double dSq = 0;
+    double minLambda = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
       double di = d[i];
       if (di == 0) continue;
       double si = loss.s(y[i]);
-      sums[E_D] += di;
-      sums[S_ALPHA_D] += si * alpha[i] * di;
-      sums[S_D_SQ] += si * di * di;
-      sums[D_SQ] += di * di;
+      eD += di;
+      sAlphaD += si * alpha[i] * di;
+      sDSq += si * di * di;
+      dSq += di * di;
       double lambda = di < 0 ? -alpha[i] / di : (loss.upper(y[i]) - alpha[i]) / di;
-      sums[MIN_LAMBDA] = Math.min(sums[MIN_LAMBDA], lambda);
+      minLambda = Math.min(minLambda, lambda);
     }
-    sums[DW_BLOCK_SQ] = Vectors.squaredNorm(u);
+    BqoSums sums = new BqoSums(alphaSum, sAlphaSq, lossSum, eD, sAlphaD, sDSq, dSq, Vectors.squaredNorm(u), minLambda,
+        n, violation, cSum);
     return new Result(d, u, sums, pass);
   }
 

@@ -100,12 +100,12 @@ public final class BqoState {
   }
 
   /** Records iteration t from its global sums and Delta w^t, decides and (unless it stops) updates w. */
-  public Step next(double[] sums, double[] dw) {
+  public Step next(BqoSums sums, double[] dw) {
     int t = history.size();
     double ww = Vectors.squaredNorm(w);
-    double primal = 0.5 * ww + sums[BqoBlock.LOSS];
-    double dual = 0.5 * ww + 0.5 * sums[BqoBlock.S_ALPHA_SQ] - sums[BqoBlock.ALPHA_SUM];
-    double scale = sums[BqoBlock.C_SUM];
+    double primal = 0.5 * ww + sums.loss();
+    double dual = 0.5 * ww + 0.5 * sums.sAlphaSq() - sums.alphaSum();
+    double scale = sums.cSum();
     double gap = scale > 0 ? (primal + dual) / scale : 0;
     boolean pocket = false;
     if (primal < bestPrimal) {
@@ -114,15 +114,15 @@ public final class BqoState {
       bestIteration = t;
       pocket = true;
     }
-    double viol = sums[BqoBlock.VIOLATION];
-    double grad = Vectors.dot(w, dw) + sums[BqoBlock.S_ALPHA_D] - sums[BqoBlock.E_D];
-    double quad = Vectors.squaredNorm(dw) + sums[BqoBlock.S_D_SQ];
+    double viol = sums.violation();
+    double grad = Vectors.dot(w, dw) + sums.sAlphaD() - sums.eD();
+    double quad = Vectors.squaredNorm(dw) + sums.sDSq();
     boolean stop = gap <= opts.eps() || !(grad < 0) || t + 1 >= opts.maxIterations();
     converged = gap <= opts.eps() || !(grad < 0);
     double eta = 0;
     double decrease = 0;
     if (!stop) {
-      eta = opts.lineSearch() == LineSearch.EXACT ? exactStep(grad, quad, sums[BqoBlock.MIN_LAMBDA])
+      eta = opts.lineSearch() == LineSearch.EXACT ? exactStep(grad, quad, sums.minLambda())
           : armijoStep(grad, quad, hNorm(sums), opts.sigma(), opts.beta(), opts.gamma());
       decrease = -(eta * grad + 0.5 * eta * eta * quad);
       for (int k = 0; k < w.length; k++) w[k] += eta * dw[k];
@@ -133,9 +133,9 @@ public final class BqoState {
   }
 
   /** |d|^2_H of (13): sum over blocks |X_J'Y_J d_J|^2 + sum (s_i + tau~) d_i^2. */
-  double hNorm(double[] sums) {
+  double hNorm(BqoSums sums) {
     double tt = loss.squared() ? 0 : tau;
-    return sums[BqoBlock.DW_BLOCK_SQ] + sums[BqoBlock.S_D_SQ] + tt * sums[BqoBlock.D_SQ];
+    return sums.dwBlockSq() + sums.sDSq() + tt * sums.dSq();
   }
 
   /**

@@ -1,8 +1,5 @@
 package org.sodm.linear;
 
-import org.sodm.solver.LossSpec;
-import org.sodm.solver.LossType;
-
 /**
  * The linear ODM primal (seed 000 section 3.3, eq. 9):
  *
@@ -18,22 +15,18 @@ import org.sodm.solver.LossType;
  * lambda_i v (m - theta - 1) / (1-theta)^2 for m &gt; 1 + theta, 0 between. The bias, when
  * asked for, is an augmented feature (the last element of w).
  */
-public record OdmPrimal(double lambdaPos, double lambdaNeg, double theta, double v, boolean bias) {
-  public static OdmPrimal of(LossSpec spec) {
-    if (spec.type() != LossType.ODM) throw new IllegalArgumentException("DSVRG solves odm, not " + spec.type());
-    return new OdmPrimal(spec.lambda() * spec.positiveWeight(), spec.lambda() * spec.negativeWeight(), spec.theta(),
-        spec.mu(), spec.bias());
-  }
-
+public record OdmPrimal(double lambdaPos, double lambdaNeg, double theta, double v, boolean bias) implements LinearPrimal {
   public double lambda(double y) {
     return y > 0 ? lambdaPos : lambdaNeg;
   }
 
+  @Override
   public double biasFeature() {
     return bias ? 1.0 : 0.0;
   }
 
   /** lambda_i / (2 (1-theta)^2) (xi^2 + v eps^2) at the margin m = y w'x. */
+  @Override
   public double loss(double y, double m) {
     double om = 1 - theta;
     double xi = om - m;

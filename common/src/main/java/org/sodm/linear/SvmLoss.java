@@ -1,8 +1,5 @@
 package org.sodm.linear;
 
-import org.sodm.solver.LossSpec;
-import org.sodm.solver.LossType;
-
 /**
  * The L1-SVM (hinge) or L2-SVM (squared hinge) dual of seed 003 eq. (2) with per-instance
  * constants: f(alpha) = 1/2 alpha' (Q + S) alpha - e' alpha, 0 &lt;= alpha_i &lt;= U_i, where
@@ -11,15 +8,9 @@ import org.sodm.solver.LossType;
  * xi_i = max(0, 1 - y_i w'x_i). The bias, when asked for, is an augmented constant feature
  * (value 1, regularised, as LIBLINEAR's -B 1): it is the last element of every w array.
  */
-public record SvmLoss(boolean squared, double cPos, double cNeg, boolean bias) {
+public record SvmLoss(boolean squared, double cPos, double cNeg, boolean bias) implements LinearPrimal {
   public SvmLoss {
     if (!(cPos > 0) || !(cNeg > 0)) throw new IllegalArgumentException("C must be > 0");
-  }
-
-  public static SvmLoss of(LossSpec spec) {
-    if (spec.type() == LossType.ODM) throw new IllegalArgumentException("BQO solves hinge and squared hinge, not odm");
-    return new SvmLoss(spec.type() == LossType.SQUARED_HINGE, spec.c() * spec.positiveWeight(),
-        spec.c() * spec.negativeWeight(), spec.bias());
   }
 
   public double c(double y) {
@@ -37,13 +28,14 @@ public record SvmLoss(boolean squared, double cPos, double cNeg, boolean bias) {
   }
 
   /** C_i xi or C_i xi^2 at the margin y w'x. */
+  @Override
   public double loss(double y, double margin) {
     double xi = 1 - margin;
     if (xi <= 0) return 0;
     return c(y) * (squared ? xi * xi : xi);
   }
 
-  /** The augmented feature's value: 1 with the bias, else 0. */
+  @Override
   public double biasFeature() {
     return bias ? 1.0 : 0.0;
   }

@@ -6,7 +6,6 @@ import java.util.Locale;
 import org.sodm.data.Scaler;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.KernelSpec;
-import org.sodm.solver.KernelExpansion;
 
 /**
  * Writes a model in LIBSVM's text format so {@code svm-predict} can cross-check it. The mean of
@@ -24,10 +23,11 @@ public final class LibsvmExport {
   private LibsvmExport() {}
 
   public static void write(Model m, Writer w) throws IOException {
-    if (m.isLinear()) {
-      writeLinear(m, w);
-      return;
-    }
+    if (m instanceof LinearModel l) writeLinear(l, w);
+    else writeKernel((KernelModel) m, w);
+  }
+
+  private static void writeKernel(KernelModel m, Writer w) throws IOException {
     KernelSpec k = m.kernelSpec();
     int nb = m.blockCount();
     double bias = 0;
@@ -67,17 +67,17 @@ public final class LibsvmExport {
     }
   }
 
-  private static void writeLinear(Model m, Writer w) throws IOException {
+  private static void writeLinear(LinearModel m, Writer w) throws IOException {
     w.write("svm_type c_svc\n");
     w.write("kernel_type linear\n");
     w.write("nr_class 2\n");
     w.write("total_sv 1\n");
-    w.write("rho " + fmt(m.linearBias() == 0 ? 0.0 : -m.linearBias()) + "\n");
+    w.write("rho " + fmt(m.bias() == 0 ? 0.0 : -m.bias()) + "\n");
     w.write("label " + m.labels().positive() + " " + m.labels().negative() + "\n");
     w.write("nr_sv 1 0\n");
     w.write("SV\n");
     w.write("1");
-    double[] wt = m.linearWeights();
+    double[] wt = m.w();
     for (int f = 0; f < wt.length; f++) if (wt[f] != 0) w.write(" " + (f + 1) + ":" + fmt(wt[f]));
     w.write(" \n");
   }

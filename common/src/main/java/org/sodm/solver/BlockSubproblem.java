@@ -69,24 +69,7 @@ public final class BlockSubproblem {
     for (int i = 0; i < n; i++) violation = Math.max(violation, prob.violation(alpha, i, qg[i]));
     double[] a = alpha.clone();
     double[] g = qg.clone();
-    Rows rows = new Rows(kernel, x, true);
-    double[] qii = new double[n];
-    for (int i = 0; i < n; i++) qii[i] = rows.self(i);
-    KernelCache cache = new KernelCache(n, cacheBytes, true);
-    double[] buf = new double[n];
-    KernelCache.Filler filler = new KernelCache.Filler() {
-      @Override
-      public void fill(int p, int from, int to, float[] out) {
-        rows.kernelRow(p, from, to, buf);
-        for (int j = from; j < to; j++) out[j] = (float) (y[p] * y[j] * buf[j]);
-      }
-
-      @Override
-      public void fill(int p, int from, int to, double[] out) {
-        rows.kernelRow(p, from, to, buf);
-        for (int j = from; j < to; j++) out[j] = y[p] * y[j] * buf[j];
-      }
-    };
+    QMatrix qm = new QMatrix(kernel, x, y, true, new KernelCache(n, cacheBytes, true), new Trace(false));
     double[] best = new double[1];
     double[] info = new double[2];
     long budget = (long) innerEpochs * n;
@@ -96,10 +79,10 @@ public final class BlockSubproblem {
       int p = prob.argmaxViolation(a, g, n, best);
       inner = p < 0 ? 0 : best[0];
       if (p < 0 || best[0] <= innerEps) break;
-      double dg = prob.step(a, p, g[p], qii[p], Double.POSITIVE_INFINITY, info);
+      double dg = prob.step(a, p, g[p], qm.diag(p), Double.POSITIVE_INFINITY, info);
       steps++;
       if (dg != 0) {
-        double[] col = cache.getDouble(p, n, filler);
+        double[] col = qm.doubleColumn(p, n);
         for (int j = 0; j < n; j++) g[j] += dg * col[j];
       }
     }
@@ -140,7 +123,7 @@ public final class BlockSubproblem {
       sepQuad += q;
       sepLin += h1 - q / 2;
     }
-    return new Result(delta, dgamma, objective, violation, inner, qgDg, sepLin, sepQuad, steps, changed, rows.evaluations,
+    return new Result(delta, dgamma, objective, violation, inner, qgDg, sepLin, sepQuad, steps, changed, qm.kernelEvaluations(),
         Math.max(1, maxStep));
   }
 

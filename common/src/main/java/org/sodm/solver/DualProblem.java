@@ -1,5 +1,7 @@
 package org.sodm.solver;
 
+import java.util.Optional;
+
 /**
  * A box-constrained dual min_alpha 1/2 gamma'Q gamma + sum_i g_i(alpha_i) whose variables are
  * grouped per instance ({@link #variablesPerInstance()} each, instance-major in a flat alpha
@@ -9,8 +11,6 @@ package org.sodm.solver;
  * array the problem was built on (solvers may permute that array and alpha together).
  */
 public interface DualProblem {
-
-  LossType type();
 
   /** Number of instances n. */
   int size();
@@ -59,6 +59,21 @@ public interface DualProblem {
     }
     best[0] = bv;
     return bp;
+  }
+
+  /**
+   * qg[0..to) += delta col[0..to) (G after gamma_p changed by delta, col = Q[p]), then
+   * {@link #argmaxViolation} over [0, to): the greedy solver's step. Implementations may fuse
+   * the two loops.
+   */
+  default int applyArgmax(double[] alpha, double[] qg, double delta, float[] col, int to, double[] best) {
+    for (int j = 0; j < to; j++) qg[j] += delta * col[j];
+    return argmaxViolation(alpha, qg, to, best);
+  }
+
+  /** This problem with the capability of two-variable steps, when it has it. */
+  default Optional<PairDual> pairs() {
+    return Optional.empty();
   }
 
   /** Upper bound of each of instance i's variables (the lower bound is 0 for every loss here). */

@@ -1,57 +1,51 @@
 package org.sodm.solver;
 
+import java.util.Optional;
+import org.sodm.linear.SvmLoss;
+
 /**
  * Hinge (L1) and squared-hinge (L2) SVM duals, one variable per instance, gamma_i = alpha_i.
  * Hinge: 0 &lt;= alpha_i &lt;= C_i, g_i = -alpha_i. Squared hinge: alpha_i &gt;= 0,
- * g_i = alpha_i^2 / (4 C_i) - alpha_i (the diagonal 1/(2 C_i) added to Q). C_i = w_{y_i} C.
+ * g_i = alpha_i^2 / (4 C_i) - alpha_i (the diagonal 1/(2 C_i) added to Q). C_i = w_{y_i} C. The
+ * constants by class and the primal are the linear primal's ({@link SvmLoss}).
  */
-final class HingeProblem implements DualProblem {
+final class HingeProblem implements PairDual {
+  private final SvmLoss primal;
   private final boolean squared;
   private final double[] y;
   private final double cPos;
   private final double cNeg;
 
-  HingeProblem(LossSpec spec, double[] y, boolean squared) {
-    this.squared = squared;
+  HingeProblem(SvmLoss primal, double[] y) {
+    this.primal = primal;
+    this.squared = primal.squared();
     this.y = y;
-    this.cPos = spec.c() * spec.positiveWeight();
-    this.cNeg = spec.c() * spec.negativeWeight();
-  }
-
-  boolean squared() {
-    return squared;
+    this.cPos = primal.cPos();
+    this.cNeg = primal.cNeg();
   }
 
   @Override
   public double upperBound(int i) {
-    return upper(i);
+    return primal.upper(y[i]);
   }
 
-  /** Upper bound of alpha_i (infinite for the squared hinge). */
-  double upper(int i) {
-    return squared ? Double.POSITIVE_INFINITY : ci(i);
+  @Override
+  public double upper(double label) {
+    return primal.upper(label);
   }
 
-  /** Diagonal added to Q_ii (1/(2 C_i) for the squared hinge, else 0). */
-  double extraDiag(int i) {
-    return squared ? 0.5 / ci(i) : 0;
+  @Override
+  public double extraDiag(double label) {
+    return primal.s(label);
   }
 
-  double cPos() {
-    return cPos;
-  }
-
-  double cNeg() {
-    return cNeg;
+  @Override
+  public Optional<PairDual> pairs() {
+    return Optional.of(this);
   }
 
   double ci(int i) {
     return y[i] > 0 ? cPos : cNeg;
-  }
-
-  @Override
-  public LossType type() {
-    return squared ? LossType.SQUARED_HINGE : LossType.HINGE;
   }
 
   @Override
@@ -200,8 +194,7 @@ final class HingeProblem implements DualProblem {
     double loss = 0;
     for (int i = 0; i < alpha.length; i++) {
       quad += alpha[i] * qg[i];
-      double xi = 1 - qg[i];
-      if (xi > 0) loss += ci(i) * (squared ? xi * xi : xi);
+      loss += primal.loss(y[i], qg[i]);
     }
     return 0.5 * quad + loss;
   }

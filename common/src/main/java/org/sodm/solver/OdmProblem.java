@@ -1,14 +1,18 @@
 package org.sodm.solver;
 
+import org.sodm.linear.OdmPrimal;
+
 /**
  * The ODM dual (seed 000 eq. 1) on m instances, variables [zeta_i, beta_i] per instance,
  * gamma_i = zeta_i - beta_i:
  * d = 1/2 gamma'Q gamma + sum_i (m c_i / 2)(v zeta_i^2 + beta_i^2) + (theta-1) zeta_i + (theta+1) beta_i,
  * c_i = (1-theta)^2 / (lambda_i v), lambda_i = w_{y_i} lambda. Each coordinate has the closed
- * form update of eq. 3, clipped at 0. The primal is
+ * form update of eq. 3, clipped at 0. The primal is {@link OdmPrimal}'s (whose lambda_i, theta
+ * and v these are):
  * 1/2 |w|^2 + sum_i lambda_i / (2 m (1-theta)^2) (max(0, 1-theta-y_i f_i)^2 + v max(0, y_i f_i-1-theta)^2).
  */
 final class OdmProblem implements DualProblem {
+  private final OdmPrimal primal;
   private final double[] y;
   private final double theta;
   private final double v;
@@ -16,32 +20,22 @@ final class OdmProblem implements DualProblem {
   /** m c_i for y = +1 and y = -1 (beta's diagonal); zeta's is v times it. */
   private final double mcPos;
   private final double mcNeg;
-  private final double lossPos;
-  private final double lossNeg;
 
-  OdmProblem(LossSpec spec, double[] y, int m) {
+  OdmProblem(OdmPrimal primal, double[] y, int m) {
     if (m < 1) throw new IllegalArgumentException("ODM m must be >= 1, got " + m);
+    this.primal = primal;
     this.y = y;
-    this.theta = spec.theta();
-    this.v = spec.mu();
+    this.theta = primal.theta();
+    this.v = primal.v();
     this.m = m;
     double om = (1 - theta) * (1 - theta);
-    double lp = spec.lambda() * spec.positiveWeight();
-    double ln = spec.lambda() * spec.negativeWeight();
-    this.mcPos = m * om / (lp * v);
-    this.mcNeg = m * om / (ln * v);
-    this.lossPos = lp / (2.0 * m * om);
-    this.lossNeg = ln / (2.0 * m * om);
+    this.mcPos = m * om / (primal.lambdaPos() * v);
+    this.mcNeg = m * om / (primal.lambdaNeg() * v);
   }
 
   /** m c_i. */
   double mc(int i) {
     return y[i] > 0 ? mcPos : mcNeg;
-  }
-
-  @Override
-  public LossType type() {
-    return LossType.ODM;
   }
 
   @Override
@@ -135,34 +129,9 @@ final class OdmProblem implements DualProblem {
     return bp;
   }
 
-  /** qg[0..to) += delta col[0..to), fused with {@link #argmaxViolation} (the greedy hot loop). */
-  int applyArgmax(double[] alpha, double[] qg, double delta, float[] col, int to, double[] best) {
-    int bp = -1;
-    double bv = 0;
-    double[] yy = y;
-    double tm = theta - 1;
-    double tp = theta + 1;
-    for (int i = 0; i < to; i++) {
-      double q = qg[i] + delta * col[i];
-      qg[i] = q;
-      double z = alpha[2 * i];
-      double b = alpha[2 * i + 1];
-      double mcb = yy[i] > 0 ? mcPos : mcNeg;
-      double gz = q + mcb * v * z + tm;
-      double gb = -q + mcb * b + tp;
-      double vz = z <= 0 ? -gz : Math.abs(gz);
-      double vb = b <= 0 ? -gb : Math.abs(gb);
-      double vv = vz > vb ? vz : vb;
-      if (vv > bv) {
-        bv = vv;
-        bp = i;
-      }
-    }
-    best[0] = bv;
-    return bp;
-  }
-
-  int applyArgmax(double[] alpha, double[] qg, double delta, double[] col, int to, double[] best) {
+  /** Fused: one pass updates qg and finds the largest violation (the greedy hot loop). */
+  @Override
+  public int applyArgmax(double[] alpha, double[] qg, double delta, float[] col, int to, double[] best) {
     int bp = -1;
     double bv = 0;
     double[] yy = y;
@@ -226,15 +195,8 @@ final class OdmProblem implements DualProblem {
       double z = alpha[2 * i];
       double b = alpha[2 * i + 1];
       s += 0.5 * (z - b) * qg[i];
-      double xi = 1 - theta - qg[i];
-      double ep = qg[i] - 1 - theta;
-      double l = (xi > 0 ? xi * xi : 0) + v * (ep > 0 ? ep * ep : 0);
-      s += (y[i] > 0 ? lossPos : lossNeg) * l;
+      s += primal.loss(y[i], qg[i]) / m;
     }
     return s;
-  }
-
-  int m() {
-    return m;
   }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.AugmentedKernel;
 import org.sodm.kernel.Kernel;
+import org.sodm.model.KernelExpansion;
 
 /**
  * PBM (seed 004 Algorithm 1) in one process: the reference of what the MapReduce jobs of
@@ -68,7 +69,7 @@ public final class PbmSolver {
   private PbmSolver() {}
 
   /** The kernel of the problem: k, or k + 1 with the bias option. */
-  public static Kernel problemKernel(Kernel base, LossSpec loss) {
+  public static Kernel problemKernel(Kernel base, Loss loss) {
     return loss.bias() ? new AugmentedKernel(base) : base;
   }
 
@@ -77,19 +78,12 @@ public final class PbmSolver {
    * (Q_ij = y_i y_j k(x_i, x_j); k already augmented when the bias option is on).
    */
   public static double[] multiply(Kernel k, SparseVector[] x, double[] y, double[] v, SparseVector[] rows, double[] rowY) {
-    int m = 0;
-    for (double d : v) if (d != 0) m++;
-    SparseVector[] s = new SparseVector[m];
-    double[] c = new double[m];
-    for (int j = 0, t = 0; j < v.length; j++) {
-      if (v[j] != 0) {
-        s[t] = x[j];
-        c[t++] = y[j] * v[j];
-      }
-    }
+    double[] yv = new double[v.length];
+    for (int j = 0; j < v.length; j++) yv[j] = y[j] * v[j];
+    KernelExpansion f = KernelExpansion.nonZero(k, x, yv, 0);
     double[] out = new double[rows.length];
-    if (m == 0) return out;
-    new KernelExpansion(k, s, c, 0).decision(rows, out);
+    if (f.size() == 0) return out;
+    f.decision(rows, out);
     for (int i = 0; i < out.length; i++) out[i] *= rowY[i];
     return out;
   }
@@ -99,11 +93,11 @@ public final class PbmSolver {
    *
    * @param base the kernel without the bias augmentation
    */
-  public static Result solve(Kernel base, SparseVector[] x, double[] y, LossSpec loss, int[] block, int blocks,
+  public static Result solve(Kernel base, SparseVector[] x, double[] y, Loss loss, int[] block, int blocks,
       double[] alpha0, Options opts) {
     int n = x.length;
     Kernel k = problemKernel(base, loss);
-    DualProblem global = loss.problem(y, n);
+    DualProblem global = loss.dual(y, n);
     int vpi = global.variablesPerInstance();
     double[] alpha = alpha0 == null ? new double[n * vpi] : alpha0.clone();
     for (int i = 0; i < n; i++) global.project(alpha, i);
@@ -144,7 +138,7 @@ public final class PbmSolver {
           qb[s] = qg[i];
           System.arraycopy(alpha, i * vpi, ab, s * vpi, vpi);
         }
-        BlockSubproblem.Result r = BlockSubproblem.solve(k, xb, yb, loss.problem(yb, n), ab, qb, opts.innerEps(),
+        BlockSubproblem.Result r = BlockSubproblem.solve(k, xb, yb, loss.dual(yb, n), ab, qb, opts.innerEps(),
             opts.innerEpochs(), opts.cacheBytes());
         objective += r.objective();
         violation = Math.max(violation, r.violation());

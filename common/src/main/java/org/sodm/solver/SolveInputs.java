@@ -7,7 +7,7 @@ final class SolveInputs {
   private SolveInputs() {}
 
   /** x, y and loss present, same length, every label -1 or +1. */
-  static void check(SparseVector[] x, double[] y, LossSpec loss) {
+  static void check(SparseVector[] x, double[] y, Loss loss) {
     if (x == null || y == null || loss == null) throw new IllegalArgumentException("x, y and loss are required");
     if (x.length != y.length) {
       throw new IllegalArgumentException("x and y differ in length: " + x.length + " vs " + y.length);

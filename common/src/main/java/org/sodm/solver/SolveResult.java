@@ -1,5 +1,9 @@
 package org.sodm.solver;
 
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.model.KernelExpansion;
+
 /**
  * A solve's outcome: alpha (instance-major, {@link DualProblem#variablesPerInstance()} per
  * instance, in input order), coef[i] = y_i gamma_i (the coefficient of k(x_i, .) in f; with the
@@ -12,5 +16,13 @@ public record SolveResult(double[] alpha, double[] coef, SolveReport report) {
     double b = 0;
     for (double c : coef) b += c;
     return b;
+  }
+
+  /**
+   * The model of this solve on x: its support vectors (coef != 0) over the base kernel, with
+   * bias {@link #augmentedBias()} when the solve used the bias option ({@code augmented}), else 0.
+   */
+  public KernelExpansion expansion(Kernel base, SparseVector[] x, boolean augmented) {
+    return KernelExpansion.nonZero(base, x, coef, augmented ? augmentedBias() : 0.0);
   }
 }

@@ -10,14 +10,17 @@ package org.sodm.solver;
  * @param maxEpochs guard on passes over the active set (default 5000); reaching it logs a warning
  *     and the report says {@code converged = false}
  * @param shrinking LIBLINEAR/LIBSVM-style shrinking of variables stuck at a bound (default on)
- * @param cacheBytes byte budget of the kernel-column cache (default: system property
- *     {@code sodm.cache.mb}, else 256 MB)
+ * @param cacheBytes byte budget of the kernel-column cache (default 256 MB)
  * @param seed seed of the per-epoch random permutations of
  *     {@link KernelDualSolver.Selection#RANDOM_PERMUTATION} and of {@link LinearDualCd} (same
  *     inputs + seed = bit-identical result); the default greedy kernel order is deterministic
  *     without it
+ * @param pairs two-variable working sets in the greedy order for the problems that support
+ *     them ({@link DualProblem#pairs()}: hinge, squared hinge; default on)
+ * @param trace print where each kernel solve spends its time to stderr (default off)
  */
-public record SolverOptions(double eps, int maxEpochs, boolean shrinking, long cacheBytes, long seed) {
+public record SolverOptions(double eps, int maxEpochs, boolean shrinking, long cacheBytes, long seed, boolean pairs,
+    boolean trace) {
   public static final double DEFAULT_EPS = 1e-3;
   public static final int DEFAULT_MAX_EPOCHS = 5000;
   public static final long DEFAULT_CACHE_MB = 256;
@@ -28,30 +31,40 @@ public record SolverOptions(double eps, int maxEpochs, boolean shrinking, long c
     if (cacheBytes < 0) throw new IllegalArgumentException("cacheBytes must be >= 0, got " + cacheBytes);
   }
 
+  /** The given settings with pairs on and trace off. */
+  public SolverOptions(double eps, int maxEpochs, boolean shrinking, long cacheBytes, long seed) {
+    this(eps, maxEpochs, shrinking, cacheBytes, seed, true, false);
+  }
+
   public static SolverOptions defaults() {
-    long mb = DEFAULT_CACHE_MB;
-    String p = System.getProperty("sodm.cache.mb");
-    if (p != null && !p.isBlank()) mb = Long.parseLong(p.trim());
-    return new SolverOptions(DEFAULT_EPS, DEFAULT_MAX_EPOCHS, true, mb << 20, 1L);
+    return new SolverOptions(DEFAULT_EPS, DEFAULT_MAX_EPOCHS, true, DEFAULT_CACHE_MB << 20, 1L);
   }
 
   public SolverOptions withEps(double e) {
-    return new SolverOptions(e, maxEpochs, shrinking, cacheBytes, seed);
+    return new SolverOptions(e, maxEpochs, shrinking, cacheBytes, seed, pairs, trace);
   }
 
   public SolverOptions withMaxEpochs(int e) {
-    return new SolverOptions(eps, e, shrinking, cacheBytes, seed);
+    return new SolverOptions(eps, e, shrinking, cacheBytes, seed, pairs, trace);
   }
 
   public SolverOptions withShrinking(boolean s) {
-    return new SolverOptions(eps, maxEpochs, s, cacheBytes, seed);
+    return new SolverOptions(eps, maxEpochs, s, cacheBytes, seed, pairs, trace);
   }
 
   public SolverOptions withCacheBytes(long b) {
-    return new SolverOptions(eps, maxEpochs, shrinking, b, seed);
+    return new SolverOptions(eps, maxEpochs, shrinking, b, seed, pairs, trace);
   }
 
   public SolverOptions withSeed(long s) {
-    return new SolverOptions(eps, maxEpochs, shrinking, cacheBytes, s);
+    return new SolverOptions(eps, maxEpochs, shrinking, cacheBytes, s, pairs, trace);
+  }
+
+  public SolverOptions withPairs(boolean p) {
+    return new SolverOptions(eps, maxEpochs, shrinking, cacheBytes, seed, p, trace);
+  }
+
+  public SolverOptions withTrace(boolean t) {
+    return new SolverOptions(eps, maxEpochs, shrinking, cacheBytes, seed, pairs, t);
   }
 }

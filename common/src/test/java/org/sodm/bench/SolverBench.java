@@ -7,9 +7,8 @@ import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
-import org.sodm.solver.LossType;
+import org.sodm.model.KernelExpansion;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
 
@@ -70,16 +69,14 @@ public final class SolverBench {
           tr.labelMap(), java.util.Arrays.copyOf(tr.y(), limit));
     }
     Kernel k = KernelSpec.rbf(gamma).create();
-    LossType lt = LossType.parse(loss);
-    LossSpec ls = (lt == LossType.ODM ? LossSpec.odm(lambda, theta, mu)
-        : new LossSpec(lt, c, 1, 0, 1, false, 1, 1)).withBias(bias);
+    Loss ls = Loss.of(loss, c, lambda, theta, mu, bias, 1, 1);
     SolverOptions o = new SolverOptions(eps, SolverOptions.DEFAULT_MAX_EPOCHS, shrinking, cacheMb << 20, seed);
     long t0 = System.nanoTime();
     KernelDualSolver solver = new KernelDualSolver(k, o);
     if (selection != null) solver.withSelection(KernelDualSolver.Selection.valueOf(selection));
     SolveResult r = solver.solve(tr.x(), tr.y(), ls, null);
     double trainSec = (System.nanoTime() - t0) / 1e9;
-    KernelExpansion f = KernelExpansion.of(k, tr.x(), r, bias);
+    KernelExpansion f = r.expansion(k, tr.x(), bias);
     double predSec = Double.NaN;
     double acc = Double.NaN;
     if (predict) {
@@ -97,6 +94,6 @@ public final class SolverBench {
     System.out.printf(Locale.ROOT,
         "ours n=%d selection=%s loss=%s bias=%s eps=%g cacheMb=%d shrinking=%s load_s=%.3f train_s=%.3f predict_s=%.3f "
             + "acc=%.4f%% nSV=%d b=%.6f | %s%n",
-        tr.size(), solver.selection(), lt.id(), bias, eps, cacheMb, shrinking, loadSec, trainSec, predSec, acc, f.size(), f.bias(), r.report());
+        tr.size(), solver.selection(), ls.id(), bias, eps, cacheMb, shrinking, loadSec, trainSec, predSec, acc, f.size(), f.bias(), r.report());
   }
 }

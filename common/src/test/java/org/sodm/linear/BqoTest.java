@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sodm.data.LibsvmReader;
 import org.sodm.data.SparseVector;
 import org.sodm.solver.LinearDualCd;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolverOptions;
 
 class BqoTest {
@@ -57,10 +57,10 @@ class BqoTest {
     Object[] sp = LinearTestData.sparse(new Random(5), 2000, 500, 0.02);
     LibsvmReader.Data sparse = new LibsvmReader.Data((SparseVector[]) sp[0], null, null, (double[]) sp[1]);
     for (LibsvmReader.Data d : List.of(sparse, LinearTestData.svmguide1())) {
-      List<LossSpec> specs = d == sparse ? List.of(LossSpec.hinge(1), LossSpec.squaredHinge(1), LossSpec.squaredHinge(4).withWeights(2, 1))
-          : List.of(LossSpec.hinge(1), LossSpec.squaredHinge(1));
-      for (LossSpec spec : specs) {
-        SvmLoss loss = SvmLoss.of(spec);
+      List<Loss> specs = d == sparse ? List.of(Loss.hinge(1), Loss.squaredHinge(1), Loss.squaredHinge(4).withWeights(2, 1))
+          : List.of(Loss.hinge(1), Loss.squaredHinge(1));
+      for (Loss spec : specs) {
+        SvmLoss loss = spec.svmPrimal();
         LinearDualCd.Result ref = new LinearDualCd(SolverOptions.defaults().withEps(1e-7).withMaxEpochs(100000))
             .solve(d.x(), d.y(), spec, null);
         double pRef = primal(d.x(), d.y(), withBias(ref), loss);
@@ -87,8 +87,8 @@ class BqoTest {
   @Test
   void biasOneBlock() throws IOException {
     LibsvmReader.Data d = LinearTestData.synthetic();
-    for (LossSpec spec : List.of(LossSpec.hinge(2).withBias(true), LossSpec.squaredHinge(1).withBias(true).withWeights(1, 3))) {
-      SvmLoss loss = SvmLoss.of(spec);
+    for (Loss spec : List.of(Loss.hinge(2).withBias(true), Loss.squaredHinge(1).withBias(true).withWeights(1, 3))) {
+      SvmLoss loss = spec.svmPrimal();
       LinearDualCd.Result ref = new LinearDualCd(SolverOptions.defaults().withEps(1e-7).withMaxEpochs(100000))
           .solve(d.x(), d.y(), spec, null);
       double pRef = primal(d.x(), d.y(), withBias(ref), loss);
@@ -117,7 +117,7 @@ class BqoTest {
       }
     }
     for (String solver : List.of("3", "1")) {
-      SvmLoss loss = SvmLoss.of(solver.equals("3") ? LossSpec.hinge(1) : LossSpec.squaredHinge(1));
+      SvmLoss loss = (solver.equals("3") ? Loss.hinge(1) : Loss.squaredHinge(1)).svmPrimal();
       Path model = tmp.resolve("model" + solver);
       Process p = new ProcessBuilder("liblinear-train", "-s", solver, "-c", "1", "-e", "1e-6", "-q", data.toString(),
           model.toString()).redirectErrorStream(true).start();
@@ -185,7 +185,7 @@ class BqoTest {
         double before = dual(x, y, alpha, loss);
         double[] w = new double[Vectors.dimension(x) + 1];
         for (int i = 0; i < n; i++) Vectors.axpy(y[i] * alpha[i], x[i], w, loss.biasFeature());
-        double[] sums = BqoBlock.emptySums();
+        BqoSums sums = BqoSums.EMPTY;
         double[] dw = new double[w.length];
         double[] d = new double[n];
         for (int b = 0; b < k; b++) {
@@ -195,13 +195,13 @@ class BqoTest {
           double[] yb = m.stream().mapToDouble(i -> y[i]).toArray();
           double[] ab = m.stream().mapToDouble(i -> alpha[i]).toArray();
           BqoBlock.Result r = BqoBlock.solve(xb, yb, ab, w, loss, inner, rnd.nextLong());
-          BqoBlock.combine(sums, r.sums());
+          sums = sums.merge(r.sums());
           for (int f = 0; f < w.length; f++) dw[f] += r.dw()[f];
           for (int j = 0; j < m.size(); j++) d[m.get(j)] = r.d()[j];
         }
-        double grad = Vectors.dot(w, dw) + sums[BqoBlock.S_ALPHA_D] - sums[BqoBlock.E_D];
-        double quad = Vectors.squaredNorm(dw) + sums[BqoBlock.S_D_SQ];
-        double eta = ls == BqoState.LineSearch.EXACT ? BqoState.exactStep(grad, quad, sums[BqoBlock.MIN_LAMBDA])
+        double grad = Vectors.dot(w, dw) + sums.sAlphaD() - sums.eD();
+        double quad = Vectors.squaredNorm(dw) + sums.sDSq();
+        double eta = ls == BqoState.LineSearch.EXACT ? BqoState.exactStep(grad, quad, sums.minLambda())
             : BqoState.armijoStep(grad, quad, 0, 0.1, 0.5, 0);
         assertTrue(eta >= 0 && Double.isFinite(eta), "step " + eta);
         if (eta > 0) assertTrue(grad < 0, "a step is taken only along a descent direction");
@@ -213,7 +213,7 @@ class BqoTest {
         assertTrue(after <= before + 1e-10 * (1 + Math.abs(before)),
             "rep " + rep + " t " + t + " " + ls + ": f went from " + before + " to " + after + " (eta " + eta + ")");
         // the predicted decrease matches the quadratic model (11)
-        if (eta > 0 && eta < sums[BqoBlock.MIN_LAMBDA]) {
+        if (eta > 0 && eta < sums.minLambda()) {
           assertEquals(before + eta * grad + 0.5 * eta * eta * quad, after, 1e-8 * (1 + Math.abs(before)));
         }
       }
@@ -224,7 +224,7 @@ class BqoTest {
   @Test
   void armijoConvergesToo() throws IOException {
     LibsvmReader.Data d = LinearTestData.synthetic();
-    SvmLoss loss = SvmLoss.of(LossSpec.hinge(1));
+    SvmLoss loss = Loss.hinge(1).svmPrimal();
     int[] blocks = LinearTestData.randomBlocks(d.size(), 4, 3);
     Bqo.Result exact = Bqo.train(d.x(), d.y(), blocks, 4, loss, BqoBlock.Options.defaults(), BqoState.Options.defaults(), 1, null);
     Bqo.Result armijo = Bqo.train(d.x(), d.y(), blocks, 4, loss, BqoBlock.Options.defaults(),

@@ -11,7 +11,7 @@ import org.sodm.data.SparseVector;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
 import org.sodm.solver.LinearDualCd;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
 
@@ -62,8 +62,8 @@ class DsvrgTest {
     for (Object[] data : List.of(new Object[] {x, y}, sp)) {
       SparseVector[] xs = (SparseVector[]) data[0];
       double[] ys = (double[]) data[1];
-      for (LossSpec spec : List.of(LossSpec.odm(8, 0.3, 0.5), LossSpec.odm(50, 0.1, 1).withWeights(1, 2))) {
-        OdmPrimal odm = OdmPrimal.of(spec);
+      for (Loss spec : List.of(Loss.odm(8, 0.3, 0.5), Loss.odm(50, 0.1, 1).withWeights(1, 2))) {
+        OdmPrimal odm = spec.odmPrimal();
         SolverOptions so = SolverOptions.defaults().withEps(1e-8).withMaxEpochs(200000);
         SolveResult ker = new KernelDualSolver(KernelSpec.linear().create(), so).solve(xs, ys, spec, null);
         double[] wk = new double[Vectors.dimension(xs) + 1];

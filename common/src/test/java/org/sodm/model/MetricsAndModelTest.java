@@ -13,8 +13,7 @@ import org.sodm.data.Scaler;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
-import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 
 class MetricsAndModelTest {
   @Test
@@ -52,7 +51,7 @@ class MetricsAndModelTest {
     assertTrue(Double.isNaN(Metrics.of(new double[] {1, 1}, new double[] {0.2, -1}).auc()));
   }
 
-  private static Model twoBlockModel(boolean scaled) {
+  static KernelModel twoBlockModel(boolean scaled) {
     Kernel k = KernelSpec.rbf(0.7).create();
     Random r = new Random(9);
     KernelExpansion[] ex = new KernelExpansion[2];
@@ -70,13 +69,13 @@ class MetricsAndModelTest {
     }
     Scaler s = scaled ? new Scaler(0, 1, new int[] {1, 2, 3}, new double[] {-1, -1, -1}, new double[] {1, 2, 3}) : null;
     Provenance p = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of());
-    return new Model(KernelSpec.rbf(0.7), LossSpec.hinge(1), new LabelMap("no", "yes"), s, new int[] {0, 1}, ids, ex, p);
+    return new KernelModel(KernelSpec.rbf(0.7), Loss.hinge(1), new LabelMap("no", "yes"), s, new int[] {0, 1}, ids, ex, p);
   }
 
   @Test
   void modelIsTheMeanOfBlocksAndSurvivesAvro() {
-    Model m = twoBlockModel(true);
-    Model back = Model.fromAvro(m.toAvro());
+    KernelModel m = twoBlockModel(true);
+    Model back = ModelCodec.fromAvro(ModelCodec.toAvro(m));
     SparseVector x = SparseVector.ofDense(0.3, -0.2, 2.5);
     SparseVector xs = m.scaler().apply(x);
     double want = (m.block(0).decision(xs) + m.block(1).decision(xs)) / 2;

@@ -31,11 +31,11 @@ public final class LinearDualCd {
     this.opts = opts;
   }
 
-  public Result solve(SparseVector[] x, double[] y, LossSpec loss, double[] initialAlpha) {
+  public Result solve(SparseVector[] x, double[] y, Loss loss, double[] initialAlpha) {
     SolveInputs.check(x, y, loss);
     long t0 = System.nanoTime();
     int n = x.length;
-    DualProblem prob = loss.problem(y.clone(), Math.max(1, n));
+    DualProblem prob = loss.dual(y.clone(), Math.max(1, n));
     double[] alpha = SolveInputs.start(prob, n, initialAlpha);
     double bf = loss.bias() ? 1.0 : 0.0;
     int dim = 0;

@@ -58,14 +58,14 @@ class PbmSolverTest {
     return b;
   }
 
-  private static double reference(Kernel k, LibsvmReader.Data d, LossSpec loss) {
+  private static double reference(Kernel k, LibsvmReader.Data d, Loss loss) {
     SolveResult ref = new KernelDualSolver(k, new SolverOptions(1e-6, 100000, true, 64L << 20, 7))
         .solve(d.x(), d.y(), loss, null);
     assertTrue(ref.report().converged());
     return ref.report().dualObjective();
   }
 
-  private static void check(LossSpec loss, int[] ks, PbmSolver.Options opts) throws Exception {
+  private static void check(Loss loss, int[] ks, PbmSolver.Options opts) throws Exception {
     LibsvmReader.Data d = svmguide1();
     Kernel k = KernelSpec.rbf(2).create();
     double ref = reference(k, d, loss);
@@ -81,7 +81,7 @@ class PbmSolverTest {
         assertTrue(r.history().get(t).objective() <= r.history().get(t - 1).objective() + 1e-9 * Math.abs(ref), what + " at " + t);
       }
       // the reported objective is that of the returned alpha (qg kept exactly)
-      DualProblem p = loss.problem(d.y(), d.size());
+      DualProblem p = loss.dual(d.y(), d.size());
       double[] gamma = new double[d.size()];
       for (int i = 0; i < gamma.length; i++) gamma[i] = p.gamma(r.alpha(), i);
       double[] qg = PbmSolver.multiply(PbmSolver.problemKernel(k, loss), d.x(), d.y(), gamma, d.x(), d.y());
@@ -91,19 +91,19 @@ class PbmSolverTest {
 
   @Test
   void hingeReachesTheSingleNodeOptimumWith2To8Blocks() throws Exception {
-    check(LossSpec.hinge(2), new int[] {2, 4, 8}, PbmSolver.Options.defaults().withTolerance(1e-3).withInnerEps(1e-4).withMaxIterations(4000));
+    check(Loss.hinge(2), new int[] {2, 4, 8}, PbmSolver.Options.defaults().withTolerance(1e-3).withInnerEps(1e-4).withMaxIterations(4000));
   }
 
   @Test
   void hingeWithBiasAndArmijo() throws Exception {
-    check(LossSpec.hinge(2).withBias(true), new int[] {4}, PbmSolver.Options.defaults().withTolerance(1e-3).withInnerEps(1e-4).withMaxIterations(4000));
-    check(LossSpec.hinge(2), new int[] {4},
+    check(Loss.hinge(2).withBias(true), new int[] {4}, PbmSolver.Options.defaults().withTolerance(1e-3).withInnerEps(1e-4).withMaxIterations(4000));
+    check(Loss.hinge(2), new int[] {4},
         PbmSolver.Options.defaults().withTolerance(1e-3).withInnerEps(1e-4).withMaxIterations(4000).withRule(PbmStep.Rule.ARMIJO));
   }
 
   @Test
   void odmReachesTheSingleNodeOptimum() throws Exception {
-    check(LossSpec.odm(100, 0.5, 0.5), new int[] {2, 4, 8}, PbmSolver.Options.defaults().withTolerance(3e-4).withInnerEps(1e-5).withMaxIterations(4000));
+    check(Loss.odm(100, 0.5, 0.5), new int[] {2, 4, 8}, PbmSolver.Options.defaults().withTolerance(3e-4).withInnerEps(1e-5).withMaxIterations(4000));
   }
 
   /**
@@ -119,15 +119,15 @@ class PbmSolverTest {
       int n = 2 + r.nextInt(30);
       SparseVector[] x = QpReference.randomData(r, n, 3, 0.8);
       double[] y = QpReference.randomLabels(r, n);
-      LossSpec loss = switch (rep % 4) {
-        case 0 -> LossSpec.hinge(0.1 + 3 * r.nextDouble());
-        case 1 -> LossSpec.squaredHinge(0.1 + 3 * r.nextDouble());
-        case 2 -> LossSpec.odm(0.5 + 5 * r.nextDouble(), 0.4 * r.nextDouble(), 0.2 + 0.8 * r.nextDouble());
-        default -> LossSpec.hinge(1).withBias(true);
+      Loss loss = switch (rep % 4) {
+        case 0 -> Loss.hinge(0.1 + 3 * r.nextDouble());
+        case 1 -> Loss.squaredHinge(0.1 + 3 * r.nextDouble());
+        case 2 -> Loss.odm(0.5 + 5 * r.nextDouble(), 0.4 * r.nextDouble(), 0.2 + 0.8 * r.nextDouble());
+        default -> Loss.hinge(1).withBias(true);
       };
-      DualProblem p = loss.problem(y, n);
+      DualProblem p = loss.dual(y, n);
       int vpi = p.variablesPerInstance();
-      double c = loss.c();
+      double c = rep % 4 == 2 ? 1 : loss.svmPrimal().cPos(); // ODM: the scale 1
       double[] a = new double[n * vpi];
       double[] b = new double[n * vpi];
       for (int j = 0; j < a.length; j++) {
@@ -199,8 +199,8 @@ class PbmSolverTest {
   void oneBlockIsTheSingleNodeSolveInOneIteration() throws Exception {
     LibsvmReader.Data d = svmguide1();
     Kernel k = KernelSpec.rbf(2).create();
-    double ref = reference(k, d, LossSpec.hinge(2));
-    PbmSolver.Result r = PbmSolver.solve(k, d.x(), d.y(), LossSpec.hinge(2), new int[d.size()], 1, null,
+    double ref = reference(k, d, Loss.hinge(2));
+    PbmSolver.Result r = PbmSolver.solve(k, d.x(), d.y(), Loss.hinge(2), new int[d.size()], 1, null,
         PbmSolver.Options.defaults().withTolerance(1e-5).withInnerEps(1e-6).withMaxIterations(3));
     assertTrue(r.history().size() <= 3, "iterations " + r.history());
     assertEquals(1.0, r.history().get(0).beta(), 1e-6);

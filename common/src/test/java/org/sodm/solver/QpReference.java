@@ -3,6 +3,8 @@ package org.sodm.solver;
 import java.util.Random;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.KernelSpec;
+import org.sodm.linear.OdmPrimal;
+import org.sodm.linear.SvmLoss;
 
 /**
  * Independent reference for the tests: builds the dual QP min 1/2 a'Ha + b'a, 0 <= a <= u
@@ -36,26 +38,29 @@ final class QpReference {
   }
 
   /** Builds the QP of the loss (class weights and bias included) on (x, y). */
-  static QpReference of(KernelSpec k, SparseVector[] x, double[] y, LossSpec loss) {
+  static QpReference of(KernelSpec k, SparseVector[] x, double[] y, Loss loss) {
     int n = x.length;
     double[][] q = gram(k, x, y, loss.bias());
-    if (loss.type() == LossType.ODM) {
+    if (loss instanceof Loss.Odm) {
+      OdmPrimal odm = loss.odmPrimal();
+      double theta = odm.theta();
+      double mu = odm.v();
       double[][] h = new double[2 * n][2 * n];
       double[] b = new double[2 * n];
       double[] u = new double[2 * n];
       for (int i = 0; i < n; i++) {
-        double lam = loss.lambda() * (y[i] > 0 ? loss.positiveWeight() : loss.negativeWeight());
-        double c = (1 - loss.theta()) * (1 - loss.theta()) / (lam * loss.mu());
+        double lam = odm.lambda(y[i]);
+        double c = (1 - theta) * (1 - theta) / (lam * mu);
         for (int j = 0; j < n; j++) {
           h[2 * i][2 * j] = q[i][j];
           h[2 * i][2 * j + 1] = -q[i][j];
           h[2 * i + 1][2 * j] = -q[i][j];
           h[2 * i + 1][2 * j + 1] = q[i][j];
         }
-        h[2 * i][2 * i] += n * c * loss.mu();
+        h[2 * i][2 * i] += n * c * mu;
         h[2 * i + 1][2 * i + 1] += n * c;
-        b[2 * i] = loss.theta() - 1;
-        b[2 * i + 1] = loss.theta() + 1;
+        b[2 * i] = theta - 1;
+        b[2 * i + 1] = theta + 1;
         u[2 * i] = Double.POSITIVE_INFINITY;
         u[2 * i + 1] = Double.POSITIVE_INFINITY;
       }
@@ -63,10 +68,11 @@ final class QpReference {
     }
     double[] b = new double[n];
     double[] u = new double[n];
+    SvmLoss svm = loss.svmPrimal();
     for (int i = 0; i < n; i++) {
-      double ci = loss.c() * (y[i] > 0 ? loss.positiveWeight() : loss.negativeWeight());
+      double ci = svm.c(y[i]);
       b[i] = -1;
-      if (loss.type() == LossType.HINGE) {
+      if (!svm.squared()) {
         u[i] = ci;
       } else {
         u[i] = Double.POSITIVE_INFINITY;

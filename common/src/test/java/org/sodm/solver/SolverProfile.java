@@ -29,7 +29,7 @@ import org.sodm.kernel.KernelSpec;
  *       {@link Kernel#column} pair by pair;
  *   <li>block 0 solved {@code reps} times in this JVM: the first solve is cold (interpreter and
  *       C1), the rest warm; kernel evaluations and the share of time they take;
- *   <li>warm variants: shrinking off, double cache, cache budgets from 1 MB up;
+ *   <li>warm variants: shrinking off, single-variable greedy steps, cache budgets from 1 MB up;
  *   <li>all blocks sequentially on one thread, then on a pool of 2 threads (the two local
  *       reducers): wall seconds and speed-up.
  * </ol>
@@ -66,7 +66,7 @@ public final class SolverProfile {
       }
     }
     Kernel k = KernelSpec.rbf(gamma).create();
-    LossSpec loss = new LossSpec(LossType.HINGE, c, 1, 0, 1, false, 1, 1);
+    Loss loss = Loss.hinge(c);
     SolverOptions base = SolverOptions.defaults();
     out("# solver profile: %s, %d rows, %d blocks of ~%d rows, rbf gamma=%g, hinge C=%g, eps=%g, %d core(s)",
         train.getFileName(), all.size(), blocks, bx[0].length, gamma, c, base.eps(), Runtime.getRuntime().availableProcessors());
@@ -118,13 +118,13 @@ public final class SolverProfile {
     out("## 3. variants on block 0 (warm, median of 3)");
     out("| variant | seconds | vs default | kernel evals | cache hits / misses | peak cache MB |");
     out("|---|---:|---:|---:|---:|---:|");
-    variant("default (shrinking, float cache 256 MB)", k, base, false, x0, by[0], loss, warm);
-    variant("shrinking off", k, base.withShrinking(false), false, x0, by[0], loss, warm);
-    variant("double cache", k, base, true, x0, by[0], loss, warm);
+    variant("default (shrinking, float cache 256 MB)", k, base, x0, by[0], loss, warm);
+    variant("shrinking off", k, base.withShrinking(false), x0, by[0], loss, warm);
+    variant("greedy single-variable steps (no pairs)", k, base.withPairs(false), x0, by[0], loss, warm);
     for (long mb : new long[] {1, 4, 16, 64}) {
-      variant("float cache " + mb + " MB", k, base.withCacheBytes(mb << 20), false, x0, by[0], loss, warm);
+      variant("float cache " + mb + " MB", k, base.withCacheBytes(mb << 20), x0, by[0], loss, warm);
     }
-    variant("eps 1e-2", k, base.withEps(1e-2), false, x0, by[0], loss, warm);
+    variant("eps 1e-2", k, base.withEps(1e-2), x0, by[0], loss, warm);
 
     // 4. all blocks, 1 thread vs 2
     out("");
@@ -211,13 +211,13 @@ public final class SolverProfile {
     return s;
   }
 
-  private static void variant(String name, Kernel k, SolverOptions o, boolean dbl, SparseVector[] x, double[] y,
-      LossSpec loss, double ref) {
+  private static void variant(String name, Kernel k, SolverOptions o, SparseVector[] x, double[] y,
+      Loss loss, double ref) {
     double[] s = new double[3];
     SolveReport rep = null;
     long peak = 0;
     for (int r = 0; r < 3; r++) {
-      KernelDualSolver solver = new KernelDualSolver(k, o).withDoubleCache(dbl);
+      KernelDualSolver solver = new KernelDualSolver(k, o);
       rep = solver.solve(x, y, loss, null).report();
       peak = solver.lastPeakCacheBytes();
       s[r] = rep.seconds();

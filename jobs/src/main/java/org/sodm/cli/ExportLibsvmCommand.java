@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.model.LibsvmExport;
+import org.sodm.model.LinearModel;
 import org.sodm.model.Model;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,7 +38,7 @@ public final class ExportLibsvmCommand extends SodmCommand {
     try (Writer w = new OutputStreamWriter(fs.create(out, true), StandardCharsets.UTF_8)) {
       LibsvmExport.write(m, w);
     }
-    out().println("sodm export-libsvm: " + fs.makeQualified(out) + (m.isLinear() ? " (linear model: one SV = w, rho = -b)"
+    out().println("sodm export-libsvm: " + fs.makeQualified(out) + (m instanceof LinearModel ? " (linear model: one SV = w, rho = -b)"
         : " (" + m.supportVectors() + " SVs)"));
     if (m.scaler() != null) {
       Path r = new Path(range != null ? range : output + ".range");

@@ -29,7 +29,7 @@ public final class InspectCommand extends SodmCommand {
     ModelRecord r = ModelFiles.readRecord(conf, ModelFiles.resolve(conf, model));
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "model      %s (format %d)%n", ModelFiles.resolve(conf, model), r.getFormatVersion()));
-    sb.append(String.format(Locale.ROOT, "kernel     %s%n", org.sodm.model.Model.kernelOf(r.getKernel())));
+    sb.append(String.format(Locale.ROOT, "kernel     %s%n", org.sodm.model.ModelCodec.kernelOf(r.getKernel())));
     var l = r.getLoss();
     sb.append(String.format(Locale.ROOT, "loss       %s%n", switch (l.getType()) {
       case "odm" -> String.format(Locale.ROOT, "odm (lambda=%s, theta=%s, mu=%s)", l.getLambda(), l.getTheta(), l.getMu());

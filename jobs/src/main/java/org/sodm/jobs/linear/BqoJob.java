@@ -31,6 +31,7 @@ import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.linear.Bqo;
 import org.sodm.linear.BqoBlock;
+import org.sodm.linear.BqoSums;
 import org.sodm.linear.SvmLoss;
 
 /**
@@ -51,7 +52,7 @@ final class BqoJob {
   private BqoJob() {}
 
   /** The reduced sums and Delta w^t (length dim + 1). */
-  record Output(double[] sums, double[] dw) {}
+  record Output(BqoSums sums, double[] dw) {}
 
   static Output run(Configuration base, Path input, Path out, int t, double eta, Path wFile, int dim) throws IOException {
     Configuration conf = new Configuration(base);
@@ -81,7 +82,7 @@ final class BqoJob {
     VecWritable v = readOne(conf, new Path(out, "part-r-00000"));
     double[] dw = new double[dim + 1];
     v.addTo(dw);
-    return new Output(v.scalars(), dw);
+    return new Output(BqoSums.fromArray(v.scalars()), dw);
   }
 
   static VecWritable readOne(Configuration conf, Path p) throws IOException {
@@ -97,10 +98,10 @@ final class BqoJob {
 
   /** A block: apply the pending step, solve (7), write the block back, emit Delta w_k and the sums. */
   public static class BqoMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, IntWritable, VecWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "BqoMapper", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "BqoMapper", () -> super.run(context));
+    }
 
     private final List<Row> rows = new ArrayList<>();
     private SvmLoss loss;
@@ -115,7 +116,7 @@ final class BqoJob {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
       TrainSpec spec = TrainSpec.of(conf);
-      loss = SvmLoss.of(spec.loss());
+      loss = spec.loss().svmPrimal();
       inner = spec.linear().inner();
       eta = conf.getDouble(LinearKeys.ETA, 0);
       t = conf.getInt(LinearKeys.ITERATION, 0);
@@ -170,7 +171,7 @@ final class BqoJob {
       }
       context.getCounter("sodm.bqo", "rows").increment(n);
       context.getCounter("sodm.bqo", "inner passes").increment(res.passes());
-      context.write(new IntWritable(Math.max(block, 0)), VecWritable.ofDense(res.sums(), res.dw()));
+      context.write(new IntWritable(Math.max(block, 0)), VecWritable.ofDense(res.sums().toArray(), res.dw()));
       rows.clear();
     }
   }
@@ -181,31 +182,31 @@ final class BqoJob {
    * depend on which map task finished first (a re-run gives the same bits).
    */
   public static class SumReducer extends Reducer<IntWritable, VecWritable, IntWritable, VecWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "SumReducer", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "SumReducer", () -> super.run(context));
+    }
 
     private double[] dw;
-    private double[] sums;
+    private BqoSums sums;
 
     @Override
     protected void setup(Context context) {
       dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
-      sums = BqoBlock.emptySums();
+      sums = BqoSums.EMPTY;
     }
 
     @Override
     protected void reduce(IntWritable key, Iterable<VecWritable> values, Context context) {
       for (VecWritable v : values) {
-        BqoBlock.combine(sums, v.scalars());
+        sums = sums.merge(BqoSums.fromArray(v.scalars()));
         v.addTo(dw);
       }
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
-      context.write(new IntWritable(0), VecWritable.ofDense(sums, dw));
+      context.write(new IntWritable(0), VecWritable.ofDense(sums.toArray(), dw));
     }
   }
 }

@@ -33,7 +33,7 @@ public final class BqoTrainer extends LinearTrainer {
     PhaseRunner runner = ctx.runner();
     FileSystem fs = dir.getFileSystem(conf);
     int dim = ctx.data().stats().getDimension();
-    SvmLoss loss = SvmLoss.of(spec.loss());
+    SvmLoss loss = spec.loss().svmPrimal();
     BqoState state = new BqoState(dim, loss, spec.linear().outer(), spec.linear().tau());
     Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
     List<Map<String, Object>> history = new ArrayList<>();

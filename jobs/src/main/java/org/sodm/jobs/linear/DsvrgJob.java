@@ -95,10 +95,10 @@ final class DsvrgJob {
   private record Row(long id, double y, SparseVector x) {}
 
   public static class DsvrgMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, LongWritable, VecWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "DsvrgMapper", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "DsvrgMapper", () -> super.run(context));
+    }
 
     private final List<Row> rows = new ArrayList<>();
     private int block = -1;
@@ -120,7 +120,7 @@ final class DsvrgJob {
       if (rows.isEmpty()) return;
       Configuration conf = context.getConfiguration();
       TrainSpec spec = TrainSpec.of(conf);
-      OdmPrimal odm = OdmPrimal.of(spec.loss());
+      OdmPrimal odm = spec.loss().odmPrimal();
       double bf = odm.biasFeature();
       double[] w = LinearKeys.readW(conf);
       int k = conf.getInt(LinearKeys.BLOCKS, 1);
@@ -161,10 +161,10 @@ final class DsvrgJob {
   }
 
   public static class DsvrgReducer extends Reducer<LongWritable, VecWritable, IntWritable, VecWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "DsvrgReducer", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "DsvrgReducer", () -> super.run(context));
+    }
 
     private OdmPrimal odm;
     private double[] wl;
@@ -182,7 +182,7 @@ final class DsvrgJob {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
       spec = TrainSpec.of(conf);
-      odm = OdmPrimal.of(spec.loss());
+      odm = spec.loss().odmPrimal();
       wl = LinearKeys.readW(conf);
       hsum = new double[wl.length];
     }

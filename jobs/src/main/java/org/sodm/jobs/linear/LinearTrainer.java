@@ -19,6 +19,7 @@ import org.sodm.jobs.phase.PhaseRunner;
 import org.sodm.jobs.phase.TrainContext;
 import org.sodm.jobs.phase.Trainer;
 import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.model.LinearModel;
 import org.sodm.model.Model;
 
 /**
@@ -110,13 +111,13 @@ public abstract class LinearTrainer implements Trainer {
     Solution s = read(conf, solved.dir());
     double[] w = Arrays.copyOf(s.w(), dim);
     double bias = spec.loss().bias() ? s.w()[dim] : 0;
-    Model probe = Model.linear(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), null);
+    Model probe = new LinearModel(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), null);
     Double acc = ctx.validationAccuracy(probe);
     LevelStats ls = new LevelStats(0, k, s.objective(), s.violation(), s.initialViolation(), 0L, 0L, runner.elapsed(), 0L, acc);
     if (acc != null) {
       runner.note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
-    Model model = Model.linear(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), ctx.provenance(List.of(ls)));
+    Model model = new LinearModel(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), ctx.provenance(List.of(ls)));
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("solver", name());
     report.put("blocks", k);

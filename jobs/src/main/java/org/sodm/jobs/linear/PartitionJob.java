@@ -69,10 +69,10 @@ final class PartitionJob {
 
   /** Instance to (block, scaled TrainRecord). */
   public static class PartitionMapper extends Mapper<AvroKey<Instance>, NullWritable, IntWritable, AvroValue<TrainRecord>> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "PartitionMapper", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "PartitionMapper", () -> super.run(context));
+    }
 
     private Scaler scaler;
     private LabelMap labels;
@@ -112,10 +112,10 @@ final class PartitionJob {
 
   /** Writes a block's records. */
   public static class PartitionReducer extends Reducer<IntWritable, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "PartitionReducer", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "PartitionReducer", () -> super.run(context));
+    }
 
     private final AvroKey<TrainRecord> out = new AvroKey<>();
 

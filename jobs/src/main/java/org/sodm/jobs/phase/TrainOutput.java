@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.sodm.avro.LevelStats;
 import org.sodm.avro.ModelRecord;
 import org.sodm.jobs.support.AvroFiles;
+import org.sodm.model.ModelCodec;
 
 /**
  * The files a training run ends with: {@code model.avro} (written to a hidden temporary file and
@@ -31,7 +32,7 @@ public final class TrainOutput {
     FileSystem fs = runner.fs();
     Path modelPath = new Path(runner.out(), MODEL);
     Path tmp = new Path(runner.out(), "." + MODEL + ".tmp");
-    AvroFiles.writeOne(runner.conf(), tmp, ModelRecord.getClassSchema(), t.model().toAvro());
+    AvroFiles.writeOne(runner.conf(), tmp, ModelRecord.getClassSchema(), ModelCodec.toAvro(t.model()));
     fs.delete(modelPath, false);
     if (!fs.rename(tmp, modelPath)) throw new IOException("cannot rename " + tmp + " to " + modelPath);
     Map<String, Object> report = new LinkedHashMap<>(t.report());

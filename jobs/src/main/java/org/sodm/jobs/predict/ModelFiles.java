@@ -9,6 +9,7 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.jobs.phase.TrainOutput;
 import org.sodm.model.Model;
+import org.sodm.model.ModelCodec;
 
 /** Locating and loading model files. */
 public final class ModelFiles {
@@ -33,7 +34,7 @@ public final class ModelFiles {
 
   public static Model read(Configuration conf, Path file) throws IOException {
     try {
-      return Model.fromAvro(readRecord(conf, file));
+      return ModelCodec.fromAvro(readRecord(conf, file));
     } catch (IllegalArgumentException e) {
       throw new SodmException(file + ": " + e.getMessage());
     }

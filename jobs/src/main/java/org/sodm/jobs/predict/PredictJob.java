@@ -26,6 +26,7 @@ import org.sodm.jobs.support.OutputDir;
 import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
+import org.sodm.model.KernelModel;
 import org.sodm.model.Metrics;
 import org.sodm.model.Model;
 
@@ -83,7 +84,7 @@ public final class PredictJob {
     if (!mode.equals("global") && !mode.equals("local")) {
       throw new SodmException("bad parameter --mode (" + SodmConf.PREDICT_MODE + "): global or local, got '" + mode + "'");
     }
-    if (mode.equals("local") && model.routing() == null) {
+    if (mode.equals("local") && !(model instanceof KernelModel km && km.routing() != null)) {
       throw new SodmException("--mode local needs a model trained with --partitioner kmeans (" + modelFile + " has no routing)");
     }
     try (OutputDir od = OutputDir.create(conf, output, conf.getBoolean(SodmConf.OVERWRITE, false))) {

@@ -11,6 +11,7 @@ import org.sodm.avro.Prediction;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
 import org.sodm.jobs.support.JobFailure;
+import org.sodm.model.KernelModel;
 import org.sodm.model.Model;
 
 /** Scores instances with the model from the distributed cache: id, true label, f(x), predicted label. */
@@ -21,7 +22,8 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   }
 
   private Model model;
-  private boolean local;
+  /** Local mode: the model, whose routing picks the block (PredictJob checked it has one). */
+  private KernelModel routed;
   private final AvroKey<Prediction> out = new AvroKey<>();
 
   @Override
@@ -33,13 +35,16 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
       throw new IOException("predict: no model in the distributed cache");
     }
     model = ModelFiles.read(context.getConfiguration(), new Path(cache[0]));
-    local = "local".equals(context.getConfiguration().get(org.sodm.jobs.support.SodmConf.PREDICT_MODE, "global"));
+    if ("local".equals(context.getConfiguration().get(org.sodm.jobs.support.SodmConf.PREDICT_MODE, "global"))) {
+      routed = (KernelModel) model;
+    }
   }
 
   @Override
   protected void map(AvroKey<Instance> key, NullWritable value, Context context) throws IOException, InterruptedException {
     Instance in = key.datum();
-    double f = local ? model.decisionLocal(Instances.features(in.getFeatures())) : model.decision(Instances.features(in.getFeatures()));
+    double f = routed != null ? routed.decisionLocal(Instances.features(in.getFeatures()))
+        : model.decision(Instances.features(in.getFeatures()));
     out.datum(new Prediction(in.getId(), in.getLabel(), f, model.labels().original(f)));
     context.write(out, NullWritable.get());
     context.getCounter("sodm.predict", "instances").increment(1);

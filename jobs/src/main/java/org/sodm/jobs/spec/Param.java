@@ -38,8 +38,8 @@ public enum Param {
       "Compression of the Avro files sodm writes: null, deflate, snappy, zstandard, xz or bzip2."),
 
   // train: loss
-  LOSS("sodm.train.loss", "odm", Group.LOSS, Type.choice("odm", "hinge", "squared-hinge"), "--loss", "L",
-      "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM) or squared-hinge."),
+  LOSS("sodm.train.loss", "odm", Group.LOSS, Type.text("odm, hinge (or l1) or squared-hinge (or l2)", Param::isLoss), "--loss", "L",
+      "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM, also l1) or squared-hinge (also l2)."),
   C("sodm.train.c", "1.0", Group.LOSS, Type.positive(), "-c,--cost", "C", "C of the hinge and squared-hinge losses (> 0)."),
   LAMBDA("sodm.train.lambda", "10000", Group.LOSS, Type.positive(), "--lambda", "X",
       "ODM lambda: weight of the margin-distribution loss against the regulariser (> 0; the loss is averaged over the rows, "
@@ -133,6 +133,11 @@ public enum Param {
       "Guard on coordinate-descent epochs per solve (a warning is logged when hit)."),
   SHRINKING("sodm.solver.shrinking", "true", Group.SOLVER, Type.bool(), "--no-shrinking", null,
       "Shrink bound variables during a solve, with a final unshrunk check (as LIBSVM's -h)."),
+  PAIRS("sodm.solver.pairs", "true", Group.SOLVER, Type.bool(), null, null,
+      "Hinge and squared hinge: greedy steps over two variables chosen by second-order gain (as LIBSVM's working sets); false "
+          + "takes one variable per step."),
+  TRACE("sodm.solver.trace", "false", Group.SOLVER, Type.bool(), null, null,
+      "Log where each block solve spends its time (kernel columns, gradient rebuilds, shrinking), for profiling."),
   CACHE_MB("sodm.cache.mb", "256", Group.SOLVER, Type.integer(1, 1 << 30), "--cache-mb", "MB",
       "Kernel-column cache per solve, in MB (as LIBSVM's -m)."),
 
@@ -184,6 +189,15 @@ public enum Param {
   PREDICT_MODE("sodm.predict.mode", "global", Group.PREDICT, Type.choice("global", "local"), "--mode", "M",
       "sodm predict --mode: global (the model's decision function) or local (the block of the nearest k-means centre: DC-SVM "
           + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans).");
+
+  private static boolean isLoss(String v) {
+    try {
+      org.sodm.solver.Loss.canonicalId(v);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
 
   private static boolean isScale(String v) {
     try {

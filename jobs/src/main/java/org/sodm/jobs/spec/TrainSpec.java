@@ -16,8 +16,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoState;
-import org.sodm.solver.LossSpec;
-import org.sodm.solver.LossType;
+import org.sodm.solver.Loss;
 import org.sodm.solver.PbmStep;
 import org.sodm.solver.SolverOptions;
 
@@ -119,7 +118,7 @@ public final class TrainSpec {
   public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL }
 
   private final Map<Param, String> values;
-  private final LossSpec loss;
+  private final Loss loss;
   private final Kernel kernel;
   private final Tree tree;
   private final Exact exact;
@@ -133,8 +132,7 @@ public final class TrainSpec {
   private TrainSpec(Map<Param, String> values, int dimension) {
     this.values = Collections.unmodifiableMap(values);
     this.dimension = dimension;
-    LossType lt = LossType.parse(get(Param.LOSS));
-    loss = new LossSpec(lt, real(Param.C), real(Param.LAMBDA), real(Param.THETA), real(Param.MU), bool(Param.BIAS),
+    loss = Loss.of(get(Param.LOSS), real(Param.C), real(Param.LAMBDA), real(Param.THETA), real(Param.MU), bool(Param.BIAS),
         real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
     kernel = new Kernel(KernelSpec.Type.parse(get(Param.KERNEL)), real(Param.GAMMA), real(Param.COEF0), (int) integer(Param.DEGREE));
 
@@ -157,14 +155,15 @@ public final class TrainSpec {
 
     seed = integer(Param.SEED);
     solver = new SolverOptions(real(Param.EPS), (int) integer(Param.MAX_EPOCHS), bool(Param.SHRINKING), integer(Param.CACHE_MB) << 20,
-        seed);
+        seed).withPairs(bool(Param.PAIRS)).withTrace(bool(Param.TRACE));
 
     LinearSolver ls = choice(Param.LINEAR_SOLVER, LinearSolver.class);
-    if (ls == LinearSolver.BQO && lt == LossType.ODM) {
+    boolean odm = loss instanceof Loss.Odm;
+    if (ls == LinearSolver.BQO && odm) {
       throw bad(Param.LINEAR_SOLVER, "bqo solves hinge and squared-hinge, not odm (use dsvrg or auto)");
     }
-    if (ls == LinearSolver.DSVRG && lt != LossType.ODM) {
-      throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + lt.id() + " (use bqo or auto)");
+    if (ls == LinearSolver.DSVRG && !odm) {
+      throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + loss.id() + " (use bqo or auto)");
     }
     linear = new Linear(ls, (int) integer(Param.LINEAR_BLOCKS), real(Param.LINEAR_EPS), (int) integer(Param.LINEAR_MAX_ITERATIONS),
         (int) integer(Param.LINEAR_INNER_PASSES), real(Param.LINEAR_TAU), choice(Param.LINEAR_LINE_SEARCH, BqoState.LineSearch.class),
@@ -265,7 +264,7 @@ public final class TrainSpec {
     return m;
   }
 
-  public LossSpec loss() {
+  public Loss loss() {
     return loss;
   }
 
@@ -297,7 +296,7 @@ public final class TrainSpec {
   public LinearSolver linearSolver() {
     if (kernel.type() != KernelSpec.Type.LINEAR || linear.solver() == LinearSolver.KERNEL) return null;
     if (linear.solver() != LinearSolver.AUTO) return linear.solver();
-    return loss.type() == LossType.ODM ? LinearSolver.DSVRG : LinearSolver.BQO;
+    return loss instanceof Loss.Odm ? LinearSolver.DSVRG : LinearSolver.BQO;
   }
 
   /** Fails naming --partitions when K exceeds the number of rows. */

@@ -21,7 +21,7 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.kernel.Kernel;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveReport;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
@@ -55,7 +55,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   /** TEST ONLY: the level at which it fails (default: every level, once each). */
   public static final String FAIL_ONCE_LEVEL = "sodm.internal.test.fail.once.level";
   private Kernel kernel;
-  private LossSpec loss;
+  private Loss loss;
   private SolverOptions options;
   private int level;
   private final AvroKey<TrainRecord> out = new AvroKey<>();
@@ -93,7 +93,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     SparseVector[] x = new SparseVector[n];
     double[] y = new double[n];
     int positives = 0;
-    int vars = loss.problem(new double[] {1}, 1).variablesPerInstance();
+    int vars = loss.dual(new double[] {1}, 1).variablesPerInstance();
     double[] alpha0 = new double[n * vars];
     boolean warm = true;
     for (int i = 0; i < n; i++) {

@@ -117,7 +117,7 @@ final class ExactPhase {
     Path vectors = last;
     boolean replace = false;
     if (ex.refine()) {
-      if (spec.loss().type() == org.sodm.solver.LossType.ODM) {
+      if (spec.loss().sizeDependent()) {
         runner.note("exact        refine skipped: ODM's terms m c_i depend on the problem size, so the SV problem is another problem");
         runner.passed("refine", "none");
       } else {
@@ -281,7 +281,7 @@ final class ExactPhase {
   }
 
   /** The final alpha of a record of {@link Result#data()}: alpha + beta * delta. */
-  static TrainRecord finalRecord(TrainRecord r, double beta, org.sodm.solver.LossSpec loss) {
+  static TrainRecord finalRecord(TrainRecord r, double beta, org.sodm.solver.Loss loss) {
     TrainRecord c = TrainRecord.newBuilder(r).build();
     PbmJobs.applyStep(c, beta, loss);
     return c;

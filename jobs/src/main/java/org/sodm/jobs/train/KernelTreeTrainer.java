@@ -24,8 +24,9 @@ import org.sodm.jobs.phase.Trainer;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.kernel.KernelSpec;
-import org.sodm.model.Model;
-import org.sodm.solver.KernelExpansion;
+import org.sodm.model.KernelExpansion;
+import org.sodm.model.KernelModel;
+import org.sodm.model.Routing;
 
 /**
  * SODM's merge tree (seed 000 Algorithm 1) and, with exact mode, PBM (seed 004) or one last
@@ -162,7 +163,7 @@ public final class KernelTreeTrainer implements Trainer {
         c.setBlock(0);
         return c;
       };
-      Model exModel = buildModel(ctx, last, List.of(), transform);
+      KernelModel exModel = buildModel(ctx, last, List.of(), transform);
       Double acc = ctx.validationAccuracy(exModel);
       levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel.supportVectors(), 0L, ex.seconds(), 0L,
           acc));
@@ -173,7 +174,7 @@ public final class KernelTreeTrainer implements Trainer {
           acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), ex.seconds());
     }
 
-    Model model = buildModel(ctx, last, levels, transform);
+    KernelModel model = buildModel(ctx, last, levels, transform);
     if (kmeans && levelBlocks.get(0) > 1) {
       model = model.withRouting(routing(ctx, model, kernel, levelBlocks.get(0), merges, exactResult));
     }
@@ -185,7 +186,7 @@ public final class KernelTreeTrainer implements Trainer {
   }
 
   /** {@code transform} (or null) maps each record before it goes into the model (exact mode: final alpha, block 0). */
-  private static Model buildModel(TrainContext ctx, Path levelData, List<LevelStats> levels, UnaryOperator<TrainRecord> transform)
+  private static KernelModel buildModel(TrainContext ctx, Path levelData, List<LevelStats> levels, UnaryOperator<TrainRecord> transform)
       throws IOException {
     ModelBuilder b = new ModelBuilder();
     AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
@@ -200,7 +201,7 @@ public final class KernelTreeTrainer implements Trainer {
    * of the last iteration (local model alpha_t + d_{S_r}); in exact mode with one block every
    * cluster routes to the one global block.
    */
-  private static Model.Routing routing(TrainContext ctx, Model model, KernelSpec kernel, int clusters, int merges,
+  private static Routing routing(TrainContext ctx, KernelModel model, KernelSpec kernel, int clusters, int merges,
       ExactPhase.Result ex) throws IOException {
     Configuration conf = ctx.conf();
     List<TrainRecord> sample = TrainIO.readRecords(conf, new Path(new Path(ctx.runner().work(), "landmarks"), "data"));
@@ -223,7 +224,7 @@ public final class KernelTreeTrainer implements Trainer {
       Map<Integer, Integer> index = new HashMap<>();
       for (int b = 0; b < model.blockCount(); b++) index.put(model.blockId(b), b);
       for (int c = 0; c < k; c++) cb[c] = ex != null ? 0 : index.getOrDefault(finalId[c], 0);
-      return new Model.Routing(km, cb, null, null);
+      return new Routing(km, cb, null, null);
     }
     Map<Integer, List<SparseVector>> vec = new TreeMap<>();
     Map<Integer, List<Double>> coef = new TreeMap<>();
@@ -253,7 +254,7 @@ public final class KernelTreeTrainer implements Trainer {
       index.put(e.getKey(), b++);
     }
     for (int c = 0; c < k; c++) cb[c] = index.get(finalId[c]);
-    return new Model.Routing(km, cb, local, ids);
+    return new Routing(km, cb, local, ids);
   }
 
   private static LevelStats levelStats(int level, List<BlockStats> stats, double wall, Double acc) {

@@ -58,10 +58,10 @@ public final class LandmarkJob {
 
   /** Seeded per split (path and offset), so a re-executed task samples the same rows. */
   public static class SampleMapper extends Mapper<AvroKey<Instance>, NullWritable, LongWritable, AvroValue<TrainRecord>> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "SampleMapper", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "SampleMapper", () -> super.run(context));
+    }
 
     private Reservoir<Instance> reservoir;
     private Scaler scaler;
@@ -166,10 +166,10 @@ public final class LandmarkJob {
 
   /** The single reducer: final selection from the union of candidates, in id order. */
   public static class SelectReducer extends Reducer<LongWritable, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "SelectReducer", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "SelectReducer", () -> super.run(context));
+    }
 
     private final List<TrainRecord> all = new ArrayList<>();
 

@@ -12,9 +12,9 @@ import org.sodm.data.Scaler;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
-import org.sodm.model.Model;
-import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
+import org.sodm.model.KernelExpansion;
+import org.sodm.model.KernelModel;
+import org.sodm.solver.Loss;
 
 /** Builds the model of a level from its records: per block, the support vectors and coefficients. */
 final class ModelBuilder {
@@ -30,7 +30,7 @@ final class ModelBuilder {
     }
   }
 
-  Model build(KernelSpec spec, LossSpec loss, LabelMap labels, Scaler scaler, Provenance provenance) {
+  KernelModel build(KernelSpec spec, Loss loss, LabelMap labels, Scaler scaler, Provenance provenance) {
     Kernel k = spec.create();
     int nb = svByBlock.size();
     int[] ids = new int[nb];
@@ -53,6 +53,6 @@ final class ModelBuilder {
       ex[b] = new KernelExpansion(k, sv, coef, bias);
       b++;
     }
-    return new Model(spec, loss, labels, scaler, ids, svIds, ex, provenance);
+    return new KernelModel(spec, loss, labels, scaler, ids, svIds, ex, provenance);
   }
 }

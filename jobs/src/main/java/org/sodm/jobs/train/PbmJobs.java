@@ -31,10 +31,10 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.kernel.Kernel;
+import org.sodm.model.KernelExpansion;
 import org.sodm.solver.BlockSubproblem;
 import org.sodm.solver.DualProblem;
-import org.sodm.solver.KernelExpansion;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.PbmSolver;
 
 /**
@@ -104,10 +104,10 @@ final class PbmJobs {
 
   /** qg from the broadcast vectors; alpha replaced by theirs when they come from the refine solve. */
   public static class InitMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, AvroKey<TrainRecord>, NullWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "InitMapper", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "InitMapper", () -> super.run(context));
+    }
 
     private KernelExpansion f;
     private Map<Long, List<Double>> replace;
@@ -159,13 +159,13 @@ final class PbmJobs {
 
   /** Applies the previous step and keys by block. */
   public static class ApplyMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "ApplyMapper", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "ApplyMapper", () -> super.run(context));
+    }
 
     private double beta;
-    private LossSpec loss;
+    private Loss loss;
     private final BlockKey key = new BlockKey();
     private final AvroValue<TrainRecord> value = new AvroValue<>();
 
@@ -186,12 +186,12 @@ final class PbmJobs {
   }
 
   /** alpha += beta d (clipped into the box against rounding), qg += beta qd; clears d and qd. */
-  static void applyStep(TrainRecord r, double beta, LossSpec loss) {
+  static void applyStep(TrainRecord r, double beta, Loss loss) {
     List<Double> d = r.getDelta();
     if (beta != 0 && !d.isEmpty()) {
       double[] a = new double[r.getAlpha().size()];
       for (int k = 0; k < a.length; k++) a[k] = r.getAlpha().get(k) + beta * d.get(k);
-      loss.problem(new double[] {r.getY()}, 1).project(a, 0);
+      loss.dual(new double[] {r.getY()}, 1).project(a, 0);
       List<Double> na = new ArrayList<>(a.length);
       for (double v : a) na.add(v);
       r.setAlpha(na);
@@ -203,10 +203,10 @@ final class PbmJobs {
 
   /** Solves a block's subproblem (7). */
   public static class DirectionReducer extends Reducer<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "DirectionReducer", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "DirectionReducer", () -> super.run(context));
+    }
 
     private Kernel kernel;
     private TrainSpec spec;
@@ -237,7 +237,7 @@ final class PbmJobs {
       SparseVector[] x = new SparseVector[n];
       double[] y = new double[n];
       double[] qg = new double[n];
-      DualProblem prob = spec.loss().problem(y, rows);
+      DualProblem prob = spec.loss().dual(y, rows);
       int vpi = prob.variablesPerInstance();
       double[] alpha = new double[n * vpi];
       for (int i = 0; i < n; i++) {
@@ -319,10 +319,10 @@ final class PbmJobs {
 
   /** qd_i = (Q dgamma)_i from the broadcast changed instances; partial sum of dgamma_i qd_i per task. */
   public static class QdMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, AvroKey<TrainRecord>, NullWritable> {
-  @Override
-  public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "QdMapper", () -> super.run(context));
-  }
+    @Override
+    public void run(Context context) throws java.io.IOException, InterruptedException {
+      org.sodm.jobs.support.Causes.reporting(context, "QdMapper", () -> super.run(context));
+    }
 
     private KernelExpansion f;
     private double partial;

@@ -24,6 +24,8 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmException;
+import org.sodm.model.KernelModel;
+import org.sodm.model.LinearModel;
 import org.sodm.model.Model;
 
 /**
@@ -131,8 +133,9 @@ public final class TrainPipeline {
   }
 
   private static String describe(Model m) {
-    return m.isLinear() ? String.format(Locale.ROOT, "linear (%s), %d weights", m.linearSolver(), m.linearWeights().length)
-        : String.format(Locale.ROOT, "%d block(s), %,d support vectors", m.blockCount(), m.supportVectors());
+    if (m instanceof LinearModel l) return String.format(Locale.ROOT, "linear (%s), %d weights", l.solver(), l.w().length);
+    KernelModel k = (KernelModel) m;
+    return String.format(Locale.ROOT, "%d block(s), %,d support vectors", k.blockCount(), k.supportVectors());
   }
 
   /** Ingest of the training or validation data as a phase; an ingest directory given as input is used as it is. */

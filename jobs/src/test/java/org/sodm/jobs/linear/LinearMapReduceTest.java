@@ -24,12 +24,12 @@ import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
 import org.sodm.data.SparseVector;
 import org.sodm.jobs.support.SodmConf;
-import org.sodm.linear.BqoBlock;
+import org.sodm.linear.BqoSums;
 import org.sodm.linear.Dsvrg;
 import org.sodm.linear.OdmPrimal;
 import org.sodm.linear.SvrgInner;
 import org.sodm.linear.Vectors;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 
 /** MRUnit tests of the linear jobs' DSVRG mapper and reducer and BQO's sum reducer. */
 class LinearMapReduceTest {
@@ -72,7 +72,7 @@ class LinearMapReduceTest {
     List<Pair<LongWritable, VecWritable>> out = d.run();
     assertEquals(6, out.size());
     assertEquals(1 - 2, out.get(0).getFirst().get());
-    OdmPrimal odm = OdmPrimal.of(LossSpec.odm(5, 0.2, 0.5));
+    OdmPrimal odm = Loss.odm(5, 0.2, 0.5).odmPrimal();
     double loss = 0;
     double[] h = new double[4];
     for (int i = 0; i < 5; i++) {
@@ -112,7 +112,7 @@ class LinearMapReduceTest {
     for (int i = 0; i < 3; i++) d.withInput(new LongWritable(i), List.of(VecWritable.ofFeatures(new double[] {y[i], snap[i]}, x[i])));
     org.sodm.jobs.spec.TrainSpec.from(conf).writeTo(conf); // as the driver does
     List<Pair<IntWritable, VecWritable>> out = d.run();
-    OdmPrimal odm = OdmPrimal.of(LossSpec.odm(5, 0.2, 0.5));
+    OdmPrimal odm = Loss.odm(5, 0.2, 0.5).odmPrimal();
     double[] gbar = {(0.5 + 0.25) / 4, (-1 + 0.5) / 4, 0};
     SvrgInner ref = new SvrgInner(odm, 0.05, w, gbar);
     for (int i = 0; i < 3; i++) ref.step(x[i], y[i], snap[i]);
@@ -131,24 +131,19 @@ class LinearMapReduceTest {
     ReduceDriver<IntWritable, VecWritable, IntWritable, VecWritable> d = ReduceDriver.newReduceDriver(new BqoJob.SumReducer());
     Configuration conf = d.getConfiguration();
     conf.setInt(LinearKeys.DIM, 3);
-    double[] a = BqoBlock.emptySums();
-    double[] b = BqoBlock.emptySums();
-    a[BqoBlock.E_D] = 1.5;
-    b[BqoBlock.E_D] = 2;
-    a[BqoBlock.MIN_LAMBDA] = 3;
-    b[BqoBlock.MIN_LAMBDA] = 1.25;
-    a[BqoBlock.VIOLATION] = 0.5;
-    b[BqoBlock.VIOLATION] = 0.25;
+    BqoSums a = new BqoSums(0, 0, 0, 1.5, 0, 0, 0, 0, 3, 0, 0.5, 0);
+    BqoSums b = new BqoSums(0, 0, 0, 2, 0, 0, 0, 0, 1.25, 0, 0.25, 0);
     List<VecWritable> vals = new ArrayList<>();
-    vals.add(VecWritable.ofDense(a, new double[] {1, 0, 2, 0}));
-    vals.add(VecWritable.ofDense(b, new double[] {0, 3, -2, 1}));
+    vals.add(VecWritable.ofDense(a.toArray(), new double[] {1, 0, 2, 0}));
+    vals.add(VecWritable.ofDense(b.toArray(), new double[] {0, 3, -2, 1}));
     d.withInput(new IntWritable(0), vals);
     VecWritable out = d.run().get(0).getSecond();
     double[] dw = new double[4];
     out.addTo(dw);
     assertArrayEquals(new double[] {1, 3, 0, 1}, dw, 0);
-    assertEquals(3.5, out.scalars()[BqoBlock.E_D]);
-    assertEquals(1.25, out.scalars()[BqoBlock.MIN_LAMBDA]);
-    assertEquals(0.5, out.scalars()[BqoBlock.VIOLATION]);
+    BqoSums sums = BqoSums.fromArray(out.scalars());
+    assertEquals(3.5, sums.eD());
+    assertEquals(1.25, sums.minLambda());
+    assertEquals(0.5, sums.violation());
   }
 }

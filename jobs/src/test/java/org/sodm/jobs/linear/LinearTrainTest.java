@@ -30,9 +30,10 @@ import org.sodm.linear.BqoState;
 import org.sodm.linear.Dsvrg;
 import org.sodm.linear.OdmPrimal;
 import org.sodm.linear.SvmLoss;
+import org.sodm.model.LinearModel;
 import org.sodm.model.Model;
 import org.sodm.partition.RandomPartitioner;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.testing.LocalConf;
 
 /** sodm train --kernel linear end to end in local mode: BQO and DSVRG as MapReduce equal their single-node arithmetic. */
@@ -77,16 +78,18 @@ class LinearTrainTest {
     conf.set(SodmConf.LINEAR_EPS, "0.03");
     List<String> lines = new ArrayList<>();
     TrainPipeline.Result r = train(conf, "bqo", lines);
-    Model m = ModelFiles.read(conf, r.modelPath());
-    assertTrue(m.isLinear() && "bqo".equals(m.linearSolver()), lines.toString());
+    Model read = ModelFiles.read(conf, r.modelPath());
+    assertTrue(read instanceof LinearModel, lines.toString());
+    LinearModel m = (LinearModel) read;
+    assertEquals("bqo", m.solver(), lines.toString());
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("bqo 0 ")), lines.toString());
     assertTrue(r.levels().get(0).getValidationAccuracy() > 0.85, "validation accuracy " + r.levels().get(0).getValidationAccuracy());
 
     // the same arithmetic on one machine: same blocks (hash of id), rows sorted by id, same pass seeds
     Data d = ingested(conf, tmp.resolve("bqo"), 4);
-    Bqo.Result ref = Bqo.train(d.x(), d.y(), d.block(), 4, SvmLoss.of(LossSpec.hinge(1)), BqoBlock.Options.defaults(),
+    Bqo.Result ref = Bqo.train(d.x(), d.y(), d.block(), 4, Loss.hinge(1).svmPrimal(), BqoBlock.Options.defaults(),
         BqoState.Options.defaults().withEps(0.03), 1, null);
-    double[] w = m.linearWeights();
+    double[] w = m.w();
     for (int f = 0; f < w.length; f++) assertEquals(ref.pocket()[f], w[f], 1e-8 * (1 + Math.abs(w[f])), "w[" + f + "]");
     assertEquals(ref.state().pocketPrimal(), r.levels().get(0).getObjective(), 1e-9 * ref.state().pocketPrimal());
 
@@ -110,8 +113,9 @@ class LinearTrainTest {
     conf.set(SodmConf.LINEAR_EPS, "1e-9");
     List<String> lines = new ArrayList<>();
     TrainPipeline.Result r = train(conf, "dsvrg", lines);
-    Model m = r.model();
-    assertTrue(m.isLinear() && "dsvrg".equals(m.linearSolver()), lines.toString());
+    assertTrue(r.model() instanceof LinearModel, lines.toString());
+    LinearModel m = (LinearModel) r.model();
+    assertEquals("dsvrg", m.solver(), lines.toString());
     List<Double> objectives = new ArrayList<>();
     for (String l : lines) {
       if (l.startsWith("dsvrg ") && l.contains("primal p(w)")) {
@@ -122,10 +126,10 @@ class LinearTrainTest {
     for (int l = 1; l < objectives.size(); l++) assertTrue(objectives.get(l) < objectives.get(l - 1), objectives.toString());
 
     Data d = ingested(conf, tmp.resolve("dsvrg"), 3);
-    OdmPrimal odm = OdmPrimal.of(LossSpec.odm(8, 0.3, 0.5));
+    OdmPrimal odm = Loss.odm(8, 0.3, 0.5).odmPrimal();
     Dsvrg.Result ref = Dsvrg.train(d.x(), d.y(), d.block(), 3, odm, 0, 4, 1, null);
     assertEquals(ref.finalObjective(), r.levels().get(0).getObjective(), 1e-9 * ref.finalObjective());
-    double[] w = m.linearWeights();
+    double[] w = m.w();
     for (int f = 0; f < w.length; f++) assertEquals(ref.w()[f], w[f], 1e-8 * (1 + Math.abs(w[f])), "w[" + f + "]");
     // lambda = 8 fits loosely (the README's ODM default is 10000); better than the 50% of a constant guess
     assertTrue(r.levels().get(0).getValidationAccuracy() > 0.6, "accuracy " + r.levels().get(0).getValidationAccuracy());

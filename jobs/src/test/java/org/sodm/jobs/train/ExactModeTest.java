@@ -24,11 +24,11 @@ import org.sodm.data.Scaler;
 import org.sodm.data.StatsAccumulator;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.predict.PredictJob;
-import org.sodm.model.Model;
+import org.sodm.model.KernelModel;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
 import org.sodm.testing.LocalConf;
@@ -60,7 +60,7 @@ class ExactModeTest {
       for (int i = 0; i < d.size(); i++) acc.add(d.labels()[i], d.x()[i], i + 1, "x");
       LibsvmReader.Data s = d.scaled(Scaler.fromStats(acc.toAvro(), 0, 1));
       SolveResult r = new KernelDualSolver(KernelSpec.rbf(2).create(), new SolverOptions(1e-6, 100000, true, 64L << 20, 7))
-          .solve(s.x(), s.y(), LossSpec.hinge(2), null);
+          .solve(s.x(), s.y(), Loss.hinge(2), null);
       reference = r.report().dualObjective();
     }
     return reference;
@@ -91,7 +91,7 @@ class ExactModeTest {
     conf.set(SodmConf.EXACT_REFERENCE, Double.toString(ref));
     conf.set(SodmConf.EXACT_MAX_ITERATIONS, "2");
     TrainPipeline.Result r = train("e", false);
-    assertEquals(1, r.model().blockCount());
+    assertEquals(1, ((KernelModel) r.model()).blockCount());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact pbm") && l.contains("rel.err")), String.join("\n", progress));
 
     List<TrainRecord> recs = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("e/work/level-1/data").toString()));
@@ -107,7 +107,7 @@ class ExactModeTest {
       block[i] = recs.get(i).getBlock();
       alpha0[i] = recs.get(i).getAlpha().get(0) / 4;
     }
-    PbmSolver.Result mem = PbmSolver.solve(KernelSpec.rbf(2).create(), x, y, LossSpec.hinge(2), block, 4, alpha0,
+    PbmSolver.Result mem = PbmSolver.solve(KernelSpec.rbf(2).create(), x, y, Loss.hinge(2), block, 4, alpha0,
         new PbmSolver.Options(1e-3, 2, 1e-3, 20, 64L << 20, PbmStep.Rule.EXACT, 0.01));
     assertEquals(3, mem.history().size());
     for (int t = 0; t < 3; t++) {
@@ -145,7 +145,7 @@ class ExactModeTest {
     var last = r.levels().get(r.levels().size() - 1);
     assertEquals(0, last.getLevel());
     assertTrue(Math.abs(last.getObjective() - ref) / Math.abs(ref) <= 1e-5, last.getObjective() + " vs " + ref);
-    assertEquals(1, r.model().blockCount());
+    assertEquals(1, ((KernelModel) r.model()).blockCount());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact") && l.contains("one block")), String.join("\n", progress));
   }
 
@@ -170,7 +170,7 @@ class ExactModeTest {
     conf.set(SodmConf.EXACT, "false");
     conf.set(SodmConf.EXACT_BELOW_ROWS, "0"); // keep the 4 final blocks of this small sample
     TrainPipeline.Result r = train("km", false);
-    Model m = ModelFiles.read(conf, r.modelPath()); // through Avro
+    KernelModel m = (KernelModel) ModelFiles.read(conf, r.modelPath()); // through Avro
     assertNotNull(m.routing());
     assertEquals(4, m.blockCount());
     List<TrainRecord> recs = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("km/work/level-1/data").toString()));
@@ -198,7 +198,7 @@ class ExactModeTest {
     conf.set(SodmConf.PARTITIONER, "kmeans");
     conf.set(SodmConf.EXACT_MAX_ITERATIONS, "1");
     TrainPipeline.Result r = train("kx", false);
-    Model m = ModelFiles.read(conf, r.modelPath());
+    KernelModel m = (KernelModel) ModelFiles.read(conf, r.modelPath());
     assertNotNull(m.routing());
     java.io.File[] iters = tmp.resolve("kx/work/pbm").toFile().listFiles((d, n) -> n.startsWith("iter-"));
     java.util.Arrays.sort(iters);

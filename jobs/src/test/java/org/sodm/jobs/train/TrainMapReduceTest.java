@@ -34,7 +34,7 @@ import org.sodm.kernel.KernelSpec;
 import org.sodm.partition.LandmarkSelector;
 import org.sodm.partition.StratumAssigner;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 
 /** MRUnit tests of every mapper and reducer of the training jobs. */
@@ -160,7 +160,7 @@ class TrainMapReduceTest {
     assertEquals(30, out.size());
     // reference: the single-node solver on the same block, checked by its KKT violation
     SolveResult ref = new KernelDualSolver(rbf.create(), new org.sodm.solver.SolverOptions(1e-8, 100000, false, 1 << 20, 99))
-        .solve(x, y, LossSpec.hinge(1), null);
+        .solve(x, y, Loss.hinge(1), null);
     for (int i = 0; i < 30; i++) {
       TrainRecord r = out.get(i).getFirst().datum();
       assertEquals(1, r.getBlock(), "record takes the block being solved");

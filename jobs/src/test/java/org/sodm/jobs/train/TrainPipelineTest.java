@@ -24,9 +24,9 @@ import org.sodm.jobs.predict.PredictJob;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.kernel.KernelSpec;
-import org.sodm.model.Model;
+import org.sodm.model.KernelModel;
 import org.sodm.solver.KernelDualSolver;
-import org.sodm.solver.LossSpec;
+import org.sodm.solver.Loss;
 import org.sodm.solver.SolveResult;
 import org.sodm.testing.LocalConf;
 
@@ -96,7 +96,7 @@ class TrainPipelineTest {
   @Test
   void smallDataEndsWithTheExactModelAndTheThresholdIsInclusive() throws IOException {
     TrainPipeline.Result auto = train("auto", false);
-    assertEquals(1, auto.model().blockCount());
+    assertEquals(1, ((KernelModel) auto.model()).blockCount());
     // the report stays valid JSON: the exact level has no initial violation (null, not NaN)
     com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper()
         .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -110,11 +110,11 @@ class TrainPipelineTest {
     assertEquals(coefficients(ModelFiles.readRecord(conf, exact.modelPath())), coefficients(ModelFiles.readRecord(conf, auto.modelPath())));
     conf.setBoolean(SodmConf.EXACT, false);
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3089); // svmguide1's rows: still exact
-    assertEquals(1, train("at", false).model().blockCount());
+    assertEquals(1, ((KernelModel) train("at", false).model()).blockCount());
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3088);
     TrainPipeline.Result tree = train("above", false);
     assertEquals(List.of(2, 1), tree.levels().stream().map(l -> l.getLevel()).toList());
-    assertEquals(4, tree.model().blockCount());
+    assertEquals(4, ((KernelModel) tree.model()).blockCount());
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, -1);
     SodmException e = assertThrows(SodmException.class, () -> train("bad", false));
     assertTrue(e.getMessage().contains(SodmConf.EXACT_BELOW_ROWS), e.getMessage());
@@ -154,7 +154,7 @@ class TrainPipelineTest {
     LibsvmReader.Data scaled = d.scaled(s);
     // independent reference: a tighter solve of the same problem
     SolveResult ref = new KernelDualSolver(KernelSpec.rbf(2).create(),
-        new org.sodm.solver.SolverOptions(1e-6, 100000, true, 64L << 20, 7)).solve(scaled.x(), scaled.y(), LossSpec.hinge(2), null);
+        new org.sodm.solver.SolverOptions(1e-6, 100000, true, 64L << 20, 7)).solve(scaled.x(), scaled.y(), Loss.hinge(2), null);
     double rel = Math.abs(pipelineObjective - ref.report().dualObjective()) / Math.abs(ref.report().dualObjective());
     assertTrue(rel <= 1e-3, "relative objective gap " + rel);
     // and tightening the pipeline's eps closes the gap to 1e-6
@@ -163,13 +163,13 @@ class TrainPipelineTest {
     double rel2 = Math.abs(tight.levels().get(0).getObjective() - ref.report().dualObjective()) / Math.abs(ref.report().dualObjective());
     assertTrue(rel2 <= 1e-6, "relative objective gap at eps 1e-6: " + rel2);
     // model = the expansion of that solve
-    Model m = r.model();
+    KernelModel m = (KernelModel) r.model();
     SparseVector x0 = d.x()[0];
     assertEquals(1, m.blockCount());
     double direct = 0;
     var k = KernelSpec.rbf(2).create();
     SolveResult pr = new KernelDualSolver(k, new org.sodm.solver.SolverOptions(1e-3, 5000, true, 256L << 20, 1))
-        .solve(scaled.x(), scaled.y(), LossSpec.hinge(2), null);
+        .solve(scaled.x(), scaled.y(), Loss.hinge(2), null);
     for (int i = 0; i < scaled.size(); i++) direct += pr.coef()[i] * k.eval(scaled.x()[i], s.apply(x0));
     assertEquals(direct, m.decision(x0), 1e-9);
   }

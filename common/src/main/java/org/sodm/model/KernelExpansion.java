@@ -1,4 +1,4 @@
-package org.sodm.solver;
+package org.sodm.model;
 
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
@@ -6,7 +6,7 @@ import org.sodm.kernel.Kernel;
 /**
  * f(x) = sum_i coef_i k(sv_i, x) + b. With the bias option of the solvers (kernel k + 1) the
  * model is f(x) = sum_i coef_i (k(sv_i, x) + 1), i.e. b = sum_i coef_i over the base kernel
- * ({@link #of}). Batched evaluation uses a dense feature-major copy of the support vectors when
+ * ({@link org.sodm.solver.SolveResult#expansion}). Batched evaluation uses a dense feature-major copy of the support vectors when
  * they are low-dimensional and the kernel is dot-based. Immutable, thread-safe.
  */
 public final class KernelExpansion {
@@ -48,20 +48,19 @@ public final class KernelExpansion {
     }
   }
 
-  /** The model of a solve: support vectors (coef != 0) of x; bias = sum coef when {@code augmented}. */
-  public static KernelExpansion of(Kernel k, SparseVector[] x, SolveResult r, boolean augmented) {
-    double[] c = r.coef();
+  /** The expansion over the x_i with coef_i != 0 (the support vectors of a dual solution). */
+  public static KernelExpansion nonZero(Kernel k, SparseVector[] x, double[] coef, double bias) {
     int m = 0;
-    for (double v : c) if (v != 0) m++;
+    for (double v : coef) if (v != 0) m++;
     SparseVector[] s = new SparseVector[m];
-    double[] cc = new double[m];
-    for (int i = 0, t = 0; i < c.length; i++) {
-      if (c[i] != 0) {
+    double[] c = new double[m];
+    for (int i = 0, t = 0; i < coef.length; i++) {
+      if (coef[i] != 0) {
         s[t] = x[i];
-        cc[t++] = c[i];
+        c[t++] = coef[i];
       }
     }
-    return new KernelExpansion(k, s, cc, augmented ? r.augmentedBias() : 0.0);
+    return new KernelExpansion(k, s, c, bias);
   }
 
   public int size() {

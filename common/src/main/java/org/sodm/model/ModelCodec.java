@@ -1,0 +1,175 @@
+package org.sodm.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.sodm.avro.BlockModel;
+import org.sodm.avro.Features;
+import org.sodm.avro.KernelRecord;
+import org.sodm.avro.LinearModelRecord;
+import org.sodm.avro.LocalRouting;
+import org.sodm.avro.LossRecord;
+import org.sodm.avro.ModelRecord;
+import org.sodm.data.Instances;
+import org.sodm.data.LabelMap;
+import org.sodm.data.Scaler;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.partition.KernelKMeans;
+import org.sodm.solver.Loss;
+
+/**
+ * The Avro form of a {@link Model} ({@code Model.avsc}, format version {@link #FORMAT_VERSION}):
+ * a kernel model's blocks (support vector ids, coefficients, vectors, bias) and routing, or a
+ * linear model's w, b and solver in the {@code linear} field (with the linear kernel and no
+ * blocks). The loss is stored flat: every loss's parameters, the ones it does not have at
+ * neutral values (C = 1; lambda = 1, theta = 0, mu = 1).
+ */
+public final class ModelCodec {
+  public static final int FORMAT_VERSION = 1;
+
+  private ModelCodec() {}
+
+  public static ModelRecord toAvro(Model m) {
+    KernelSpec ks = m.kernelSpec();
+    KernelRecord k = new KernelRecord(ks.type().id(), ks.gamma(), ks.coef0(), ks.degree());
+    List<BlockModel> bm = new ArrayList<>();
+    LinearModelRecord lin = null;
+    LocalRouting lr = null;
+    if (m instanceof LinearModel l) {
+      List<Double> w = new ArrayList<>();
+      for (double v : l.w()) w.add(v);
+      lin = new LinearModelRecord(w, l.bias(), l.solver());
+    } else {
+      KernelModel km = (KernelModel) m;
+      for (int b = 0; b < km.blockCount(); b++) {
+        KernelExpansion e = km.block(b);
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < e.size(); i++) ids.add(km.supportVectorId(b, i));
+        bm.add(blockToAvro(km.blockId(b), e, ids));
+      }
+      if (km.routing() != null) lr = routingToAvro(km.routing());
+    }
+    return new ModelRecord(FORMAT_VERSION, k, lossToAvro(m.loss()), m.labels().toAvro(),
+        m.scaler() == null ? null : m.scaler().toAvro(), "mean", bm, lin, m.provenance(), lr);
+  }
+
+  public static Model fromAvro(ModelRecord r) {
+    if (r.getFormatVersion() != FORMAT_VERSION) {
+      throw new IllegalArgumentException("model format version " + r.getFormatVersion()
+          + " is not supported (this sodm reads " + FORMAT_VERSION + ")");
+    }
+    if (!"mean".equals(r.getCombine())) throw new IllegalArgumentException("unknown block combination '" + r.getCombine() + "'");
+    KernelSpec ks = kernelOf(r.getKernel());
+    Kernel kernel = ks.create();
+    Loss loss = lossFromAvro(r.getLoss());
+    LabelMap labels = LabelMap.fromAvro(r.getLabels());
+    Scaler scaler = r.getScaler() == null ? null : Scaler.fromAvro(r.getScaler());
+    if (r.getLinear() != null) {
+      LinearModelRecord lin = r.getLinear();
+      double[] w = new double[lin.getW().size()];
+      for (int f = 0; f < w.length; f++) w[f] = lin.getW().get(f);
+      return new LinearModel(loss, labels, scaler, w, lin.getBias(), lin.getSolver(), r.getProvenance());
+    }
+    int nb = r.getBlocks().size();
+    int[] ids = new int[nb];
+    long[][] sv = new long[nb][];
+    KernelExpansion[] ex = new KernelExpansion[nb];
+    for (int b = 0; b < nb; b++) {
+      BlockModel m = r.getBlocks().get(b);
+      ids[b] = m.getBlock();
+      sv[b] = m.getIds().stream().mapToLong(Long::longValue).toArray();
+      ex[b] = expansionFromAvro(kernel, m);
+    }
+    Routing routing = r.getRouting() == null ? null : routingFromAvro(r.getRouting(), kernel);
+    return new KernelModel(ks, loss, labels, scaler, ids, sv, ex, r.getProvenance(), routing);
+  }
+
+  public static KernelSpec kernelOf(KernelRecord k) {
+    return new KernelSpec(KernelSpec.Type.parse(k.getType()), k.getGamma(), k.getCoef0(), k.getDegree());
+  }
+
+  static LossRecord lossToAvro(Loss loss) {
+    double c = 1;
+    double lambda = 1;
+    double theta = 0;
+    double mu = 1;
+    if (loss instanceof Loss.Odm o) {
+      lambda = o.lambda();
+      theta = o.theta();
+      mu = o.mu();
+    } else if (loss instanceof Loss.Hinge h) {
+      c = h.c();
+    } else if (loss instanceof Loss.SquaredHinge s) {
+      c = s.c();
+    }
+    return new LossRecord(loss.id(), c, lambda, theta, mu, loss.bias(), loss.weights().positive(),
+        loss.weights().negative());
+  }
+
+  static Loss lossFromAvro(LossRecord l) {
+    return Loss.of(l.getType(), l.getC(), l.getLambda(), l.getTheta(), l.getMu(), l.getBias(), l.getPositiveWeight(),
+        l.getNegativeWeight());
+  }
+
+  private static BlockModel blockToAvro(int block, KernelExpansion e, List<Long> ids) {
+    List<Double> coef = new ArrayList<>();
+    List<Features> vec = new ArrayList<>();
+    for (int i = 0; i < e.size(); i++) {
+      coef.add(e.coef(i));
+      vec.add(Instances.toAvro(e.supportVector(i)));
+    }
+    return new BlockModel(block, e.bias(), ids, coef, vec);
+  }
+
+  private static KernelExpansion expansionFromAvro(Kernel kernel, BlockModel m) {
+    int n = m.getCoef().size();
+    SparseVector[] v = new SparseVector[n];
+    double[] c = new double[n];
+    for (int i = 0; i < n; i++) {
+      c[i] = m.getCoef().get(i);
+      v[i] = Instances.features(m.getVectors().get(i));
+    }
+    return new KernelExpansion(kernel, v, c, m.getBias());
+  }
+
+  private static LocalRouting routingToAvro(Routing routing) {
+    List<Features> sample = new ArrayList<>();
+    for (SparseVector v : routing.kmeans().samplePoints()) sample.add(Instances.toAvro(v));
+    List<Integer> mem = new ArrayList<>();
+    for (int m : routing.kmeans().memberships()) mem.add(m);
+    List<Integer> cb = new ArrayList<>();
+    for (int c : routing.clusterBlock()) cb.add(c);
+    List<BlockModel> local = new ArrayList<>();
+    if (routing.local() != null) {
+      for (int b = 0; b < routing.local().length; b++) {
+        KernelExpansion e = routing.local()[b];
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < e.size(); i++) ids.add(-1L); // a correction has no instance ids
+        local.add(blockToAvro(routing.localIds()[b], e, ids));
+      }
+    }
+    return new LocalRouting(sample, mem, routing.kmeans().clusters(), cb, local);
+  }
+
+  private static Routing routingFromAvro(LocalRouting lr, Kernel kernel) {
+    SparseVector[] sample = new SparseVector[lr.getSample().size()];
+    int[] mem = new int[sample.length];
+    for (int i = 0; i < sample.length; i++) {
+      sample[i] = Instances.features(lr.getSample().get(i));
+      mem[i] = lr.getMemberships().get(i);
+    }
+    int[] cb = lr.getClusterBlock().stream().mapToInt(Integer::intValue).toArray();
+    KernelExpansion[] local = null;
+    int[] localIds = null;
+    if (!lr.getLocal().isEmpty()) {
+      local = new KernelExpansion[lr.getLocal().size()];
+      localIds = new int[local.length];
+      for (int b = 0; b < local.length; b++) {
+        local[b] = expansionFromAvro(kernel, lr.getLocal().get(b));
+        localIds[b] = lr.getLocal().get(b).getBlock();
+      }
+    }
+    return new Routing(KernelKMeans.fromState(sample, mem, lr.getClusters(), kernel, null), cb, local, localIds);
+  }
+}

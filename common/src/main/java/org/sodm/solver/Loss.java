@@ -1,0 +1,262 @@
+package org.sodm.solver;
+
+import java.util.Locale;
+import org.sodm.linear.LinearPrimal;
+import org.sodm.linear.OdmPrimal;
+import org.sodm.linear.SvmLoss;
+
+/**
+ * A loss with its parameters, giving its kernel dual ({@link #dual}) and its linear primal
+ * ({@link #primal}); the dual is built on the primal's per-class constants, so each loss's
+ * formulas exist once. Every loss has:
+ *
+ * <ul>
+ *   <li>{@code bias}: fit a bias through the augmented kernel k + 1 (regularized bias, unlike
+ *       LIBSVM's equality constraint; see {@link org.sodm.kernel.AugmentedKernel}), or the
+ *       augmented constant feature of the linear primals;
+ *   <li>{@code weights}: class weights w_{+1}, w_{-1}. Hinge and squared hinge use
+ *       C_i = w_{y_i} C (as LIBSVM's -wi). ODM uses lambda_i = w_{y_i} lambda, i.e. the loss
+ *       term of instance i is weighted by w_{y_i}; in the dual this makes
+ *       c_i = (1-theta)^2 / (lambda_i v), so the diagonal terms become m c_i v (zeta) and m c_i
+ *       (beta).
+ * </ul>
+ *
+ * The textual ids ({@link #id()}: {@code hinge}, {@code squared-hinge}, {@code odm}) are those of
+ * the command line, the configuration and the stored models.
+ */
+public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm {
+
+  /** Class weights w_{+1}, w_{-1} (both &gt; 0 and finite). */
+  record Weights(double positive, double negative) {
+    public static final Weights NONE = new Weights(1, 1);
+
+    public Weights {
+      if (!(positive > 0) || !Double.isFinite(positive)) {
+        throw new IllegalArgumentException("positiveWeight must be > 0 and finite, got " + positive);
+      }
+      if (!(negative > 0) || !Double.isFinite(negative)) {
+        throw new IllegalArgumentException("negativeWeight must be > 0 and finite, got " + negative);
+      }
+    }
+
+    /** w_y. */
+    public double of(double y) {
+      return y > 0 ? positive : negative;
+    }
+  }
+
+  /** {@code hinge}, {@code squared-hinge} or {@code odm}. */
+  String id();
+
+  boolean bias();
+
+  Weights weights();
+
+  Loss withBias(boolean b);
+
+  Loss withWeights(double wPositive, double wNegative);
+
+  /**
+   * The dual problem on labels {@code y} (+-1). {@code m} is ODM's m in m*c: the number of
+   * instances of the problem being solved (the solvers pass n of the call).
+   */
+  DualProblem dual(double[] y, int m);
+
+  /** The primal of the linear solvers (BQO for the hinge losses, DSVRG for ODM). */
+  LinearPrimal primal();
+
+  /** The primal of the hinge losses, BQO's (fails for the others). */
+  default SvmLoss svmPrimal() {
+    throw new IllegalArgumentException("BQO solves hinge and squared hinge, not " + id());
+  }
+
+  /** ODM's primal, DSVRG's (fails for the others). */
+  default OdmPrimal odmPrimal() {
+    throw new IllegalArgumentException("DSVRG solves odm, not " + id());
+  }
+
+  /**
+   * Whether the dual depends on the problem size (ODM's m c_i): then a sub-problem on a subset
+   * of the instances is another problem, not a restriction of the whole one.
+   */
+  default boolean sizeDependent() {
+    return false;
+  }
+
+  static Hinge hinge(double c) {
+    return new Hinge(c, false, Weights.NONE);
+  }
+
+  static SquaredHinge squaredHinge(double c) {
+    return new SquaredHinge(c, false, Weights.NONE);
+  }
+
+  static Odm odm(double lambda, double theta, double mu) {
+    return new Odm(lambda, theta, mu, false, Weights.NONE);
+  }
+
+  /**
+   * The {@link #id()} named by {@code s}: {@code odm | hinge | squared-hinge}, also {@code l1},
+   * {@code l2}, {@code squared_hinge}, any case.
+   */
+  static String canonicalId(String s) {
+    if (s == null) throw new IllegalArgumentException("loss type is required");
+    switch (s.trim().toLowerCase(Locale.ROOT)) {
+      case "odm": return "odm";
+      case "hinge":
+      case "l1": return "hinge";
+      case "squared-hinge":
+      case "squared_hinge":
+      case "squaredhinge":
+      case "l2": return "squared-hinge";
+      default:
+        throw new IllegalArgumentException("unknown loss '" + s + "' (expected odm, hinge or squared-hinge)");
+    }
+  }
+
+  /**
+   * The loss {@code id} (any spelling of {@link #canonicalId}) with its parameters, as the
+   * configuration and the stored models give them. Every parameter is validated whatever the
+   * loss (unused ones must hold harmless values, as the defaults do).
+   */
+  static Loss of(String id, double c, double lambda, double theta, double mu, boolean bias, double wPositive,
+      double wNegative) {
+    String canonical = canonicalId(id);
+    checkC(c);
+    checkOdm(lambda, theta, mu);
+    Weights w = new Weights(wPositive, wNegative);
+    if (canonical.equals("odm")) return new Odm(lambda, theta, mu, bias, w);
+    return canonical.equals("hinge") ? new Hinge(c, bias, w) : new SquaredHinge(c, bias, w);
+  }
+
+  private static void checkC(double c) {
+    if (!(c > 0) || !Double.isFinite(c)) throw new IllegalArgumentException("C must be > 0 and finite, got " + c);
+  }
+
+  private static void checkOdm(double lambda, double theta, double mu) {
+    if (!(lambda > 0) || !Double.isFinite(lambda)) {
+      throw new IllegalArgumentException("lambda must be > 0 and finite, got " + lambda);
+    }
+    if (!(theta >= 0 && theta < 1)) throw new IllegalArgumentException("theta must be in [0, 1), got " + theta);
+    if (!(mu > 0 && mu <= 1)) throw new IllegalArgumentException("mu must be in (0, 1], got " + mu);
+  }
+
+  /** C-SVM, L1 loss: 0 &lt;= alpha_i &lt;= C_i. */
+  record Hinge(double c, boolean bias, Weights weights) implements Loss {
+    public Hinge {
+      checkC(c);
+      if (weights == null) throw new IllegalArgumentException("weights are required");
+    }
+
+    @Override
+    public String id() {
+      return "hinge";
+    }
+
+    @Override
+    public Hinge withBias(boolean b) {
+      return new Hinge(c, b, weights);
+    }
+
+    @Override
+    public Hinge withWeights(double wPositive, double wNegative) {
+      return new Hinge(c, bias, new Weights(wPositive, wNegative));
+    }
+
+    @Override
+    public DualProblem dual(double[] y, int m) {
+      return new HingeProblem(primal(), y);
+    }
+
+    @Override
+    public SvmLoss primal() {
+      return new SvmLoss(false, c * weights.positive(), c * weights.negative(), bias);
+    }
+
+    @Override
+    public SvmLoss svmPrimal() {
+      return primal();
+    }
+  }
+
+  /** L2 loss: 0 &lt;= alpha_i, diagonal 1/(2 C_i) added to Q. */
+  record SquaredHinge(double c, boolean bias, Weights weights) implements Loss {
+    public SquaredHinge {
+      checkC(c);
+      if (weights == null) throw new IllegalArgumentException("weights are required");
+    }
+
+    @Override
+    public String id() {
+      return "squared-hinge";
+    }
+
+    @Override
+    public SquaredHinge withBias(boolean b) {
+      return new SquaredHinge(c, b, weights);
+    }
+
+    @Override
+    public SquaredHinge withWeights(double wPositive, double wNegative) {
+      return new SquaredHinge(c, bias, new Weights(wPositive, wNegative));
+    }
+
+    @Override
+    public DualProblem dual(double[] y, int m) {
+      return new HingeProblem(primal(), y);
+    }
+
+    @Override
+    public SvmLoss primal() {
+      return new SvmLoss(true, c * weights.positive(), c * weights.negative(), bias);
+    }
+
+    @Override
+    public SvmLoss svmPrimal() {
+      return primal();
+    }
+  }
+
+  /** Optimal margin distribution machine (seed 000 eq. 1; mu = v): two variables per instance. */
+  record Odm(double lambda, double theta, double mu, boolean bias, Weights weights) implements Loss {
+    public Odm {
+      checkOdm(lambda, theta, mu);
+      if (weights == null) throw new IllegalArgumentException("weights are required");
+    }
+
+    @Override
+    public String id() {
+      return "odm";
+    }
+
+    @Override
+    public Odm withBias(boolean b) {
+      return new Odm(lambda, theta, mu, b, weights);
+    }
+
+    @Override
+    public Odm withWeights(double wPositive, double wNegative) {
+      return new Odm(lambda, theta, mu, bias, new Weights(wPositive, wNegative));
+    }
+
+    @Override
+    public DualProblem dual(double[] y, int m) {
+      return new OdmProblem(primal(), y, m);
+    }
+
+    @Override
+    public OdmPrimal primal() {
+      return new OdmPrimal(lambda * weights.positive(), lambda * weights.negative(), theta, mu, bias);
+    }
+
+    @Override
+    public OdmPrimal odmPrimal() {
+      return primal();
+    }
+
+    @Override
+    public boolean sizeDependent() {
+      return true;
+    }
+  }
+}

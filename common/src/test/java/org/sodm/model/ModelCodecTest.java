@@ -1,0 +1,113 @@
+package org.sodm.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.avro.ModelRecord;
+import org.sodm.avro.Provenance;
+import org.sodm.data.LabelMap;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.partition.KernelKMeans;
+import org.sodm.solver.Loss;
+
+class ModelCodecTest {
+  private static final Provenance PROV = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of());
+
+  /** The record survives a round trip through the model unchanged, and so do the decision values. */
+  private static Model roundTrip(Model m) {
+    ModelRecord rec = ModelCodec.toAvro(m);
+    Model back = ModelCodec.fromAvro(rec);
+    assertEquals(rec, ModelCodec.toAvro(back));
+    assertEquals(m.getClass(), back.getClass());
+    assertEquals(m.loss(), back.loss());
+    assertEquals(m.labels().positive(), back.labels().positive());
+    assertEquals(m.kernelSpec(), back.kernelSpec());
+    assertEquals(m.supportVectors(), back.supportVectors());
+    Random r = new Random(5);
+    for (int t = 0; t < 20; t++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble() * 2, r.nextDouble() * 3);
+      assertEquals(m.decision(x), back.decision(x), 0.0);
+    }
+    return back;
+  }
+
+  @Test
+  void kernelModelsRoundTripWithEveryLoss() {
+    for (boolean scaled : new boolean[] {false, true}) {
+      KernelModel m = MetricsAndModelTest.twoBlockModel(scaled);
+      for (Loss loss : new Loss[] {Loss.hinge(3).withBias(true), Loss.squaredHinge(0.5).withWeights(2, 0.25),
+          Loss.odm(4, 0.3, 0.7).withWeights(1.5, 1).withBias(true)}) {
+        KernelModel withLoss = new KernelModel(m.kernelSpec(), loss, m.labels(), m.scaler(), new int[] {0, 1},
+            new long[][] {{0, 1, 2, 3, 4}, {10, 11, 12, 13, 14}}, new KernelExpansion[] {m.block(0), m.block(1)}, PROV);
+        KernelModel back = (KernelModel) roundTrip(withLoss);
+        assertNull(back.routing());
+        assertEquals(12, back.supportVectorId(1, 2));
+        assertEquals(1, back.blockId(1));
+      }
+    }
+  }
+
+  @Test
+  void routingRoundTripsWithAndWithoutLocalCorrections() {
+    KernelModel m = MetricsAndModelTest.twoBlockModel(true);
+    Kernel k = m.kernelSpec().create();
+    Random r = new Random(3);
+    SparseVector[] sample = new SparseVector[12];
+    for (int i = 0; i < sample.length; i++) sample[i] = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+    KernelKMeans km = KernelKMeans.fit(sample, k, 3, 10, 1);
+    int[] clusterBlock = {1, 0, 1};
+    KernelExpansion corr = new KernelExpansion(k, new SparseVector[] {sample[0], sample[5]}, new double[] {0.5, -0.25}, 0.1);
+    for (Routing routing : new Routing[] {new Routing(km, clusterBlock, null, null),
+        new Routing(km, clusterBlock, new KernelExpansion[] {corr, corr.scaled(2)}, new int[] {0, 1})}) {
+      KernelModel routed = m.withRouting(routing);
+      KernelModel back = (KernelModel) roundTrip(routed);
+      assertEquals(routing.local() == null, back.routing().local() == null);
+      for (SparseVector x : sample) {
+        assertEquals(routed.decisionLocal(x), back.decisionLocal(x), 0.0);
+        int b = clusterBlock[km.assign(routed.prepare(x))];
+        double want = routing.local() == null ? m.block(b).decision(routed.prepare(x))
+            : m.decision(x) + routing.local()[b].decision(routed.prepare(x));
+        assertEquals(want, back.decisionLocal(x), 1e-12);
+      }
+    }
+    assertThrows(IllegalStateException.class, () -> m.decisionLocal(sample[0]));
+  }
+
+  @Test
+  void linearModelRoundTrips() {
+    LinearModel m = new LinearModel(Loss.odm(2, 0.1, 0.5), new LabelMap("-1", "+1"), null, new double[] {0.5, -2, 0.25},
+        0.75, "dsvrg", PROV);
+    LinearModel back = assertInstanceOf(LinearModel.class, roundTrip(m));
+    assertEquals("dsvrg", back.solver());
+    assertEquals(0.75, back.bias());
+    assertEquals(KernelSpec.linear(), back.kernelSpec());
+    assertEquals(0.5 * 1 - 2 * 2 + 0.75, back.decision(SparseVector.ofDense(1, 2)), 0.0);
+    assertThrows(IllegalArgumentException.class,
+        () -> new LinearModel(Loss.hinge(1), m.labels(), null, new double[] {Double.NaN}, 0, "bqo", PROV));
+  }
+
+  /** The flat loss record: a loss's absent parameters are stored at neutral values, and any spelling loads. */
+  @Test
+  void lossRecords() {
+    org.sodm.avro.LossRecord h = ModelCodec.lossToAvro(Loss.hinge(2).withWeights(3, 1));
+    assertEquals("hinge", h.getType());
+    assertEquals(2, h.getC());
+    assertEquals(1, h.getLambda());
+    assertEquals(3, h.getPositiveWeight());
+    org.sodm.avro.LossRecord o = ModelCodec.lossToAvro(Loss.odm(5, 0.2, 0.4));
+    assertEquals("odm", o.getType());
+    assertEquals(1, o.getC());
+    assertEquals(0.2, o.getTheta());
+    o.setType("ODM");
+    o.setC(7.0); // an old model's unused C loads
+    assertEquals(Loss.odm(5, 0.2, 0.4), ModelCodec.lossFromAvro(o));
+  }
+}

@@ -1,0 +1,85 @@
+package org.sodm.solver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.linear.LinearPrimal;
+import org.sodm.linear.OdmPrimal;
+import org.sodm.linear.Vectors;
+
+class LossTest {
+
+  /**
+   * A loss's dual and its linear primal describe one problem: on a linear kernel the dual optimum
+   * gives w = sum_i coef_i x_i (bias: the augmented feature), and the primal of {@link Loss#primal()}
+   * at w equals minus the dual optimum (duality gap 0).
+   */
+  @Test
+  void dualAndPrimalAgreeAtTheOptimum() {
+    Random r = new Random(21);
+    Loss[] losses = {Loss.hinge(2), Loss.squaredHinge(0.7).withWeights(2, 0.5), Loss.odm(1.5, 0.2, 0.6),
+        Loss.odm(0.8, 0.1, 0.9).withWeights(0.5, 3).withBias(true), Loss.hinge(1.3).withBias(true)};
+    for (Loss loss : losses) {
+      int n = 12;
+      SparseVector[] x = QpReference.randomData(r, n, 3, 0.9);
+      double[] y = QpReference.randomLabels(r, n);
+      SolveResult res = new KernelDualSolver(KernelSpec.linear().create(), SolverOptions.defaults().withEps(1e-10))
+          .solve(x, y, loss, null);
+      LinearPrimal primal = loss.primal();
+      double bf = primal.biasFeature();
+      double[] w = new double[Vectors.dimension(x) + 1];
+      for (int i = 0; i < n; i++) Vectors.axpy(res.coef()[i], x[i], w, bf);
+      double lossSum = 0;
+      for (int i = 0; i < n; i++) lossSum += primal.loss(y[i], y[i] * Vectors.dot(x[i], w, bf));
+      double ww = Vectors.squaredNorm(w);
+      // SvmLoss sums the losses; ODM's primal averages them (its dual's m = n)
+      double p = primal instanceof OdmPrimal ? OdmPrimal.objective(ww, lossSum, n) : 0.5 * ww + lossSum;
+      double d = res.report().dualObjective();
+      assertEquals(0, p + d, 1e-6 * (1 + Math.abs(d)), loss + ": primal " + p + " dual " + d);
+      assertEquals(p, res.report().primalObjective(), 1e-6 * (1 + Math.abs(p)), loss.toString());
+    }
+  }
+
+  /** The order is chosen by the problem's capabilities: pairs only for the hinge losses, and only when asked. */
+  @Test
+  void descentFollowsTheProblemsCapabilities() {
+    double[] y = {1, -1};
+    SolverOptions o = SolverOptions.defaults();
+    for (Loss l : new Loss[] {Loss.hinge(1), Loss.squaredHinge(1)}) {
+      DualProblem p = l.dual(y, 2);
+      assertInstanceOf(GreedyPairDescent.class, Descent.of(KernelDualSolver.Selection.GREEDY, p, o));
+      assertEquals(GreedyDescent.class, Descent.of(KernelDualSolver.Selection.GREEDY, p, o.withPairs(false)).getClass());
+      assertInstanceOf(RandomPermutationDescent.class, Descent.of(KernelDualSolver.Selection.RANDOM_PERMUTATION, p, o));
+    }
+    DualProblem odm = Loss.odm(1, 0, 1).dual(y, 2);
+    assertTrue(odm.pairs().isEmpty());
+    assertEquals(GreedyDescent.class, Descent.of(KernelDualSolver.Selection.GREEDY, odm, o).getClass());
+  }
+
+  @Test
+  void idsParametersAndTypedPrimals() {
+    assertEquals("hinge", Loss.hinge(1).id());
+    assertEquals("squared-hinge", Loss.squaredHinge(1).id());
+    assertEquals("odm", Loss.odm(1, 0, 1).id());
+    assertEquals(0.5 * 2, Loss.hinge(2).withWeights(3, 0.5).svmPrimal().cNeg());
+    assertEquals(4 * 3, Loss.odm(4, 0.1, 0.5).withWeights(3, 1).odmPrimal().lambdaPos());
+    assertTrue(Loss.odm(1, 0, 1).sizeDependent() && !Loss.hinge(1).sizeDependent());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.odm(1, 0, 1).svmPrimal()).getMessage()
+        .contains("BQO"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.squaredHinge(1).odmPrimal()).getMessage()
+        .contains("DSVRG"));
+    for (Loss l : new Loss[] {Loss.hinge(2).withBias(true), Loss.squaredHinge(3).withWeights(2, 1),
+        Loss.odm(2, 0.3, 0.4).withBias(true).withWeights(1, 5)}) {
+      Loss.Weights w = l.weights();
+      double c = l instanceof Loss.Hinge h ? h.c() : (l instanceof Loss.SquaredHinge s ? s.c() : 1);
+      double[] odm = l instanceof Loss.Odm o ? new double[] {o.lambda(), o.theta(), o.mu()} : new double[] {1, 0, 1};
+      assertEquals(l, Loss.of(l.id(), c, odm[0], odm[1], odm[2], l.bias(), w.positive(), w.negative()));
+    }
+  }
+}
