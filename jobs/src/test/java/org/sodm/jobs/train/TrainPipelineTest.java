@@ -116,7 +116,7 @@ class TrainPipelineTest {
     assertEquals(List.of(2, 1), tree.levels().stream().map(l -> l.getLevel()).toList());
     assertEquals(4, ((KernelModel) tree.model()).blockCount());
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, -1);
-    SodmException e = assertThrows(SodmException.class, () -> train("bad", false));
+    RuntimeException e = assertThrows(org.sodm.jobs.spec.BadParameterException.class, () -> train("bad", false));
     assertTrue(e.getMessage().contains(SodmConf.EXACT_BELOW_ROWS), e.getMessage());
   }
 
@@ -184,7 +184,7 @@ class TrainPipelineTest {
     for (String[] c : cases) {
       Configuration bad = new Configuration(conf);
       bad.set(c[0], c[1]);
-      SodmException e = assertThrows(SodmException.class, () -> TrainPipeline.run(bad, new TrainPipeline.Request(
+      RuntimeException e = assertThrows(org.sodm.jobs.spec.BadParameterException.class, () -> TrainPipeline.run(bad, new TrainPipeline.Request(
           List.of("does-not-matter"), null, new org.apache.hadoop.fs.Path(tmp.resolve("bad").toString()), false), progress::add));
       assertTrue(e.getMessage().contains(c[2]) && e.getMessage().contains(c[0]), e.getMessage());
       assertFalse(Files.exists(tmp.resolve("bad")), "nothing written for " + c[0]);
@@ -208,7 +208,7 @@ class TrainPipelineTest {
     assertTrue(r.model().supportVectors() > 0);
 
     conf.set(SodmConf.PARTITIONS, "13");
-    SodmException e = assertThrows(SodmException.class, () -> TrainPipeline.run(conf, new TrainPipeline.Request(
+    RuntimeException e = assertThrows(org.sodm.jobs.spec.BadParameterException.class, () -> TrainPipeline.run(conf, new TrainPipeline.Request(
         List.of(small.toString()), null, new org.apache.hadoop.fs.Path(tmp.resolve("deg2").toString()), false), progress::add));
     assertTrue(e.getMessage().contains("--partitions") && e.getMessage().contains("12 training rows"), e.getMessage());
 
