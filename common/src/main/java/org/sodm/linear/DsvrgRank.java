@@ -52,15 +52,27 @@ public final class DsvrgRank implements ResidentLoop.Program {
     this.seed = seed;
     this.w = new double[dim + 1];
     if (globalState != null) {
-      DataInputStream in = StateCodec.decode(globalState);
-      w = StateCodec.readArray(in);
-      g0 = in.readDouble();
-      int n = in.readInt();
-      for (int k = 0; k < n; k++) {
-        double[] e = StateCodec.readArray(in);
-        history.add(new Dsvrg.Epoch((int) e[0], e[1], e[2], e[3]));
-      }
+      State st = decodeState(globalState);
+      w = st.w();
+      g0 = st.initialGradientNorm();
+      history.addAll(st.history());
     }
+  }
+
+  /** The state shared by the ranks: w, |grad p(w^(0))| and the epochs so far. */
+  public record State(double[] w, double initialGradientNorm, List<Dsvrg.Epoch> history) {}
+
+  public static State decodeState(byte[] bytes) throws IOException {
+    DataInputStream in = StateCodec.decode(bytes);
+    double[] w = StateCodec.readArray(in);
+    double g0 = in.readDouble();
+    int n = in.readInt();
+    List<Dsvrg.Epoch> history = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      double[] e = StateCodec.readArray(in);
+      history.add(new Dsvrg.Epoch((int) e[0], e[1], e[2], e[3]));
+    }
+    return new State(w, g0, history);
   }
 
   /** w after the last epoch: w^(l+1), or w^(l) when it stopped at l. */

@@ -143,6 +143,9 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--step", paramLabel = "ETA", description = "DSVRG step size; 0 = 0.5 / L_max (sodm.train.linear.step, default 0).")
   Double step;
 
+  @Option(names = "--iteration-mode", paramLabel = "M", description = "BQO/DSVRG: allreduce (one resident job, the K tasks exchange through an AllReduce) | jobs (one MapReduce job per iteration) (sodm.iteration.mode, default allreduce).")
+  String iterationMode;
+
   @Option(names = "--exact", description = "After the merge tree, solve the whole problem: PBM iterations over the last level's blocks, or one block when it fits the cache (sodm.train.exact).")
   Boolean exact;
 
@@ -198,6 +201,7 @@ public final class TrainCommand extends SodmCommand {
     set(conf, SodmConf.LINEAR_LINE_SEARCH, lineSearch);
     set(conf, SodmConf.LINEAR_EPOCHS, epochs);
     set(conf, SodmConf.LINEAR_STEP, step);
+    set(conf, SodmConf.ITERATION_MODE, iterationMode);
   }
 
   @Override

@@ -25,6 +25,8 @@ import org.sodm.jobs.train.TrainConfig;
 import org.sodm.jobs.train.TrainPipeline;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.linear.BqoState;
+import org.sodm.linear.Dsvrg;
+import org.sodm.linear.DsvrgRank;
 import org.sodm.linear.SvmLoss;
 import org.sodm.model.Model;
 
@@ -85,7 +87,14 @@ public final class LinearTrainer {
     int iterations;
     if (solver == LinearOptions.Solver.BQO) {
       SvmLoss loss = SvmLoss.of(tc.loss);
-      BqoState state = new BqoState(dim, loss, lo.outer(), lo.tau());
+      BqoState state;
+      if (IterationMode.from(conf) == IterationMode.ALLREDUCE) {
+        state = BqoResident.train(conf, blockDir, dir, dim, (it, ti) -> {
+          say(progress, "bqo " + it.t(), bqoLine(it), ti, t0);
+          iterationsJson.add(bqoJson(it, (System.nanoTime() - ti) / 1e9));
+        }, note -> say(progress, "allreduce", note, System.nanoTime(), t0));
+      } else {
+      state = new BqoState(dim, loss, lo.outer(), lo.tau());
       Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
       double eta = 0;
       Path previous = null;
@@ -98,17 +107,15 @@ public final class LinearTrainer {
         BqoState.Step step = state.next(o.sums(), o.dw());
         BqoState.Iteration it = step.info();
         double sec = (System.nanoTime() - ti) / 1e9;
-        say(progress, "bqo " + t, String.format(Locale.ROOT, "primal %12.6g  dual %12.6g  gap %.2e  viol %.2e  step %.4g%s",
-            it.primal(), -it.dual(), it.relativeGap(), it.violation(), it.eta(), it.pocket() ? "  *" : ""), ti, t0);
-        iterationsJson.add(String.format(Locale.ROOT,
-            "{\"t\": %d, \"primal\": %.12g, \"dual\": %.12g, \"relativeGap\": %.6g, \"violation\": %.6g, \"step\": %.6g, \"seconds\": %.3f}",
-            t, it.primal(), -it.dual(), it.relativeGap(), it.violation(), it.eta(), sec));
+        say(progress, "bqo " + t, bqoLine(it), ti, t0);
+        iterationsJson.add(bqoJson(it, sec));
         fs.delete(wFile, false);
         if (previous != null) fs.delete(previous, true);
         previous = iter;
         if (step.stop()) break;
         input = new Path(iter, LinearKeys.BLOCK_GLOB);
         eta = step.eta();
+      }
       }
       double[] pocket = state.pocket();
       w = java.util.Arrays.copyOf(pocket, dim);
@@ -122,10 +129,27 @@ public final class LinearTrainer {
           iterations, state.pocketIteration(), objective));
     } else {
       double[] wl = new double[dim + 1];
-      Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
       double g0 = Double.NaN;
-      DsvrgJob.Output o = null;
+      double lastObjective;
+      double lastGradient;
       int l = 0;
+      if (IterationMode.from(conf) == IterationMode.ALLREDUCE) {
+        double[] first = {Double.NaN};
+        DsvrgRank.State st = DsvrgResident.train(conf, blockDir, dir, dim, (e, ti) -> {
+          if (e.epoch() == 0) first[0] = e.gradientNorm();
+          boolean end = e.epoch() == lo.epochs() || e.gradientNorm() <= lo.eps() * first[0];
+          say(progress, "dsvrg " + e.epoch(), dsvrgLine(e.objective(), e.gradientNorm(), e.eta(), end), ti, t0);
+          iterationsJson.add(dsvrgJson(e.epoch(), e.objective(), e.gradientNorm(), e.eta(), (System.nanoTime() - ti) / 1e9));
+        }, note -> say(progress, "allreduce", note, System.nanoTime(), t0));
+        Dsvrg.Epoch e = st.history().get(st.history().size() - 1);
+        wl = st.w();
+        g0 = st.initialGradientNorm();
+        lastObjective = e.objective();
+        lastGradient = e.gradientNorm();
+        l = e.epoch();
+      } else {
+      Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
+      DsvrgJob.Output o = null;
       for (; ; l++) {
         long ti = System.nanoTime();
         Path wFile = new Path(dir, String.format("w-%05d.bin", l));
@@ -137,17 +161,18 @@ public final class LinearTrainer {
         fs.delete(ep, true);
         if (l == 0) g0 = o.gradientNorm();
         boolean small = o.gradientNorm() <= lo.eps() * g0;
-        say(progress, "dsvrg " + l, String.format(Locale.ROOT, "primal p(w) %14.8g  |grad| %.3e%s", o.objective(), o.gradientNorm(),
-            last || small ? "" : String.format(Locale.ROOT, "  step %.3g", o.eta())), ti, t0);
-        iterationsJson.add(String.format(Locale.ROOT, "{\"epoch\": %d, \"primal\": %.12g, \"gradientNorm\": %.6g, \"step\": %.6g, \"seconds\": %.3f}",
-            l, o.objective(), o.gradientNorm(), o.eta(), (System.nanoTime() - ti) / 1e9));
+        say(progress, "dsvrg " + l, dsvrgLine(o.objective(), o.gradientNorm(), o.eta(), last || small), ti, t0);
+        iterationsJson.add(dsvrgJson(l, o.objective(), o.gradientNorm(), o.eta(), (System.nanoTime() - ti) / 1e9));
         if (last || small) break;
         wl = o.w();
       }
+      lastObjective = o.objective();
+      lastGradient = o.gradientNorm();
+      }
       w = java.util.Arrays.copyOf(wl, dim);
       bias = tc.loss.bias() ? wl[dim] : 0;
-      objective = o.objective();
-      violation = o.gradientNorm();
+      objective = lastObjective;
+      violation = lastGradient;
       initial = g0;
       iterations = l;
       progress.accept(String.format(Locale.ROOT, "dsvrg        %d epochs; primal %.10g, |grad| %.3e (%.2e of |grad p(0)|)", l, objective,
@@ -183,6 +208,27 @@ public final class LinearTrainer {
     say(progress, "model", String.format(Locale.ROOT, "linear (%s), %d weights -> %s", solver.name().toLowerCase(Locale.ROOT), dim,
         modelPath), System.nanoTime(), t0);
     return new TrainPipeline.Result(model, modelPath, List.of(ls), (System.nanoTime() - t0) / 1e9);
+  }
+
+  static String bqoLine(BqoState.Iteration it) {
+    return String.format(Locale.ROOT, "primal %12.6g  dual %12.6g  gap %.2e  viol %.2e  step %.4g%s", it.primal(), -it.dual(),
+        it.relativeGap(), it.violation(), it.eta(), it.pocket() ? "  *" : "");
+  }
+
+  static String bqoJson(BqoState.Iteration it, double seconds) {
+    return String.format(Locale.ROOT,
+        "{\"t\": %d, \"primal\": %.12g, \"dual\": %.12g, \"relativeGap\": %.6g, \"violation\": %.6g, \"step\": %.6g, \"seconds\": %.3f}",
+        it.t(), it.primal(), -it.dual(), it.relativeGap(), it.violation(), it.eta(), seconds);
+  }
+
+  static String dsvrgLine(double objective, double gradientNorm, double eta, boolean end) {
+    return String.format(Locale.ROOT, "primal p(w) %14.8g  |grad| %.3e%s", objective, gradientNorm,
+        end ? "" : String.format(Locale.ROOT, "  step %.3g", eta));
+  }
+
+  static String dsvrgJson(int epoch, double objective, double gradientNorm, double eta, double seconds) {
+    return String.format(Locale.ROOT, "{\"epoch\": %d, \"primal\": %.12g, \"gradientNorm\": %.6g, \"step\": %.6g, \"seconds\": %.3f}",
+        epoch, objective, gradientNorm, eta, seconds);
   }
 
   private static void say(Consumer<String> progress, String phase, String what, long since, long t0) {

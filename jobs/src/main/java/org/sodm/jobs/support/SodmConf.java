@@ -62,6 +62,8 @@ public final class SodmConf {
   public static final String LINEAR_LINE_SEARCH = "sodm.train.linear.line.search";
   public static final String LINEAR_EPOCHS = "sodm.train.linear.epochs";
   public static final String LINEAR_STEP = "sodm.train.linear.step";
+  /** BQO / DSVRG: allreduce (one resident job, org.sodm.jobs.allreduce) or jobs (one MapReduce job per iteration). */
+  public static final String ITERATION_MODE = "sodm.iteration.mode";
 
   public static final String EXACT = "sodm.train.exact";
   public static final String EXACT_BELOW_ROWS = "sodm.train.exact.below.rows";

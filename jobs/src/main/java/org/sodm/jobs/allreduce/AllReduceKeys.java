@@ -1,0 +1,36 @@
+package org.sodm.jobs.allreduce;
+
+import org.apache.hadoop.io.Text;
+
+/** Configuration keys of the resident AllReduce job (the public ones are in sodm-default.xml). */
+public final class AllReduceKeys {
+  private AllReduceKeys() {}
+
+  /** Seconds the tracker waits for all K tasks to register before it kills the job. */
+  public static final String RENDEZVOUS_TIMEOUT = "sodm.allreduce.rendezvous.timeout";
+  /** Seconds one AllReduce operation may wait for a peer. */
+  public static final String OPERATION_TIMEOUT = "sodm.allreduce.operation.timeout";
+  public static final String CHECKPOINT_ITERATIONS = "sodm.allreduce.checkpoint.iterations";
+  public static final String CHECKPOINT_SECONDS = "sodm.allreduce.checkpoint.seconds";
+  /** Resubmissions from the last checkpoint after a failed attempt. */
+  public static final String MAX_RESTARTS = "sodm.allreduce.max.restarts";
+  /** The address tasks bind their data port to and advertise (default: the host's address; local mode 127.0.0.1). */
+  public static final String BIND_HOST = "sodm.allreduce.bind.host";
+
+  static final String TRACKER = "sodm.internal.allreduce.tracker";
+  static final String SIZE = "sodm.internal.allreduce.size";
+  static final String BLOCKS = "sodm.internal.allreduce.blocks";
+  static final String SUBMISSION = "sodm.internal.allreduce.submission";
+  static final String CHECKPOINT_DIR = "sodm.internal.allreduce.checkpoints";
+  static final String RESUME = "sodm.internal.allreduce.resume";
+  static final String MAX_DOUBLES = "sodm.internal.allreduce.max.doubles";
+  /** Test only: "rank:iteration" fails that rank before that iteration in the first submission. */
+  public static final String TEST_FAIL = "sodm.internal.allreduce.test.fail";
+  /** Test only: the tracker connects to every task with a wrong secret and with garbage once the topology is complete. */
+  public static final String TEST_INTRUDE = "sodm.internal.allreduce.test.intrude";
+  /** Test only: the tracker waits for this many more tasks than the job has (a rendezvous that cannot complete). */
+  public static final String TEST_EXTRA_RANKS = "sodm.internal.allreduce.test.extra.ranks";
+
+  /** The alias of the job's secret in its credentials. */
+  static final Text SECRET_ALIAS = new Text("sodm.allreduce.secret");
+}
