@@ -14,14 +14,27 @@ public interface AllReduce {
 
   int size();
 
+  /**
+   * One collective operation: every rank passes its array (BROADCAST: only rank 0's counts, the
+   * others may pass null) and gets the combined result, the same on every rank.
+   */
+  double[] reduce(ReduceTree.Op op, double[] v) throws IOException;
+
   /** The element-wise sum over the ranks of {@code v} (the same length on every rank); v is not modified. */
-  double[] sum(double[] v) throws IOException;
+  default double[] sum(double[] v) throws IOException {
+    return reduce(ReduceTree.Op.SUM, v);
+  }
 
   /** The element-wise maximum over the ranks. */
-  double[] max(double[] v) throws IOException;
+  default double[] max(double[] v) throws IOException {
+    return reduce(ReduceTree.Op.MAX, v);
+  }
 
   /** Rank 0's {@code v} on every rank (the others may pass null). */
-  double[] broadcast(double[] v) throws IOException;
+  default double[] broadcast(double[] v) throws IOException {
+    if (rank() == 0 && v == null) throw new IllegalArgumentException("rank 0 must give the array to broadcast");
+    return reduce(ReduceTree.Op.BROADCAST, v);
+  }
 
   /** Returns when every rank has called it. */
   default void barrier() throws IOException {

@@ -147,23 +147,8 @@ public final class InProcessAllReduce implements AllReduce {
     return group.size;
   }
 
-  private double[] exchange(ReduceTree.Op op, double[] v) throws IOException {
+  @Override
+  public double[] reduce(ReduceTree.Op op, double[] v) throws IOException {
     return group.exchange(rank, op, v);
-  }
-
-  @Override
-  public double[] sum(double[] v) throws IOException {
-    return exchange(ReduceTree.Op.SUM, v);
-  }
-
-  @Override
-  public double[] max(double[] v) throws IOException {
-    return exchange(ReduceTree.Op.MAX, v);
-  }
-
-  @Override
-  public double[] broadcast(double[] v) throws IOException {
-    if (rank == 0 && v == null) throw new IllegalArgumentException("rank 0 must give the array to broadcast");
-    return exchange(ReduceTree.Op.BROADCAST, v);
   }
 }

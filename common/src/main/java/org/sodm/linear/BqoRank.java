@@ -58,21 +58,39 @@ public final class BqoRank implements ResidentLoop.Program {
   public boolean iterate(int t, AllReduce ar) throws IOException {
     if (t != state.history().size()) throw new IllegalStateException("BQO rank at iteration " + state.history().size() + " asked for " + t);
     BqoBlock.Result r = BqoBlock.solve(x, y, alpha, state.w(), loss, inner, Bqo.passSeed(seed, t, block));
-    double[] packed = new double[dim + 1 + BqoBlock.SIZE];
-    System.arraycopy(r.dw(), 0, packed, 0, dim + 1);
-    System.arraycopy(r.sums(), 0, packed, dim + 1, BqoBlock.SIZE);
-    packed[dim + 1 + BqoBlock.MIN_LAMBDA] = 0;
-    packed[dim + 1 + BqoBlock.VIOLATION] = 0;
-    double[] sum = ar.sum(packed);
-    double[] max = ar.max(new double[] {-r.sums()[BqoBlock.MIN_LAMBDA], r.sums()[BqoBlock.VIOLATION]});
-    double[] dw = java.util.Arrays.copyOf(sum, dim + 1);
-    double[] sums = java.util.Arrays.copyOfRange(sum, dim + 1, sum.length);
-    sums[BqoBlock.MIN_LAMBDA] = -max[0];
-    sums[BqoBlock.VIOLATION] = max[1];
+    double[][] packed = pack(r.dw(), r.sums());
+    double[][] global = unpack(ar.sum(packed[0]), ar.max(packed[1]), dim);
+    double[] dw = global[0];
+    double[] sums = global[1];
     BqoState.Step step = state.next(sums, dw);
     if (step.stop()) return true;
     for (int i = 0; i < alpha.length; i++) alpha[i] = BqoBlock.apply(alpha[i], r.d()[i], step.eta(), loss.upper(y[i]));
     return false;
+  }
+
+  /**
+   * A block's Delta w and sums as the AllReduce combines them: {[Delta w, sums] (summed; min
+   * lambda and violation zeroed), [-min lambda, violation] (by max)}. The job-per-iteration
+   * reducer combines the same packs in the same {@link org.sodm.allreduce.ReduceTree} order, so
+   * both modes take bit-identical steps.
+   */
+  public static double[][] pack(double[] dw, double[] sums) {
+    int dim = dw.length - 1;
+    double[] sum = new double[dim + 1 + BqoBlock.SIZE];
+    System.arraycopy(dw, 0, sum, 0, dim + 1);
+    System.arraycopy(sums, 0, sum, dim + 1, BqoBlock.SIZE);
+    sum[dim + 1 + BqoBlock.MIN_LAMBDA] = 0;
+    sum[dim + 1 + BqoBlock.VIOLATION] = 0;
+    return new double[][] {sum, {-sums[BqoBlock.MIN_LAMBDA], sums[BqoBlock.VIOLATION]}};
+  }
+
+  /** {Delta w, sums} from the combined packs. */
+  public static double[][] unpack(double[] sum, double[] max, int dim) {
+    double[] dw = java.util.Arrays.copyOf(sum, dim + 1);
+    double[] sums = java.util.Arrays.copyOfRange(sum, dim + 1, sum.length);
+    sums[BqoBlock.MIN_LAMBDA] = -max[0];
+    sums[BqoBlock.VIOLATION] = max[1];
+    return new double[][] {dw, sums};
   }
 
   @Override

@@ -1,21 +1,22 @@
 package org.sodm.jobs.allreduce;
 
 import org.apache.hadoop.io.Text;
+import org.sodm.jobs.support.SodmConf;
 
-/** Configuration keys of the resident AllReduce job (the public ones are in sodm-default.xml). */
+/** Configuration keys of the resident AllReduce job (the public ones are {@link SodmConf}'s, documented in sodm-default.xml). */
 public final class AllReduceKeys {
   private AllReduceKeys() {}
 
   /** Seconds the tracker waits for all K tasks to register before it kills the job. */
-  public static final String RENDEZVOUS_TIMEOUT = "sodm.allreduce.rendezvous.timeout";
+  public static final String RENDEZVOUS_TIMEOUT = SodmConf.ALLREDUCE_RENDEZVOUS_TIMEOUT;
   /** Seconds one AllReduce operation may wait for a peer. */
-  public static final String OPERATION_TIMEOUT = "sodm.allreduce.operation.timeout";
-  public static final String CHECKPOINT_ITERATIONS = "sodm.allreduce.checkpoint.iterations";
-  public static final String CHECKPOINT_SECONDS = "sodm.allreduce.checkpoint.seconds";
+  public static final String OPERATION_TIMEOUT = SodmConf.ALLREDUCE_OPERATION_TIMEOUT;
+  public static final String CHECKPOINT_ITERATIONS = SodmConf.ALLREDUCE_CHECKPOINT_ITERATIONS;
+  public static final String CHECKPOINT_SECONDS = SodmConf.ALLREDUCE_CHECKPOINT_SECONDS;
   /** Resubmissions from the last checkpoint after a failed attempt. */
-  public static final String MAX_RESTARTS = "sodm.allreduce.max.restarts";
+  public static final String MAX_RESTARTS = SodmConf.ALLREDUCE_MAX_RESTARTS;
   /** The address tasks bind their data port to and advertise (default: the host's address; local mode 127.0.0.1). */
-  public static final String BIND_HOST = "sodm.allreduce.bind.host";
+  public static final String BIND_HOST = SodmConf.ALLREDUCE_BIND_HOST;
 
   static final String TRACKER = "sodm.internal.allreduce.tracker";
   static final String SIZE = "sodm.internal.allreduce.size";

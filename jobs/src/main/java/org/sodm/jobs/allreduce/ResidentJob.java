@@ -105,10 +105,16 @@ public final class ResidentJob {
         job.setNumReduceTasks(0);
         job.setOutputFormatClass(NullOutputFormat.class);
         tracker.begin(s, k + extra, conf.getBoolean(AllReduceKeys.TEST_INTRUDE, false));
-        String reason = submitAndWait(job, tracker, s, k + extra, rendezvous, listener);
+        String reason;
+        List<String> msgs;
+        try {
+          reason = submitAndWait(job, tracker, s, k + extra, rendezvous, listener);
+          msgs = reason == null ? List.of() : JobFailure.read(conf);
+        } finally {
+          fs.delete(failures, true);
+        }
         refused += counter(job);
         if (reason == null) {
-          fs.delete(failures, true);
           FsCheckpoints.Committed last = FsCheckpoints.latest(base, ckptDir);
           if (last == null || !last.done()) throw new SodmException(name + ": the job succeeded but left no final state in " + ckptDir);
           if (refused + tracker.refusedCalls() > 0) {
@@ -117,8 +123,6 @@ public final class ResidentJob {
           }
           return new Result(last.dir(), s + 1, refused, k);
         }
-        List<String> msgs = JobFailure.read(conf);
-        fs.delete(failures, true);
         if (reason.isEmpty()) reason = msgs.isEmpty() ? "the job failed (no task reported a reason)" : msgs.get(0);
         if (s >= maxRestarts) {
           throw new SodmException(String.format(Locale.ROOT, "%s failed after %d restart(s) (%s = %d): %s", name, s,

@@ -173,22 +173,7 @@ public final class SocketAllReduce implements AllReduce, AutoCloseable {
   }
 
   @Override
-  public double[] sum(double[] v) throws IOException {
-    return exchange(ReduceTree.Op.SUM, v);
-  }
-
-  @Override
-  public double[] max(double[] v) throws IOException {
-    return exchange(ReduceTree.Op.MAX, v);
-  }
-
-  @Override
-  public double[] broadcast(double[] v) throws IOException {
-    if (rank == 0 && v == null) throw new IllegalArgumentException("rank 0 must give the array to broadcast");
-    return exchange(ReduceTree.Op.BROADCAST, v);
-  }
-
-  private double[] exchange(ReduceTree.Op op, double[] v) throws IOException {
+  public double[] reduce(ReduceTree.Op op, double[] v) throws IOException {
     long s = ++seq;
     double[] acc = op == ReduceTree.Op.BROADCAST ? (rank == 0 ? v.clone() : null) : v.clone();
     if (acc != null && acc.length > maxDoubles) throw new IllegalArgumentException("AllReduce of " + acc.length + " doubles exceeds the bound " + maxDoubles);

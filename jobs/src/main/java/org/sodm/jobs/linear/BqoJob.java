@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.sodm.allreduce.ReduceTree;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
@@ -31,6 +32,7 @@ import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.train.TrainConfig;
 import org.sodm.linear.Bqo;
 import org.sodm.linear.BqoBlock;
+import org.sodm.linear.BqoRank;
 import org.sodm.linear.SvmLoss;
 
 /**
@@ -164,22 +166,39 @@ final class BqoJob {
       }
       context.getCounter("sodm.bqo", "rows").increment(n);
       context.getCounter("sodm.bqo", "inner passes").increment(res.passes());
-      context.write(new IntWritable(0), VecWritable.ofDense(res.sums(), res.dw()));
+      context.write(new IntWritable(Math.max(block, 0)), VecWritable.ofDense(res.sums(), res.dw()));
       rows.clear();
     }
   }
 
-  /** Sums Delta w and combines the scalars (sums; min for min lambda; max for the violation). */
+  /**
+   * Combines the blocks' Delta w and scalars (sums; min for min lambda; max for the violation)
+   * exactly as the resident AllReduce does: the blocks in id order are the ranks, packed by
+   * {@link BqoRank#pack} and combined in {@link ReduceTree}'s order, so the job-per-iteration
+   * and the AllReduce mode take bit-identical steps.
+   */
   public static class SumReducer extends Reducer<IntWritable, VecWritable, IntWritable, VecWritable> {
+    private final List<double[]> sums = new ArrayList<>();
+    private final List<double[]> maxes = new ArrayList<>();
+
     @Override
-    protected void reduce(IntWritable key, Iterable<VecWritable> values, Context context) throws IOException, InterruptedException {
-      double[] dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
-      double[] sums = BqoBlock.emptySums();
+    protected void reduce(IntWritable block, Iterable<VecWritable> values, Context context) {
       for (VecWritable v : values) {
-        BqoBlock.combine(sums, v.scalars());
+        double[] dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
         v.addTo(dw);
+        double[][] p = BqoRank.pack(dw, v.scalars());
+        sums.add(p[0]);
+        maxes.add(p[1]);
       }
-      context.write(key, VecWritable.ofDense(sums, dw));
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      int dim = context.getConfiguration().getInt(LinearKeys.DIM, 0);
+      if (sums.isEmpty()) throw new IOException("no block reported to the BQO reduce");
+      double[][] g = BqoRank.unpack(ReduceTree.reduce(ReduceTree.Op.SUM, sums.toArray(new double[0][])),
+          ReduceTree.reduce(ReduceTree.Op.MAX, maxes.toArray(new double[0][])), dim);
+      context.write(new IntWritable(0), VecWritable.ofDense(g[1], g[0]));
     }
   }
 }

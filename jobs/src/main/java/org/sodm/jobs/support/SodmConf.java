@@ -64,6 +64,12 @@ public final class SodmConf {
   public static final String LINEAR_STEP = "sodm.train.linear.step";
   /** BQO / DSVRG: allreduce (one resident job, org.sodm.jobs.allreduce) or jobs (one MapReduce job per iteration). */
   public static final String ITERATION_MODE = "sodm.iteration.mode";
+  public static final String ALLREDUCE_RENDEZVOUS_TIMEOUT = "sodm.allreduce.rendezvous.timeout";
+  public static final String ALLREDUCE_OPERATION_TIMEOUT = "sodm.allreduce.operation.timeout";
+  public static final String ALLREDUCE_CHECKPOINT_ITERATIONS = "sodm.allreduce.checkpoint.iterations";
+  public static final String ALLREDUCE_CHECKPOINT_SECONDS = "sodm.allreduce.checkpoint.seconds";
+  public static final String ALLREDUCE_MAX_RESTARTS = "sodm.allreduce.max.restarts";
+  public static final String ALLREDUCE_BIND_HOST = "sodm.allreduce.bind.host";
 
   public static final String EXACT = "sodm.train.exact";
   public static final String EXACT_BELOW_ROWS = "sodm.train.exact.below.rows";
