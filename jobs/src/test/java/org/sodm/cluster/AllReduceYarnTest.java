@@ -42,11 +42,7 @@ class AllReduceYarnTest {
   static void startCluster() throws IOException {
     AvroClasses.trust();
     Configuration conf = SodmConf.create();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("dfs").toString());
-    conf.set("hadoop.tmp.dir", tmp.resolve("hadoop-tmp").toString());
-    dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
-    dfs.waitActive();
-    conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    dfs = YarnClusterTest.startDfs(tmp, conf);
     // the AM and both resident tasks at once: 512 + 2 x 384 MB within the NodeManager's 1408 MB
     YarnClusterTest.smallContainers(conf);
     conf.setInt("yarn.minicluster.yarn.nodemanager.resource.memory-mb", 1408);

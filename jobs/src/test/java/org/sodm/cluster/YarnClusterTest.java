@@ -54,12 +54,7 @@ class YarnClusterTest {
     AvroClasses.trust();
     long t = System.nanoTime();
     Configuration conf = SodmConf.create();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("dfs").toString());
-    conf.set("hadoop.tmp.dir", tmp.resolve("hadoop-tmp").toString());
-    dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
-    dfs.waitActive();
-
-    conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    dfs = startDfs(tmp, conf);
     smallContainers(conf);
     conf.setInt("mapreduce.reduce.maxattempts", 2);
     yarn = new MiniMRYarnCluster("sodm-yarn", 1);
@@ -68,6 +63,16 @@ class YarnClusterTest {
     clusterConf = new Configuration(yarn.getConfig());
     startSeconds = (System.nanoTime() - t) / 1e9;
     System.out.printf("YarnClusterTest: MiniDFS + MiniMRYarn started in %.1f s%n", startSeconds);
+  }
+
+  /** A one-DataNode MiniDFS under {@code tmp}, made {@code conf}'s default file system. */
+  static MiniDFSCluster startDfs(Path tmp, Configuration conf) throws IOException {
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("dfs").toString());
+    conf.set("hadoop.tmp.dir", tmp.resolve("hadoop-tmp").toString());
+    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
+    dfs.waitActive();
+    conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    return dfs;
   }
 
   /** Small containers, fast heartbeats and loopback web UIs on these 2 cores (also AllReduceYarnTest's). */

@@ -23,7 +23,9 @@ public final class AllReduceKeys {
   static final String BLOCKS = "sodm.internal.allreduce.blocks";
   static final String SUBMISSION = "sodm.internal.allreduce.submission";
   static final String CHECKPOINT_DIR = "sodm.internal.allreduce.checkpoints";
+  /** The committed checkpoint directory to resume from, and its next iteration. */
   static final String RESUME = "sodm.internal.allreduce.resume";
+  static final String RESUME_NEXT = "sodm.internal.allreduce.resume.next";
   static final String MAX_DOUBLES = "sodm.internal.allreduce.max.doubles";
   /** Test only: "rank:iteration" fails that rank before that iteration in the first submission. */
   public static final String TEST_FAIL = "sodm.internal.allreduce.test.fail";

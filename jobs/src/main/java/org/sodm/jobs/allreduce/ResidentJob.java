@@ -84,7 +84,7 @@ public final class ResidentJob {
         conf.setInt(AllReduceKeys.MAX_DOUBLES, maxDoubles);
         if (from != null) {
           conf.set(AllReduceKeys.RESUME, from.dir().toString());
-          conf.setInt(AllReduceKeys.RESUME + ".next", from.next());
+          conf.setInt(AllReduceKeys.RESUME_NEXT, from.next());
         }
         if (local) {
           // LocalJobRunner runs at most this many maps at once: fewer than K would deadlock silently

@@ -111,7 +111,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
       String resume = conf.get(AllReduceKeys.RESUME);
       if (resume != null) {
         Path dir = new Path(resume);
-        start = conf.getInt(AllReduceKeys.RESUME + ".next", 0);
+        start = conf.getInt(AllReduceKeys.RESUME_NEXT, 0);
         rankState = FsCheckpoints.read(conf, dir, FsCheckpoints.rankFile(rank));
         globalState = FsCheckpoints.read(conf, dir, FsCheckpoints.GLOBAL);
         if (globalState == null) throw new IOException("checkpoint " + dir + " has no " + FsCheckpoints.GLOBAL);
