@@ -61,6 +61,8 @@ public final class SocketAllReduce implements AllReduce, AutoCloseable {
   private long seq;
   private final AtomicInteger refused = new AtomicInteger();
   private volatile boolean closed;
+  /** When the operation in progress started (0: none): the watchdog closes the sockets of one stuck in a write. */
+  private volatile long opStarted;
   private final Thread acceptor;
 
   /** Starts accepting on {@code listener} (already bound; its port is what the tracker advertises). */
@@ -77,6 +79,30 @@ public final class SocketAllReduce implements AllReduce, AutoCloseable {
     this.acceptor = new Thread(this::acceptLoop, "allreduce-accept-" + rank);
     acceptor.setDaemon(true);
     acceptor.start();
+    Thread watchdog = new Thread(this::watch, "allreduce-watchdog-" + rank);
+    watchdog.setDaemon(true);
+    watchdog.start();
+  }
+
+  /**
+   * Reads give up by themselves after the operation timeout; a write to a peer that hangs without
+   * reading blocks for ever once the buffers are full, so a stuck operation gets its sockets closed.
+   */
+  private void watch() {
+    while (!closed) {
+      long started = opStarted;
+      if (started != 0 && System.currentTimeMillis() - started > opTimeoutMs + 5000) {
+        LOG.error("rank {}: an AllReduce operation is stuck for more than {} s ({}): closing its connections", rank, opTimeoutMs / 1000,
+            AllReduceKeys.OPERATION_TIMEOUT);
+        close();
+        return;
+      }
+      try {
+        Thread.sleep(1000);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
   }
 
   /** Connections refused so far. */
@@ -174,6 +200,15 @@ public final class SocketAllReduce implements AllReduce, AutoCloseable {
 
   @Override
   public double[] reduce(ReduceTree.Op op, double[] v) throws IOException {
+    opStarted = System.currentTimeMillis();
+    try {
+      return exchange(op, v);
+    } finally {
+      opStarted = 0;
+    }
+  }
+
+  private double[] exchange(ReduceTree.Op op, double[] v) throws IOException {
     long s = ++seq;
     double[] acc = op == ReduceTree.Op.BROADCAST ? (rank == 0 ? v.clone() : null) : v.clone();
     if (acc != null && acc.length > maxDoubles) throw new IllegalArgumentException("AllReduce of " + acc.length + " doubles exceeds the bound " + maxDoubles);
