@@ -27,7 +27,7 @@ public final class AllReduceKeys {
   static final String RESUME = "sodm.internal.allreduce.resume";
   static final String RESUME_NEXT = "sodm.internal.allreduce.resume.next";
   static final String MAX_DOUBLES = "sodm.internal.allreduce.max.doubles";
-  /** Test only: "rank:iteration" fails that rank before that iteration in the first submission. */
+  /** Test only: "rank:iteration" fails that rank before that iteration in the first submission ("rank:register": before it registers). */
   public static final String TEST_FAIL = "sodm.internal.allreduce.test.fail";
   /** Test only: the tracker connects to every task with a wrong secret and with garbage once the topology is complete. */
   public static final String TEST_INTRUDE = "sodm.internal.allreduce.test.intrude";

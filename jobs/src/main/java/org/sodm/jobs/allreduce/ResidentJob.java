@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.hadoop.conf.Configuration;
@@ -64,15 +65,30 @@ public final class ResidentJob {
     if (k == 0) throw new SodmException(name + ": no block files in " + blockDir);
     Path ckptDir = new Path(workDir, "allreduce");
     fs.delete(ckptDir, true);
-    int maxRestarts = base.getInt(AllReduceKeys.MAX_RESTARTS, 3);
-    double rendezvous = base.getDouble(AllReduceKeys.RENDEZVOUS_TIMEOUT, 120);
-    int extra = base.getInt(AllReduceKeys.TEST_EXTRA_RANKS, 0);
     byte[] secret = Handshake.newSecret();
     boolean local = "local".equals(base.get("mapreduce.framework.name", "local"));
     String host = base.get(AllReduceKeys.BIND_HOST, "").trim();
     if (host.isEmpty()) host = local ? "127.0.0.1" : InetAddress.getLocalHost().getHostAddress();
-    long refused = 0;
     try (Tracker tracker = new Tracker(base, host, secret)) {
+      if (local) LocalSecrets.put(tracker.address(), secret);
+      try {
+        return submissions(base, name, mapper, workDir, maxDoubles, listener, notes, tracker, blocks, files, ckptDir, secret, local);
+      } finally {
+        LocalSecrets.remove(tracker.address());
+      }
+    }
+  }
+
+  private static Result submissions(Configuration base, String name, Class<? extends ResidentMapper> mapper, Path workDir, int maxDoubles,
+      Listener listener, Consumer<String> notes, Tracker tracker, List<Integer> blocks, List<Path> files, Path ckptDir, byte[] secret,
+      boolean local) throws IOException {
+    FileSystem fs = workDir.getFileSystem(base);
+    int k = blocks.size();
+    int maxRestarts = base.getInt(AllReduceKeys.MAX_RESTARTS, 3);
+    double rendezvous = base.getDouble(AllReduceKeys.RENDEZVOUS_TIMEOUT, 120);
+    int extra = base.getInt(AllReduceKeys.TEST_EXTRA_RANKS, 0);
+    long refused = 0;
+    {
       for (int s = 0; ; s++) {
         FsCheckpoints.Committed from = FsCheckpoints.latest(base, ckptDir);
         Configuration conf = new Configuration(base);
@@ -141,16 +157,27 @@ public final class ResidentJob {
     try {
       job.submit();
       long abortedAt = -1;
+      long checked = System.nanoTime();
       while (!job.isComplete()) {
         deliver(tracker, s, listener);
+        if (System.nanoTime() - checked > 1_000_000_000L && tracker.failure() == null) {
+          // a task that failed before it could reach the tracker left a note: stop the others (LocalJobRunner
+          // would otherwise wait for them, and they for the missing rank, until the rendezvous timeout)
+          checked = System.nanoTime();
+          List<String> notes = JobFailure.read(job.getConfiguration());
+          if (!notes.isEmpty()) tracker.abort(notes.get(0));
+        }
         int reg = tracker.registered();
         double waited = (System.nanoTime() - t0) / 1e9;
         if (reg < k && waited > rendezvous) {
           String msg = String.format(Locale.ROOT,
-              "AllReduce rendezvous failed: %d of %d tasks registered within %.0f s (%s); the cluster could not run all %d map tasks "
-                  + "at once. Use fewer blocks (--linear-blocks, sodm.train.linear.blocks), a longer timeout, or the job-per-iteration "
-                  + "mode (--iteration-mode jobs, sodm.iteration.mode=jobs)",
-              reg, k, rendezvous, AllReduceKeys.RENDEZVOUS_TIMEOUT, k);
+              "AllReduce rendezvous failed: %d of %d tasks registered within %.0f s (%s; missing ranks %s); the cluster could not run "
+                  + "all %d map tasks at once. Use fewer blocks (--linear-blocks, sodm.train.linear.blocks), a longer timeout, or the "
+                  + "job-per-iteration mode (--iteration-mode jobs, sodm.iteration.mode=jobs)",
+              reg, k, rendezvous, AllReduceKeys.RENDEZVOUS_TIMEOUT, tracker.missing(), k);
+          List<String> notes = JobFailure.read(job.getConfiguration());
+          if (!notes.isEmpty()) msg += "; a task reported: " + notes.get(0);
+          logLocalTasks();
           tracker.abort(msg);
           job.killJob();
           throw new SodmException(msg);
@@ -172,6 +199,16 @@ public final class ResidentJob {
       throw new IOException("interrupted while running " + job.getJobName(), e);
     } catch (ClassNotFoundException e) {
       throw new IOException(job.getJobName() + ": " + e, e);
+    }
+  }
+
+  /** Local mode: where the map task threads are (a rendezvous that does not complete there is a bug to diagnose). */
+  private static void logLocalTasks() {
+    for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+      if (!e.getKey().getName().contains("LocalJobRunner Map Task")) continue;
+      StringBuilder sb = new StringBuilder();
+      for (StackTraceElement f : e.getValue()) sb.append("\n    at ").append(f);
+      LOG.warn("rendezvous failed; local map task thread {}:{}", e.getKey().getName(), sb);
     }
   }
 

@@ -16,6 +16,8 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.WritableRpcEngine;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sodm.allreduce.ResidentLoop;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
@@ -29,6 +31,7 @@ import org.sodm.jobs.support.JobFailure;
  * reported to the tracker (and through {@link JobFailure}) before the task fails.
  */
 public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, NullWritable, NullWritable> {
+  private static final Logger LOG = LoggerFactory.getLogger(ResidentMapper.class);
   private static final Pattern BLOCK = Pattern.compile("block-(\\d+)\\.avro");
 
   /** Called for each record of this task's block, before {@link #program}. */
@@ -61,21 +64,25 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     for (int b : blocks) files.add(new Path(myFile.getParent(), String.format("block-%05d.avro", b)));
     int rank = blocks.indexOf(blockOf(myFile));
     int size = conf.getInt(AllReduceKeys.SIZE, blocks.size());
-    byte[] secret = context.getCredentials().getSecretKey(AllReduceKeys.SECRET_ALIAS);
-    if (secret == null) throw new IOException("the job's credentials carry no AllReduce secret (" + AllReduceKeys.SECRET_ALIAS + ")");
+    boolean local = "local".equals(conf.get("mapreduce.framework.name", "local"));
+    byte[] secret = secret(context, rank, local);
     Configuration rpcConf = new Configuration(conf);
     RPC.setProtocolEngine(rpcConf, TrackerProtocol.class, WritableRpcEngine.class);
     rpcConf.setInt("ipc.client.connect.max.retries", 3);
     rpcConf.setInt("ipc.client.connect.max.retries.on.timeouts", 3);
     rpcConf.setInt("ipc.client.connect.timeout", 5000);
-    TrackerProtocol tracker = RPC.getProxy(TrackerProtocol.class, TrackerProtocol.versionID,
-        Tracker.parse(conf.get(AllReduceKeys.TRACKER)), rpcConf);
+    TrackerProtocol tracker;
+    try {
+      tracker = RPC.getProxy(TrackerProtocol.class, TrackerProtocol.versionID, Tracker.parse(conf.get(AllReduceKeys.TRACKER)), rpcConf);
+    } catch (IOException | RuntimeException e) {
+      JobFailure.report(context, "rank " + rank + ": cannot reach the tracker at " + conf.get(AllReduceKeys.TRACKER) + ": " + e);
+      throw e;
+    }
     SocketAllReduce ar = null;
     try {
       if (rank < 0) throw new IOException("block file " + myFile + " is not in the job's block list " + blocks);
       String host = conf.get(AllReduceKeys.BIND_HOST, "").trim();
-      if (host.isEmpty()) host = "local".equals(conf.get("mapreduce.framework.name", "local")) ? "127.0.0.1"
-          : InetAddress.getLocalHost().getHostAddress();
+      if (host.isEmpty()) host = local ? "127.0.0.1" : InetAddress.getLocalHost().getHostAddress();
       ServerSocket listener = new ServerSocket();
       listener.bind(new InetSocketAddress(host, 0), 64);
       long[] lastPoll = {System.nanoTime()};
@@ -89,9 +96,13 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
       };
       ar = new SocketAllReduce(rank, size, secret, listener, conf.getInt(AllReduceKeys.MAX_DOUBLES, 1 << 26),
           (long) (1000 * conf.getDouble(AllReduceKeys.OPERATION_TIMEOUT, 600)), ticker);
+      if (submission == 0 && (rank + ":register").equals(conf.get(AllReduceKeys.TEST_FAIL))) {
+        throw new IllegalStateException("planted fault: rank " + rank + " fails before it registers");
+      }
       String reg = tracker.register(submission, rank, host, listener.getLocalPort(), Handshake.proof(secret, "register", submission, rank, host,
           listener.getLocalPort()));
       if (!reg.isEmpty()) throw new Aborted("the tracker refused rank " + rank + ": " + reg);
+      LOG.info("rank {} of {} (block file {}) registered, listening at {}:{}", rank, size, myFile.getName(), host, listener.getLocalPort());
       while (context.nextKeyValue()) load(context.getCurrentKey().datum());
       List<InetSocketAddress> topology = new ArrayList<>();
       while (true) {
@@ -105,6 +116,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
         Thread.sleep(50);
       }
       ar.connect(topology);
+      LOG.info("rank {}: connected to its tree neighbours", rank);
       byte[] rankState = null;
       byte[] globalState = null;
       int start = 0;
@@ -140,11 +152,27 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     }
   }
 
+  /** The job's secret: from the credentials, or in local mode from {@link LocalSecrets} (LocalJobRunner's credentials race). */
+  private static byte[] secret(Context context, int rank, boolean local) throws IOException {
+    byte[] secret = context.getCredentials().getSecretKey(AllReduceKeys.SECRET_ALIAS);
+    if (secret == null && local) {
+      secret = LocalSecrets.get(context.getConfiguration().get(AllReduceKeys.TRACKER));
+      LOG.info("rank {}: the secret is not in this task's credentials (LocalJobRunner sets them after starting the job); taken "
+          + "from the driver in this JVM", rank);
+    }
+    if (secret == null) {
+      String msg = "rank " + rank + ": the job's credentials carry no AllReduce secret (" + AllReduceKeys.SECRET_ALIAS + ")";
+      JobFailure.report(context, msg);
+      throw new IOException(msg);
+    }
+    return secret;
+  }
+
   private static ResidentLoop.Policy policy(Configuration conf, int submission) {
     int failRank = -1;
     int failIteration = -1;
     String f = conf.get(AllReduceKeys.TEST_FAIL);
-    if (f != null && submission == 0) {
+    if (f != null && submission == 0 && !f.endsWith(":register")) {
       String[] p = f.split(":");
       failRank = Integer.parseInt(p[0].trim());
       failIteration = Integer.parseInt(p[1].trim());

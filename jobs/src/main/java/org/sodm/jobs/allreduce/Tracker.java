@@ -75,6 +75,13 @@ public final class Tracker implements TrackerProtocol, AutoCloseable {
     return registered;
   }
 
+  /** The ranks that have not registered (for the rendezvous message). */
+  public synchronized List<Integer> missing() {
+    List<Integer> out = new ArrayList<>();
+    for (int r = 0; r < expected; r++) if (addresses[r] == null) out.add(r);
+    return out;
+  }
+
   public synchronized int refusedCalls() {
     return refusedCalls;
   }

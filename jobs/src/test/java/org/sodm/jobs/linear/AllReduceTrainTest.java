@@ -84,6 +84,19 @@ class AllReduceTrainTest {
         && l.contains("from the checkpoint before iteration 4")), fl.toString());
     assertArrayEquals(a.model().linearWeights(), r.model().linearWeights());
     assertEquals(a.levels().get(0).getObjective(), r.levels().get(0).getObjective());
+    // a task that fails before it reaches the tracker: the others are stopped and the run restarts at once, not after the
+    // rendezvous timeout
+    Configuration early = bqo();
+    early.set(AllReduceKeys.TEST_FAIL, "3:register");
+    early.setInt(AllReduceKeys.RENDEZVOUS_TIMEOUT, 100);
+    List<String> el = new ArrayList<>();
+    long t0 = System.nanoTime();
+    TrainPipeline.Result er = train(early, "early", el);
+    assertTrue((System.nanoTime() - t0) / 1e9 < 60, "took " + (System.nanoTime() - t0) / 1e9 + " s");
+    assertTrue(el.stream().anyMatch(l -> l.contains("attempt 1 failed: rank 3") && l.contains("fails before it registers")
+        && l.contains("from the start")), el.toString());
+    assertArrayEquals(a.model().linearWeights(), er.model().linearWeights());
+
     String report = Files.readString(tmp.resolve("fault").resolve(TrainPipeline.REPORT));
     assertEquals(Files.readString(tmp.resolve("allreduce").resolve(TrainPipeline.REPORT)).replaceAll("\"seconds\": [0-9.]+", ""),
         report.replaceAll("\"seconds\": [0-9.]+", ""));
