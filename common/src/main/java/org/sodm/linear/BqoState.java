@@ -132,6 +132,26 @@ public final class BqoState {
     return new Step(stop, eta, it);
   }
 
+  /** Everything {@link #next} depends on and updates, for a checkpoint of a resident run. */
+  public record Snapshot(double[] w, double[] best, double bestPrimal, int bestIteration, List<Iteration> history,
+      boolean converged) {}
+
+  public Snapshot snapshot() {
+    return new Snapshot(w.clone(), best == null ? null : best.clone(), bestPrimal, bestIteration, List.copyOf(history), converged);
+  }
+
+  /** A state that continues exactly where the one that took {@code s} was. */
+  public static BqoState restore(SvmLoss loss, Options opts, double tau, Snapshot s) {
+    BqoState st = new BqoState(s.w().length - 1, loss, opts, tau);
+    System.arraycopy(s.w(), 0, st.w, 0, st.w.length);
+    st.best = s.best() == null ? null : s.best().clone();
+    st.bestPrimal = s.bestPrimal();
+    st.bestIteration = s.bestIteration();
+    st.history.addAll(s.history());
+    st.converged = s.converged();
+    return st;
+  }
+
   /** |d|^2_H of (13): sum over blocks |X_J'Y_J d_J|^2 + sum (s_i + tau~) d_i^2. */
   double hNorm(BqoSums sums) {
     double tt = loss.squared() ? 0 : tau;

@@ -54,12 +54,29 @@ class YarnClusterTest {
     AvroClasses.trust();
     long t = System.nanoTime();
     Configuration conf = SodmConf.create();
+    dfs = startDfs(tmp, conf);
+    smallContainers(conf);
+    conf.setInt("mapreduce.reduce.maxattempts", 2);
+    yarn = new MiniMRYarnCluster("sodm-yarn", 1);
+    yarn.init(conf);
+    yarn.start();
+    clusterConf = new Configuration(yarn.getConfig());
+    startSeconds = (System.nanoTime() - t) / 1e9;
+    System.out.printf("YarnClusterTest: MiniDFS + MiniMRYarn started in %.1f s%n", startSeconds);
+  }
+
+  /** A one-DataNode MiniDFS under {@code tmp}, made {@code conf}'s default file system. */
+  static MiniDFSCluster startDfs(Path tmp, Configuration conf) throws IOException {
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("dfs").toString());
     conf.set("hadoop.tmp.dir", tmp.resolve("hadoop-tmp").toString());
-    dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
+    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
     dfs.waitActive();
-
     conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    return dfs;
+  }
+
+  /** Small containers, fast heartbeats and loopback web UIs on these 2 cores (also AllReduceYarnTest's). */
+  static void smallContainers(Configuration conf) {
     // small containers: AM 512 MB + two 384 MB tasks at a time on these 2 cores
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
     conf.setInt(YarnConfiguration.NM_PMEM_MB, 1408);
@@ -78,17 +95,10 @@ class YarnClusterTest {
     conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 250);
     conf.setInt("mapreduce.client.completion.pollinterval", 200);
     conf.setInt("mapreduce.client.progressmonitor.pollinterval", 200);
-    conf.setInt("mapreduce.reduce.maxattempts", 2);
     // web UIs on loopback, any free port
     conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS, "127.0.0.1:0");
     conf.set(YarnConfiguration.NM_WEBAPP_ADDRESS, "127.0.0.1:0");
     conf.set("mapreduce.jobhistory.webapp.address", "127.0.0.1:0");
-    yarn = new MiniMRYarnCluster("sodm-yarn", 1);
-    yarn.init(conf);
-    yarn.start();
-    clusterConf = new Configuration(yarn.getConfig());
-    startSeconds = (System.nanoTime() - t) / 1e9;
-    System.out.printf("YarnClusterTest: MiniDFS + MiniMRYarn started in %.1f s%n", startSeconds);
   }
 
   @AfterAll

@@ -21,6 +21,7 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.sodm.allreduce.ReduceTree;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
@@ -32,6 +33,7 @@ import org.sodm.jobs.support.SodmConf;
 import org.sodm.linear.Bqo;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoSums;
+import org.sodm.linear.BqoRank;
 import org.sodm.linear.SvmLoss;
 
 /**
@@ -177,36 +179,38 @@ final class BqoJob {
   }
 
   /**
-   * Sums Delta w and combines the scalars (sums; min for min lambda; max for the violation) in
-   * block order: each block's part arrives under its own key, so the floating-point sums do not
-   * depend on which map task finished first (a re-run gives the same bits).
+   * Combines the blocks' Delta w and scalars (sums; min for min lambda; max for the violation)
+   * exactly as the resident AllReduce does: the blocks in id order are the ranks, packed by
+   * {@link BqoRank#pack} and combined in {@link ReduceTree}'s order, so the job-per-iteration
+   * and the AllReduce mode take bit-identical steps.
    */
   public static class SumReducer extends Reducer<IntWritable, VecWritable, IntWritable, VecWritable> {
+    private final List<double[]> sums = new ArrayList<>();
+    private final List<double[]> maxes = new ArrayList<>();
+
     @Override
     public void run(Context context) throws java.io.IOException, InterruptedException {
       org.sodm.jobs.support.Causes.reporting(context, "SumReducer", () -> super.run(context));
     }
 
-    private double[] dw;
-    private BqoSums sums;
-
     @Override
-    protected void setup(Context context) {
-      dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
-      sums = BqoSums.EMPTY;
-    }
-
-    @Override
-    protected void reduce(IntWritable key, Iterable<VecWritable> values, Context context) {
+    protected void reduce(IntWritable block, Iterable<VecWritable> values, Context context) {
       for (VecWritable v : values) {
-        sums = sums.merge(BqoSums.fromArray(v.scalars()));
+        double[] dw = new double[context.getConfiguration().getInt(LinearKeys.DIM, 0) + 1];
         v.addTo(dw);
+        double[][] p = BqoRank.pack(dw, v.scalars());
+        sums.add(p[0]);
+        maxes.add(p[1]);
       }
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
-      context.write(new IntWritable(0), VecWritable.ofDense(sums.toArray(), dw));
+      int dim = context.getConfiguration().getInt(LinearKeys.DIM, 0);
+      if (sums.isEmpty()) throw new IOException("no block reported to the BQO reduce");
+      double[][] g = BqoRank.unpack(ReduceTree.reduce(ReduceTree.Op.SUM, sums.toArray(new double[0][])),
+          ReduceTree.reduce(ReduceTree.Op.MAX, maxes.toArray(new double[0][])), dim);
+      context.write(new IntWritable(0), VecWritable.ofDense(g[1], g[0]));
     }
   }
 }

@@ -31,12 +31,47 @@ public final class BqoTrainer extends LinearTrainer {
   protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
     TrainSpec spec = ctx.spec();
     PhaseRunner runner = ctx.runner();
-    FileSystem fs = dir.getFileSystem(conf);
     int dim = ctx.data().stats().getDimension();
     SvmLoss loss = spec.loss().svmPrimal();
-    BqoState state = new BqoState(dim, loss, spec.linear().outer(), spec.linear().tau());
-    Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
     List<Map<String, Object>> history = new ArrayList<>();
+    BqoState state = spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE
+        ? BqoResident.train(conf, blockDir, dir, dim, (it, since) -> {
+          double sec = (System.nanoTime() - since) / 1e9;
+          runner.say("bqo " + it.t(), line(it), sec);
+          history.add(entry(it, sec));
+        }, note -> runner.say("allreduce", note, 0))
+        : iterateJobs(ctx, conf, blockDir, dir, history);
+    int iterations = state.history().size();
+    runner.note(String.format(Locale.ROOT, "bqo          %s after %d iterations; pocket model from iteration %d (primal %.8g)",
+        state.converged() ? "converged (relative gap <= " + spec.linear().eps() + ")"
+            : "stopped at --max-iterations " + spec.linear().maxIterations(),
+        iterations, state.pocketIteration(), state.pocketPrimal()));
+    double[] pocket = state.pocket();
+    double[] w = java.util.Arrays.copyOf(pocket, dim + 1);
+    if (!loss.bias()) w[dim] = 0;
+    return new Solution(w, iterations, state.pocketPrimal(), state.history().get(iterations - 1).violation(),
+        state.history().get(0).violation(), history);
+  }
+
+  private static String line(BqoState.Iteration it) {
+    return String.format(Locale.ROOT, "primal %12.6g  dual %12.6g  gap %.2e  viol %.2e  step %.4g%s", it.primal(), -it.dual(),
+        it.relativeGap(), it.violation(), it.eta(), it.pocket() ? "  *" : "");
+  }
+
+  private static Map<String, Object> entry(BqoState.Iteration it, double seconds) {
+    return LinearTrainer.entry("t", it.t(), "primal", it.primal(), "dual", -it.dual(), "relativeGap", it.relativeGap(), "violation",
+        it.violation(), "step", it.eta(), "seconds", seconds);
+  }
+
+  /** --iteration-mode jobs: one MapReduce job per iteration. */
+  private static BqoState iterateJobs(TrainContext ctx, Configuration conf, Path blockDir, Path dir, List<Map<String, Object>> history)
+      throws IOException {
+    TrainSpec spec = ctx.spec();
+    PhaseRunner runner = ctx.runner();
+    FileSystem fs = dir.getFileSystem(conf);
+    int dim = ctx.data().stats().getDimension();
+    BqoState state = new BqoState(dim, spec.loss().svmPrimal(), spec.linear().outer(), spec.linear().tau());
+    Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
     double eta = 0;
     Path previous = null;
     for (int t = 0; ; t++) {
@@ -48,10 +83,8 @@ public final class BqoTrainer extends LinearTrainer {
       BqoState.Step step = state.next(o.sums(), o.dw());
       BqoState.Iteration it = step.info();
       double sec = (System.nanoTime() - ti) / 1e9;
-      runner.say("bqo " + t, String.format(Locale.ROOT, "primal %12.6g  dual %12.6g  gap %.2e  viol %.2e  step %.4g%s",
-          it.primal(), -it.dual(), it.relativeGap(), it.violation(), it.eta(), it.pocket() ? "  *" : ""), sec);
-      history.add(entry("t", t, "primal", it.primal(), "dual", -it.dual(), "relativeGap", it.relativeGap(), "violation",
-          it.violation(), "step", it.eta(), "seconds", sec));
+      runner.say("bqo " + t, line(it), sec);
+      history.add(entry(it, sec));
       fs.delete(wFile, false);
       if (previous != null) fs.delete(previous, true);
       previous = iter;
@@ -60,15 +93,6 @@ public final class BqoTrainer extends LinearTrainer {
       eta = step.eta();
     }
     if (previous != null) fs.delete(previous, true);
-    int iterations = state.history().size();
-    runner.note(String.format(Locale.ROOT, "bqo          %s after %d iterations; pocket model from iteration %d (primal %.8g)",
-        state.converged() ? "converged (relative gap <= " + spec.linear().eps() + ")"
-            : "stopped at --max-iterations " + spec.linear().maxIterations(),
-        iterations, state.pocketIteration(), state.pocketPrimal()));
-    double[] pocket = state.pocket();
-    double[] w = java.util.Arrays.copyOf(pocket, dim + 1);
-    if (!loss.bias()) w[dim] = 0;
-    return new Solution(w, iterations, state.pocketPrimal(), state.history().get(iterations - 1).violation(),
-        state.history().get(0).violation(), history);
+    return state;
   }
 }

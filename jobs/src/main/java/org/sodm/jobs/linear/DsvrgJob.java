@@ -18,6 +18,7 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.sodm.allreduce.ReduceTree;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
@@ -40,7 +41,7 @@ import org.sodm.linear.Vectors;
  * with its label and snapshot margin y_i w^(l)'x_i.
  *
  * <p>Reduce (one: the inner loop is serial, as the paper's round robin): the sort delivers first
- * the K gradient partials (h = w^(l) + (1/M) sum_j h_j, line 9), then the instances in the order
+ * the K gradient partials (h = w^(l) + (1/M) sum_j h_j, line 9; summed in the AllReduce's tree order), then the instances in the order
  * r = 0: blocks 0..K-1, r = 1: blocks 0..K-1, ..., skipping blocks that have run out: exactly the
  * round robin of lines 12-20, streamed (no block is held in the reducer's memory). It applies
  * the inner updates ({@link SvrgInner}) and writes w^(l+1) with p(w^(l)), |grad p(w^(l))|, the
@@ -169,6 +170,7 @@ final class DsvrgJob {
     private OdmPrimal odm;
     private double[] wl;
     private double[] hsum;
+    private final List<double[]> parts = new ArrayList<>();
     private double loss;
     private long m;
     private double maxSq;
@@ -192,10 +194,12 @@ final class DsvrgJob {
       for (VecWritable v : values) {
         if (key.get() < 0) {
           double[] s = v.scalars();
-          loss += s[0];
-          m += (long) s[1];
+          double[] part = new double[wl.length + 2];
+          v.addTo(part);
+          part[wl.length] = s[0];
+          part[wl.length + 1] = s[1];
+          parts.add(part);
           maxSq = Math.max(maxSq, s[2]);
-          v.addTo(hsum);
           continue;
         }
         if (inner == null) start(context.getConfiguration());
@@ -203,7 +207,22 @@ final class DsvrgJob {
       }
     }
 
+    /**
+     * The blocks' gradient parts, loss sums and row counts, combined in {@link ReduceTree}'s order
+     * over the blocks in id order (the resident AllReduce's ranks): both modes then step
+     * bit-identically ({@code DsvrgRank} packs [h, loss, n] the same way).
+     */
+    private void combine() {
+      if (parts.isEmpty()) return;
+      double[] s = ReduceTree.reduce(ReduceTree.Op.SUM, parts.toArray(new double[0][]));
+      System.arraycopy(s, 0, hsum, 0, wl.length);
+      loss = s[wl.length];
+      m = (long) s[wl.length + 1];
+      parts.clear();
+    }
+
     private void start(Configuration conf) {
+      combine();
       gbar = new double[wl.length];
       for (int f = 0; f < wl.length; f++) gbar[f] = hsum[f] / Math.max(1, m);
       eta = Dsvrg.stepSize(spec.linear().step(), Dsvrg.DEFAULT_STEP_FACTOR, odm, maxSq);
@@ -213,6 +232,7 @@ final class DsvrgJob {
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
       if (gbar == null) {
+        combine();
         gbar = new double[wl.length];
         for (int f = 0; f < wl.length; f++) gbar[f] = hsum[f] / Math.max(1, m);
         eta = Dsvrg.stepSize(spec.linear().step(), Dsvrg.DEFAULT_STEP_FACTOR, odm, maxSq);

@@ -11,6 +11,8 @@ import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.phase.PhaseRunner;
 import org.sodm.jobs.phase.TrainContext;
 import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.linear.Dsvrg;
+import org.sodm.linear.DsvrgRank;
 
 /**
  * DSVRG for linear ODM (seed 000, section 3.3, Algorithm 2), one job per epoch: each map task
@@ -28,11 +30,46 @@ public final class DsvrgTrainer extends LinearTrainer {
   protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
     TrainSpec spec = ctx.spec();
     PhaseRunner runner = ctx.runner();
+    int dim = ctx.data().stats().getDimension();
+    List<Map<String, Object>> history = new ArrayList<>();
+    Solution s = spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE
+        ? resident(ctx, conf, blockDir, dir, history) : iterateJobs(ctx, conf, blockDir, k, dir, history);
+    runner.note(String.format(Locale.ROOT, "dsvrg        %d epochs; primal %.10g, |grad| %.3e (%.2e of |grad p(0)|)", s.iterations(),
+        s.objective(), s.violation(), s.violation() / s.initialViolation()));
+    if (!spec.loss().bias()) s.w()[dim] = 0;
+    return s;
+  }
+
+  private static String line(double objective, double gradientNorm, double eta, boolean end) {
+    return String.format(Locale.ROOT, "primal p(w) %14.8g  |grad| %.3e%s", objective, gradientNorm,
+        end ? "" : String.format(Locale.ROOT, "  step %.3g", eta));
+  }
+
+  /** The resident AllReduce job: rank 0 reports every epoch. */
+  private static Solution resident(TrainContext ctx, Configuration conf, Path blockDir, Path dir, List<Map<String, Object>> history)
+      throws IOException {
+    TrainSpec.Linear lin = ctx.spec().linear();
+    double[] first = {Double.NaN};
+    DsvrgRank.State st = DsvrgResident.train(conf, blockDir, dir, ctx.data().stats().getDimension(), (e, since) -> {
+      if (e.epoch() == 0) first[0] = e.gradientNorm();
+      boolean end = e.epoch() == lin.epochs() || e.gradientNorm() <= lin.eps() * first[0];
+      double sec = (System.nanoTime() - since) / 1e9;
+      ctx.runner().say("dsvrg " + e.epoch(), line(e.objective(), e.gradientNorm(), e.eta(), end), sec);
+      history.add(entry("epoch", e.epoch(), "primal", e.objective(), "gradientNorm", e.gradientNorm(), "step", e.eta(), "seconds", sec));
+    }, note -> ctx.runner().say("allreduce", note, 0));
+    Dsvrg.Epoch e = st.history().get(st.history().size() - 1);
+    return new Solution(st.w().clone(), e.epoch(), e.objective(), e.gradientNorm(), st.initialGradientNorm(), history);
+  }
+
+  /** --iteration-mode jobs: one MapReduce job per epoch. */
+  private static Solution iterateJobs(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir,
+      List<Map<String, Object>> history) throws IOException {
+    TrainSpec spec = ctx.spec();
+    PhaseRunner runner = ctx.runner();
     FileSystem fs = dir.getFileSystem(conf);
     int dim = ctx.data().stats().getDimension();
     double[] wl = new double[dim + 1];
     Path input = new Path(blockDir, LinearKeys.BLOCK_GLOB);
-    List<Map<String, Object>> history = new ArrayList<>();
     double g0 = Double.NaN;
     DsvrgJob.Output o;
     int l = 0;
@@ -48,15 +85,11 @@ public final class DsvrgTrainer extends LinearTrainer {
       if (l == 0) g0 = o.gradientNorm();
       boolean small = o.gradientNorm() <= spec.linear().eps() * g0;
       double sec = (System.nanoTime() - ti) / 1e9;
-      runner.say("dsvrg " + l, String.format(Locale.ROOT, "primal p(w) %14.8g  |grad| %.3e%s", o.objective(), o.gradientNorm(),
-          last || small ? "" : String.format(Locale.ROOT, "  step %.3g", o.eta())), sec);
+      runner.say("dsvrg " + l, line(o.objective(), o.gradientNorm(), o.eta(), last || small), sec);
       history.add(entry("epoch", l, "primal", o.objective(), "gradientNorm", o.gradientNorm(), "step", o.eta(), "seconds", sec));
       if (last || small) break;
       wl = o.w();
     }
-    runner.note(String.format(Locale.ROOT, "dsvrg        %d epochs; primal %.10g, |grad| %.3e (%.2e of |grad p(0)|)", l, o.objective(),
-        o.gradientNorm(), o.gradientNorm() / g0));
-    if (!spec.loss().bias()) wl[dim] = 0;
     return new Solution(wl, l, o.objective(), o.gradientNorm(), g0, history);
   }
 }

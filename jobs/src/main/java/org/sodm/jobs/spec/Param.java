@@ -161,8 +161,31 @@ public enum Param {
       "BQO step size: exact (the exact feasible step, eqs. 20-21) or armijo (eq. 12, sigma 0.1, beta 0.5, gamma 0)."),
   LINEAR_EPOCHS("sodm.train.linear.epochs", "30", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE), "--epochs", "E",
       "DSVRG: number of epochs E (one MapReduce job each: full gradient, then one round-robin pass of inner updates)."),
+  ITERATION_MODE("sodm.iteration.mode", "allreduce", Group.LINEAR, Type.choice("allreduce", "jobs"), "--iteration-mode", "M",
+      "BQO / DSVRG: allreduce (one map-only job whose K tasks keep their blocks in memory for every iteration and exchange only "
+          + "vectors and scalars through an AllReduce coordinated by a tracker in the driver; needs all K tasks running at once) or "
+          + "jobs (one MapReduce job per iteration or epoch: slower, but no co-scheduling). Both give the same model."),
   LINEAR_STEP("sodm.train.linear.step", "0", Group.LINEAR, Type.real(0, true, 1, false), "--step", "ETA",
       "DSVRG: step size eta in (0, 1); 0 = 0.5 / L_max with L_max = 1 + lambda max(1, mu) max|x|^2 / (1 - theta)^2."),
+
+  // AllReduce runtime
+  ALLREDUCE_RENDEZVOUS_TIMEOUT("sodm.allreduce.rendezvous.timeout", "120", Group.RUNTIME, Type.real(0, false, 86400, true), null, null,
+      "AllReduce mode: seconds to wait for all K tasks to register with the tracker; then the job is killed with a message (use "
+          + "fewer blocks or --iteration-mode jobs)."),
+  ALLREDUCE_OPERATION_TIMEOUT("sodm.allreduce.operation.timeout", "600", Group.RUNTIME, Type.real(0, false, 86400 * 7, true), null, null,
+      "AllReduce mode: seconds one AllReduce may wait for a peer task before the run fails (catches a task that hangs with its "
+          + "sockets open; DSVRG's other tasks wait for rank 0's inner loop)."),
+  ALLREDUCE_CHECKPOINT_ITERATIONS("sodm.allreduce.checkpoint.iterations", "50", Group.RUNTIME, Type.integer(0, Integer.MAX_VALUE),
+      null, null, "AllReduce mode: checkpoint the solver state (w, alpha per block, iteration, pocket, history) to the work "
+          + "directory every this many iterations (0 = not by count)."),
+  ALLREDUCE_CHECKPOINT_SECONDS("sodm.allreduce.checkpoint.seconds", "60", Group.RUNTIME, Type.real(0, true, Double.POSITIVE_INFINITY, false), null,
+      null, "AllReduce mode: also checkpoint when this many seconds passed since the last checkpoint (0 = not by time)."),
+  ALLREDUCE_MAX_RESTARTS("sodm.allreduce.max.restarts", "3", Group.RUNTIME, Type.integer(0, 1000), null, null,
+      "AllReduce mode: after a failed attempt the job is resubmitted from the last checkpoint at most this many times (the "
+          + "result is identical to an uninterrupted run)."),
+  ALLREDUCE_BIND_HOST("sodm.allreduce.bind.host", "", Group.RUNTIME, Type.text("a host name or address, or empty", v -> !v.contains(" ")),
+      null, null, "AllReduce mode: the address the tracker and the tasks bind and advertise (empty = 127.0.0.1 in local mode, "
+          + "else the host's address; must be reachable from every NodeManager)."),
 
   // generate
   GENERATE_ROWS("sodm.generate.rows", "10000", Group.GENERATE, Type.integer(1, Long.MAX_VALUE), "-n,--rows", "N",

@@ -103,7 +103,7 @@ public final class TrainSpec {
 
   /** The linear solvers (BQO, DSVRG). */
   public record Linear(LinearSolver solver, int blocks, double eps, int maxIterations, int innerPasses, double tau,
-      BqoState.LineSearch lineSearch, int epochs, double step) {
+      BqoState.LineSearch lineSearch, int epochs, double step, IterationMode iterationMode) {
 
     public BqoBlock.Options inner() {
       return new BqoBlock.Options(innerPasses, tau, 1e-4);
@@ -113,6 +113,9 @@ public final class TrainSpec {
       return new BqoState.Options(lineSearch, eps, maxIterations, 0.1, 0.5, 0);
     }
   }
+
+  /** How BQO and DSVRG iterate: one resident AllReduce job for the whole run, or one MapReduce job per iteration. */
+  public enum IterationMode { ALLREDUCE, JOBS }
 
   /** Which solver trains a linear-kernel model. */
   public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL }
@@ -167,7 +170,7 @@ public final class TrainSpec {
     }
     linear = new Linear(ls, (int) integer(Param.LINEAR_BLOCKS), real(Param.LINEAR_EPS), (int) integer(Param.LINEAR_MAX_ITERATIONS),
         (int) integer(Param.LINEAR_INNER_PASSES), real(Param.LINEAR_TAU), choice(Param.LINEAR_LINE_SEARCH, BqoState.LineSearch.class),
-        (int) integer(Param.LINEAR_EPOCHS), real(Param.LINEAR_STEP));
+        (int) integer(Param.LINEAR_EPOCHS), real(Param.LINEAR_STEP), choice(Param.ITERATION_MODE, IterationMode.class));
   }
 
   /**

@@ -65,6 +65,13 @@ public final class SodmConf {
   public static final String LINEAR_LINE_SEARCH = Param.LINEAR_LINE_SEARCH.key();
   public static final String LINEAR_EPOCHS = Param.LINEAR_EPOCHS.key();
   public static final String LINEAR_STEP = Param.LINEAR_STEP.key();
+  public static final String ITERATION_MODE = Param.ITERATION_MODE.key();
+  public static final String ALLREDUCE_RENDEZVOUS_TIMEOUT = Param.ALLREDUCE_RENDEZVOUS_TIMEOUT.key();
+  public static final String ALLREDUCE_OPERATION_TIMEOUT = Param.ALLREDUCE_OPERATION_TIMEOUT.key();
+  public static final String ALLREDUCE_CHECKPOINT_ITERATIONS = Param.ALLREDUCE_CHECKPOINT_ITERATIONS.key();
+  public static final String ALLREDUCE_CHECKPOINT_SECONDS = Param.ALLREDUCE_CHECKPOINT_SECONDS.key();
+  public static final String ALLREDUCE_MAX_RESTARTS = Param.ALLREDUCE_MAX_RESTARTS.key();
+  public static final String ALLREDUCE_BIND_HOST = Param.ALLREDUCE_BIND_HOST.key();
 
   public static final String EXACT = Param.EXACT.key();
   public static final String EXACT_BELOW_ROWS = Param.EXACT_BELOW_ROWS.key();

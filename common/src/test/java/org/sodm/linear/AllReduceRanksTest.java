@@ -1,0 +1,110 @@
+package org.sodm.linear;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sodm.allreduce.InProcessAllReduce;
+import org.sodm.allreduce.MemoryCheckpoints;
+import org.sodm.allreduce.ResidentLoop;
+import org.sodm.data.LibsvmReader;
+import org.sodm.data.SparseVector;
+import org.sodm.solver.Loss;
+
+/** BQO and DSVRG as resident ranks over the in-process AllReduce: equal to the single-node solvers; resumed runs identical. */
+class AllReduceRanksTest {
+  static final int K = 3;
+
+  /** Block k's rows. */
+  static DsvrgRank.Block block(LibsvmReader.Data d, int[] b, int k) {
+    List<Integer> m = new ArrayList<>();
+    for (int i = 0; i < b.length; i++) if (b[i] == k) m.add(i);
+    SparseVector[] x = new SparseVector[m.size()];
+    double[] y = new double[m.size()];
+    for (int j = 0; j < m.size(); j++) {
+      x[j] = d.x()[m.get(j)];
+      y[j] = d.y()[m.get(j)];
+    }
+    return new DsvrgRank.Block(k, x, y);
+  }
+
+  static BqoState runBqo(LibsvmReader.Data d, int[] b, int dim, MemoryCheckpoints ckpt, ResidentLoop.Policy policy, int start)
+      throws Exception {
+    SvmLoss loss = Loss.hinge(1).svmPrimal();
+    List<BqoState> states = InProcessAllReduce.run(K, ar -> {
+      DsvrgRank.Block own = block(d, b, ar.rank());
+      byte[] rs = start > 0 ? ckpt.rankState(ar.rank()) : null;
+      byte[] gs = start > 0 ? ckpt.globalState() : null;
+      BqoRank p = new BqoRank(own.x(), own.y(), own.id(), dim, loss, BqoBlock.Options.defaults(),
+          BqoState.Options.defaults().withEps(0.01), 1, rs, gs);
+      ResidentLoop.run(p, start, ar, policy, ckpt, null);
+      return p.state();
+    });
+    for (BqoState s : states) assertArrayEquals(states.get(0).pocket(), s.pocket());
+    return states.get(0);
+  }
+
+  @Test
+  void bqoEqualsSingleNodeAndResumesIdentically() throws Exception {
+    LibsvmReader.Data d = LinearTestData.svmguide1();
+    int dim = Vectors.dimension(d.x());
+    int[] b = LinearTestData.randomBlocks(d.x().length, K, 5);
+    Bqo.Result ref = Bqo.train(d.x(), d.y(), b, K, Loss.hinge(1).svmPrimal(), BqoBlock.Options.defaults(),
+        BqoState.Options.defaults().withEps(0.01), 1, null);
+    BqoState full = runBqo(d, b, dim, new MemoryCheckpoints(), ResidentLoop.Policy.none(), 0);
+    assertTrue(full.history().size() > 5, "iterations " + full.history().size());
+    assertEquals(ref.state().history().size(), full.history().size());
+    assertEquals(ref.state().pocketPrimal(), full.pocketPrimal(), 1e-12 * ref.state().pocketPrimal());
+    for (int f = 0; f <= dim; f++) assertEquals(ref.pocket()[f], full.pocket()[f], 1e-12 * (1 + Math.abs(ref.pocket()[f])));
+
+    // a fault before iteration 5 with checkpoints every 2 iterations: resumed from iteration 4, the same model bit for bit
+    MemoryCheckpoints ckpt = new MemoryCheckpoints();
+    assertThrows(ResidentLoop.PlantedFault.class, () -> runBqo(d, b, dim, ckpt, new ResidentLoop.Policy(2, 0, 1, 5), 0));
+    assertEquals(4, ckpt.committed());
+    BqoState resumed = runBqo(d, b, dim, ckpt, ResidentLoop.Policy.none(), ckpt.committed());
+    assertTrue(ckpt.done());
+    assertArrayEquals(full.pocket(), resumed.pocket());
+    assertEquals(full.history(), resumed.history());
+  }
+
+  @Test
+  void dsvrgEqualsSingleNodeAndResumesIdentically() throws Exception {
+    LibsvmReader.Data d = LinearTestData.svmguide1();
+    int dim = Vectors.dimension(d.x());
+    int[] b = LinearTestData.randomBlocks(d.x().length, K, 9);
+    OdmPrimal odm = Loss.odm(8, 0.3, 0.5).odmPrimal();
+    Dsvrg.Result ref = Dsvrg.train(d.x(), d.y(), b, K, odm, 0, 4, 1, null);
+    MemoryCheckpoints ckpt = new MemoryCheckpoints();
+    ResidentLoop.Checkpoints[] sink = {ckpt};
+    InProcessAllReduce.RankTask<double[]> task = ar -> {
+      List<DsvrgRank.Block> all = new ArrayList<>();
+      for (int k = 0; k < K; k++) all.add(block(d, b, k));
+      int start = ckpt.committed() > 0 && !ckpt.done() ? ckpt.committed() : 0;
+      DsvrgRank p = new DsvrgRank(odm, all.get(ar.rank()), ar.rank() == 0 ? all : null, dim, 0, 4, 1e-12, 1,
+          start > 0 ? ckpt.globalState() : null);
+      ResidentLoop.run(p, start, ar, new ResidentLoop.Policy(1, 0, start > 0 ? -1 : 2, 3), sink[0], null);
+      assertEquals(5, p.history().size());
+      assertEquals(ref.finalObjective(), p.history().get(4).objective(), 1e-12 * ref.finalObjective());
+      return p.w();
+    };
+    assertThrows(ResidentLoop.PlantedFault.class, () -> InProcessAllReduce.run(K, task));
+    assertEquals(3, ckpt.committed());
+    List<double[]> resumed = InProcessAllReduce.run(K, task);
+    MemoryCheckpoints fresh = new MemoryCheckpoints();
+    sink[0] = fresh;
+    ckpt.commit(-1, false); // forget: a run from scratch
+    List<double[]> full = InProcessAllReduce.run(K, ar -> {
+      List<DsvrgRank.Block> all = new ArrayList<>();
+      for (int k = 0; k < K; k++) all.add(block(d, b, k));
+      DsvrgRank p = new DsvrgRank(odm, all.get(ar.rank()), ar.rank() == 0 ? all : null, dim, 0, 4, 1e-12, 1, null);
+      ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), null, null);
+      return p.w();
+    });
+    for (int r = 0; r < K; r++) assertArrayEquals(full.get(0), resumed.get(r));
+    for (int f = 0; f <= dim; f++) assertEquals(ref.w()[f], full.get(0)[f], 1e-12 * (1 + Math.abs(ref.w()[f])));
+  }
+}

@@ -1,0 +1,191 @@
+package org.sodm.jobs.allreduce;
+
+import org.sodm.jobs.spec.Param;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.WritableRpcEngine;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sodm.allreduce.ResidentLoop;
+import org.sodm.avro.TrainRecord;
+import org.sodm.data.AvroClasses;
+import org.sodm.jobs.support.JobFailure;
+
+/**
+ * A resident map task: one per block file, its rank the block's position in the job's block
+ * list. It binds its data port and registers with the tracker, loads its block (the records of
+ * its split) once, waits for the topology, connects the {@link SocketAllReduce} and runs the
+ * solver's {@link ResidentLoop} from the checkpoint the driver named (if any). A failure is
+ * reported to the tracker (and through {@link JobFailure}) before the task fails.
+ */
+public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, NullWritable, NullWritable> {
+  private static final Logger LOG = LoggerFactory.getLogger(ResidentMapper.class);
+  private static final Pattern BLOCK = Pattern.compile("block-(\\d+)\\.avro");
+
+  /** Called for each record of this task's block, before {@link #program}. */
+  protected abstract void load(TrainRecord r);
+
+  /**
+   * The solver for this rank, from the checkpoint's states (null when starting afresh).
+   *
+   * @param blocks every block of the job (ids, by rank), and their files
+   */
+  protected abstract ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
+      byte[] globalState) throws IOException;
+
+  /** The block id of a block file's name. */
+  public static int blockOf(Path p) {
+    Matcher m = BLOCK.matcher(p.getName());
+    if (!m.matches()) throw new IllegalArgumentException(p + " is not a block file (block-N.avro)");
+    return Integer.parseInt(m.group(1));
+  }
+
+  @Override
+  public void run(Context context) throws IOException, InterruptedException {
+    AvroClasses.trust();
+    Configuration conf = context.getConfiguration();
+    int submission = conf.getInt(AllReduceKeys.SUBMISSION, 0);
+    List<Integer> blocks = new ArrayList<>();
+    for (String b : conf.getTrimmedStrings(AllReduceKeys.BLOCKS)) blocks.add(Integer.parseInt(b));
+    List<Path> files = new ArrayList<>();
+    Path myFile = ((FileSplit) context.getInputSplit()).getPath();
+    for (int b : blocks) files.add(new Path(myFile.getParent(), String.format("block-%05d.avro", b)));
+    int rank = blocks.indexOf(blockOf(myFile));
+    int size = conf.getInt(AllReduceKeys.SIZE, blocks.size());
+    boolean local = "local".equals(conf.get("mapreduce.framework.name", "local"));
+    byte[] secret = secret(context, rank, local);
+    Configuration rpcConf = new Configuration(conf);
+    RPC.setProtocolEngine(rpcConf, TrackerProtocol.class, WritableRpcEngine.class);
+    rpcConf.setInt("ipc.client.connect.max.retries", 3);
+    rpcConf.setInt("ipc.client.connect.max.retries.on.timeouts", 3);
+    rpcConf.setInt("ipc.client.connect.timeout", 5000);
+    TrackerProtocol tracker;
+    try {
+      tracker = RPC.getProxy(TrackerProtocol.class, TrackerProtocol.versionID, Tracker.parse(conf.get(AllReduceKeys.TRACKER)), rpcConf);
+    } catch (IOException | RuntimeException e) {
+      JobFailure.report(context, "rank " + rank + ": cannot reach the tracker at " + conf.get(AllReduceKeys.TRACKER) + ": " + e);
+      throw e;
+    }
+    SocketAllReduce ar = null;
+    try {
+      if (rank < 0) throw new IOException("block file " + myFile + " is not in the job's block list " + blocks);
+      String host = Param.ALLREDUCE_BIND_HOST.value(conf);
+      if (host.isEmpty()) host = local ? "127.0.0.1" : InetAddress.getLocalHost().getHostAddress();
+      ServerSocket listener = new ServerSocket();
+      listener.bind(new InetSocketAddress(host, 0), 64);
+      long[] lastPoll = {System.nanoTime()};
+      SocketAllReduce.Ticker ticker = () -> {
+        context.progress();
+        if (System.nanoTime() - lastPoll[0] > 1_000_000_000L) {
+          lastPoll[0] = System.nanoTime();
+          String p = tracker.poll(submission);
+          if (!p.isEmpty()) throw new Aborted(p);
+        }
+      };
+      ar = new SocketAllReduce(rank, size, secret, listener, conf.getInt(AllReduceKeys.MAX_DOUBLES, 1 << 26),
+          (long) (1000 * Param.ALLREDUCE_OPERATION_TIMEOUT.doubleValue(conf)), ticker);
+      if (submission == 0 && (rank + ":register").equals(conf.get(AllReduceKeys.TEST_FAIL))) {
+        throw new IllegalStateException("planted fault: rank " + rank + " fails before it registers");
+      }
+      String reg = tracker.register(submission, rank, host, listener.getLocalPort(), Handshake.proof(secret, "register", submission, rank, host,
+          listener.getLocalPort()));
+      if (!reg.isEmpty()) throw new Aborted("the tracker refused rank " + rank + ": " + reg);
+      LOG.info("rank {} of {} (block file {}) registered, listening at {}:{}", rank, size, myFile.getName(), host, listener.getLocalPort());
+      while (context.nextKeyValue()) load(context.getCurrentKey().datum());
+      List<InetSocketAddress> topology = new ArrayList<>();
+      while (true) {
+        String t = tracker.topology(submission);
+        if (t.startsWith("ABORT")) throw new Aborted(t);
+        if (!t.isEmpty()) {
+          for (String a : t.split(",")) topology.add(Tracker.parse(a));
+          break;
+        }
+        context.progress();
+        Thread.sleep(50);
+      }
+      ar.connect(topology);
+      LOG.info("rank {}: connected to its tree neighbours", rank);
+      byte[] rankState = null;
+      byte[] globalState = null;
+      int start = 0;
+      String resume = conf.get(AllReduceKeys.RESUME);
+      if (resume != null) {
+        Path dir = new Path(resume);
+        start = conf.getInt(AllReduceKeys.RESUME_NEXT, 0);
+        rankState = FsCheckpoints.read(conf, dir, FsCheckpoints.rankFile(rank));
+        globalState = FsCheckpoints.read(conf, dir, FsCheckpoints.GLOBAL);
+        if (globalState == null) throw new IOException("checkpoint " + dir + " has no " + FsCheckpoints.GLOBAL);
+      }
+      ResidentLoop.Program program = program(context, rank, blocks, files, rankState, globalState);
+      ResidentLoop.Policy policy = policy(conf, submission);
+      FsCheckpoints ckpt = new FsCheckpoints(conf, new Path(conf.get(AllReduceKeys.CHECKPOINT_DIR)));
+      ResidentLoop.run(program, start, ar, policy, ckpt, (it, values) -> {
+        String r = tracker.report(submission, it, values, Handshake.proof(secret, "report", submission, it));
+        if (!r.isEmpty()) throw new Aborted(r);
+      });
+      context.getCounter("sodm.allreduce", "refused connections").increment(ar.refused());
+    } catch (Exception | Error e) {
+      boolean secondary = e instanceof SocketAllReduce.PeerLost || e instanceof Aborted;
+      String msg = "rank " + rank + " (block file " + myFile.getName() + "): " + (e.getMessage() == null ? e.toString() : e.getMessage());
+      try {
+        tracker.fail(submission, rank, msg, secondary, Handshake.proof(secret, "fail", submission, rank));
+      } catch (RuntimeException re) {
+        // the tracker is gone: the driver ended
+      }
+      if (!secondary) JobFailure.report(context, msg);
+      throw e;
+    } finally {
+      if (ar != null) ar.close();
+      RPC.stopProxy(tracker);
+    }
+  }
+
+  /** The job's secret: from the credentials, or in local mode from {@link LocalSecrets} (LocalJobRunner's credentials race). */
+  private static byte[] secret(Context context, int rank, boolean local) throws IOException {
+    byte[] secret = context.getCredentials().getSecretKey(AllReduceKeys.SECRET_ALIAS);
+    if (secret == null && local) {
+      secret = LocalSecrets.get(context.getConfiguration().get(AllReduceKeys.TRACKER));
+      LOG.info("rank {}: the secret is not in this task's credentials (LocalJobRunner sets them after starting the job); taken "
+          + "from the driver in this JVM", rank);
+    }
+    if (secret == null) {
+      String msg = "rank " + rank + ": the job's credentials carry no AllReduce secret (" + AllReduceKeys.SECRET_ALIAS + ")";
+      JobFailure.report(context, msg);
+      throw new IOException(msg);
+    }
+    return secret;
+  }
+
+  private static ResidentLoop.Policy policy(Configuration conf, int submission) {
+    int failRank = -1;
+    int failIteration = -1;
+    String f = conf.get(AllReduceKeys.TEST_FAIL);
+    if (f != null && submission == 0 && !f.endsWith(":register")) {
+      String[] p = f.split(":");
+      failRank = Integer.parseInt(p[0].trim());
+      failIteration = Integer.parseInt(p[1].trim());
+    }
+    return new ResidentLoop.Policy((int) Param.ALLREDUCE_CHECKPOINT_ITERATIONS.longValue(conf), Param.ALLREDUCE_CHECKPOINT_SECONDS.doubleValue(conf),
+        failRank, failIteration);
+  }
+
+  /** The tracker told the task to stop. */
+  static final class Aborted extends IOException {
+    Aborted(String msg) {
+      super(msg);
+    }
+  }
+}
