@@ -584,7 +584,7 @@ public enum Param {
 
       @Override
       public List<String> invalidSamples() {
-        return what.equals("a class name") ? List.of(" ") : List.of("xx");
+        return java.util.stream.Stream.of("xx", "a b", "").filter(v -> problem(v) != null).toList();
       }
     }
   }

@@ -98,8 +98,8 @@ class AllReduceTrainTest {
     assertArrayEquals(((org.sodm.model.LinearModel) a.model()).w(), ((org.sodm.model.LinearModel) er.model()).w());
 
     String report = Files.readString(tmp.resolve("fault").resolve(TrainPipeline.REPORT));
-    assertEquals(Files.readString(tmp.resolve("allreduce").resolve(TrainPipeline.REPORT)).replaceAll("\"seconds\": [0-9.]+", ""),
-        report.replaceAll("\"seconds\": [0-9.]+", ""));
+    assertEquals(Files.readString(tmp.resolve("allreduce").resolve(TrainPipeline.REPORT)).replaceAll("\"seconds\" ?: [-0-9.E]+", ""),
+        report.replaceAll("\"seconds\" ?: [-0-9.E]+", ""));
   }
 
   @Test
