@@ -39,6 +39,7 @@ public final class Seeds {
 
   /** The seed of block {@code k}'s pass at iteration {@code t} of an iterative solver (BQO, DSVRG). */
   public static long pass(long seed, int t, int k) {
-    return seed * GOLDEN + t * 0xBF58476D1CE4E5B9L + k * 0x94D049BB133111EBL;
+    long h = seed * GOLDEN + t * 0xBF58476D1CE4E5B9L + k * 0x94D049BB133111EBL;
+    return h ^ (h >>> 31);
   }
 }

@@ -63,8 +63,6 @@ public final class Bqo {
 
   /** The seed of block k's inner passes at iteration t. */
   public static long passSeed(long seed, int t, int k) {
-    long h = seed * 0x9E3779B97F4A7C15L + t * 0xBF58476D1CE4E5B9L + k * 0x94D049BB133111EBL;
-    h ^= h >>> 31;
-    return h;
+    return org.sodm.data.Seeds.pass(seed, t, k);
   }
 }

@@ -181,6 +181,7 @@ public final class ResidentJob {
           logLocalTasks();
           tracker.abort(msg);
           job.killJob();
+          awaitEnd(job, 30);
           throw new SodmException(msg);
         }
         if (tracker.failure() != null) {
@@ -226,5 +227,11 @@ public final class ResidentJob {
       LOG.debug("no counters for {}", job.getJobName(), e);
       return 0;
     }
+  }
+
+  /** Waits (at most {@code seconds}) for a killed job's tasks to end, so none writes into the work directory after we return. */
+  private static void awaitEnd(Job job, double seconds) throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    while (!job.isComplete() && (System.nanoTime() - t0) / 1e9 < seconds) Thread.sleep(50);
   }
 }
