@@ -28,6 +28,10 @@ import org.sodm.solver.Loss;
 public final class ModelCodec {
   public static final int FORMAT_VERSION = 1;
 
+  static {
+    org.sodm.data.AvroClasses.trust(); // the digest encodes the generated record classes
+  }
+
   private ModelCodec() {}
 
   public static ModelRecord toAvro(Model m) {
@@ -50,11 +54,56 @@ public final class ModelCodec {
       }
       if (km.routing() != null) lr = routingToAvro(km.routing());
     }
-    return new ModelRecord(FORMAT_VERSION, k, lossToAvro(m.loss()), m.labels().toAvro(),
-        m.scaler() == null ? null : m.scaler().toAvro(), "mean", bm, lin, m.provenance(), lr);
+    ModelRecord r = new ModelRecord(FORMAT_VERSION, k, lossToAvro(m.loss()), m.labels().toAvro(),
+        m.scaler() == null ? null : m.scaler().toAvro(), "mean", bm, lin, m.provenance(), lr, null);
+    r.setDigest(digest(r));
+    return r;
+  }
+
+  /**
+   * SHA-256 (hex) of {@code r}'s Avro binary encoding with the digest field null and the
+   * provenance parameters in key order (the encoding of a map follows its iteration order, which
+   * a reader does not keep).
+   */
+  public static String digest(ModelRecord r) {
+    ModelRecord c = ModelRecord.newBuilder(r).setDigest(null).build();
+    if (c.getProvenance() != null && c.getProvenance().getParameters() != null) {
+      java.util.TreeMap<String, String> sorted = new java.util.TreeMap<>();
+      c.getProvenance().getParameters().forEach((key, v) -> sorted.put(key.toString(), v == null ? null : v.toString()));
+      org.sodm.avro.Provenance p = org.sodm.avro.Provenance.newBuilder(c.getProvenance()).build();
+      p.setParameters(new java.util.LinkedHashMap<>(sorted));
+      c.setProvenance(p);
+    }
+    try {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+      new org.apache.avro.specific.SpecificDatumWriter<>(ModelRecord.class).write(c, enc);
+      enc.flush();
+      byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(out.toByteArray());
+      return java.util.HexFormat.of().formatHex(h);
+    } catch (java.io.IOException | java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("cannot digest a model record", e);
+    }
+  }
+
+  /**
+   * Returns {@code r} when its digest matches its content (or it has none: a model written
+   * before digests existed); otherwise fails saying the model was changed after it was written.
+   */
+  public static ModelRecord verify(ModelRecord r) {
+    if (r.getDigest() == null) return r;
+    String want = r.getDigest().toString();
+    String got = digest(r);
+    if (!want.equals(got)) {
+      throw new IllegalArgumentException("the model is corrupt: its content does not match the SHA-256 digest written with it ("
+          + want.substring(0, 12) + "... stored, " + got.substring(0, 12) + "... computed); it was changed after training. "
+          + "Train it again or restore it from a copy");
+    }
+    return r;
   }
 
   public static Model fromAvro(ModelRecord r) {
+    verify(r);
     if (r.getFormatVersion() != FORMAT_VERSION) {
       throw new IllegalArgumentException("model format version " + r.getFormatVersion()
           + " is not supported (this sodm reads " + FORMAT_VERSION + ")");

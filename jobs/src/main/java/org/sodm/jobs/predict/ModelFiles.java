@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.avro.ModelRecord;
 import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.Causes;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.jobs.phase.TrainOutput;
 import org.sodm.model.Model;
@@ -28,8 +29,19 @@ public final class ModelFiles {
     return fs.makeQualified(p);
   }
 
+  /** The model record of {@code file}, its digest verified (a changed byte fails naming the file). */
   public static ModelRecord readRecord(Configuration conf, Path file) throws IOException {
-    return AvroFiles.readOne(conf, file, ModelRecord.class);
+    ModelRecord r;
+    try {
+      r = AvroFiles.readOne(conf, file, ModelRecord.class);
+    } catch (IOException | RuntimeException e) {
+      throw new SodmException(file + " is not a readable sodm model: " + Causes.describe(e, "reading " + file));
+    }
+    try {
+      return ModelCodec.verify(r);
+    } catch (IllegalArgumentException e) {
+      throw new SodmException(file + ": " + e.getMessage());
+    }
   }
 
   public static Model read(Configuration conf, Path file) throws IOException {
