@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sodm.jobs.support.Fingerprints;
 import org.sodm.jobs.support.OutputDir;
 import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.OutputLock;
@@ -156,7 +157,14 @@ public final class PhaseRunner implements AutoCloseable {
       TreeSet<String> keys = new TreeSet<>(old.stringPropertyNames());
       keys.addAll(params.keySet());
       for (String k : keys) {
-        if (!sameValue(old.getProperty(k), params.get(k))) diff.add(k + " was " + old.getProperty(k) + ", now " + params.get(k));
+        if (sameValue(old.getProperty(k), params.get(k))) continue;
+        if (k.startsWith(Fingerprints.PREFIX)) {
+          String file = k.substring(Fingerprints.PREFIX.length());
+          throw new SodmException("--resume: the input " + file + (params.get(k) == null ? " is gone"
+              : old.getProperty(k) == null ? " is new" : " changed since the run started (was " + old.getProperty(k) + ", now "
+                  + params.get(k) + ")") + "; its ingested copy would be stale: start again (--overwrite) or restore the input");
+        }
+        diff.add(k + " was " + old.getProperty(k) + ", now " + params.get(k));
       }
       if (!diff.isEmpty()) throw new SodmException("--resume with different parameters: " + String.join("; ", diff));
       int stale = OutputDir.removeStale(fs, work);

@@ -97,6 +97,8 @@ public final class TrainPipeline {
     boolean resume = req.resume() || (runner.phased() && runner.hasEarlierRun() && !overwrite);
     java.util.Map<String, String> params = new java.util.TreeMap<>(spec.values());
     params.put("sodm.internal.inputs", String.join(",", req.inputs()));
+    params.putAll(org.sodm.jobs.support.Fingerprints.of(conf, req.inputs()));
+    params.putAll(org.sodm.jobs.support.Fingerprints.of(conf, req.validation()));
     try (runner) {
       runner.prepare(params, resume, overwrite);
       IngestJob.Result data = ingest(conf, runner, req.inputs(), "ingest");

@@ -140,4 +140,20 @@ class OutputSafetyTest {
     assertFalse(OutputLock.holderIsDeadHere("host " + host + ", pid " + ProcessHandle.current().pid() + ", user me"));
     assertFalse(OutputLock.holderIsDeadHere("host elsewhere, pid 1, user root"));
   }
+
+  @Test
+  void resumeRefusesAnInputEditedInPlace() throws Exception {
+    Path in = data.resolve("train.libsvm");
+    String[] args = {"-i", in.toString(), "-o", tmp.resolve("m").toString(), "--scale", "0,1", "-g", "2", "--loss", "hinge",
+        "--partitions", "4", "--fanout", "2"};
+    List<String> first = new ArrayList<>(List.of(args));
+    first.addAll(List.of("--phase", "ingest"));
+    assertEquals("0", sodm("train", first.toArray(new String[0]))[0]);
+    Files.writeString(in, Files.readString(in) + "+1 1:5 2:5 3:5 4:5\n");
+    List<String> again = new ArrayList<>(List.of(args));
+    again.add("--resume");
+    String[] r = sodm("train", again.toArray(new String[0]));
+    refused(r, "changed since the run started", "train.libsvm");
+    assertFalse(Files.exists(tmp.resolve("m").resolve("model.avro")));
+  }
 }
