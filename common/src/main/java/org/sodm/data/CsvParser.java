@@ -11,17 +11,25 @@ import java.util.List;
 public final class CsvParser {
   private final char delimiter;
   private final int labelColumn;
-  private final int expectedColumns;
+  private int expectedColumns;
+  private boolean expectedFromFirst;
 
   /**
    * @param labelColumn 0-based label column, or a negative number counting from the end
    *     (-1 = last column)
    * @param expectedColumns number of columns every row must have, or 0 to take it from the first row
+   *     parsed (or from the header, {@link #expectColumnsOf})
    */
   public CsvParser(char delimiter, int labelColumn, int expectedColumns) {
     this.delimiter = delimiter;
     this.labelColumn = labelColumn;
     this.expectedColumns = expectedColumns;
+  }
+
+  /** Expects every following row to have the header's number of columns. */
+  public void expectColumnsOf(String header) {
+    expectedColumns = split(header).size();
+    expectedFromFirst = false;
   }
 
   /** Splits a line into trimmed fields. */
@@ -51,16 +59,26 @@ public final class CsvParser {
     return labelColumn >= 0 ? labelColumn : columns + labelColumn;
   }
 
-  /** Parses one row; null for a blank line. */
+  /**
+   * Parses one row; null for a blank line. A row whose number of columns differs from the
+   * header's or the first row's is a bad record (a missing cell would otherwise become 0 and an
+   * extra one a new feature).
+   */
   public Row parse(String line) throws RecordException {
     if (line.isBlank()) return null;
     List<String> f = split(line);
     if (expectedColumns > 0 && f.size() != expectedColumns) {
-      throw new RecordException("expected " + expectedColumns + " columns, found " + f.size(), line);
+      throw new RecordException("expected " + expectedColumns + " columns (as the " + (expectedFromFirst ? "first row" : "header")
+          + "), found " + f.size(), line);
     }
     int lc = resolve(f.size());
     if (lc < 0 || lc >= f.size()) {
-      throw new RecordException("label column " + labelColumn + " does not exist in a row of " + f.size() + " columns", line);
+      throw new RecordException("label column " + (labelColumn >= 0 ? labelColumn + 1 : labelColumn) + " does not exist in a row of "
+          + f.size() + " columns", line);
+    }
+    if (expectedColumns == 0) {
+      expectedColumns = f.size();
+      expectedFromFirst = true;
     }
     String rawLabel = f.get(lc);
     if (rawLabel.isEmpty()) throw new RecordException("missing label", line);

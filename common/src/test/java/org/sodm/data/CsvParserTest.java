@@ -37,4 +37,20 @@ class CsvParserTest {
     assertTrue(assertThrows(RecordException.class, () -> p.parse("1,NaN,2")).getMessage().contains("NaN"));
     assertTrue(assertThrows(RecordException.class, () -> p.parse(",1,2")).getMessage().contains("missing label"));
   }
+
+  @Test
+  void raggedRowsAreBadRecordsWhetherTheCountComesFromTheFirstRowOrTheHeader() throws Exception {
+    CsvParser p = new CsvParser(',', 0, 0);
+    assertNotNull(p.parse("1,0.5,0.25"));
+    RecordException missing = assertThrows(RecordException.class, () -> p.parse("0,0.5"));
+    assertTrue(missing.getMessage().contains("expected 3 columns (as the first row), found 2"), missing.getMessage());
+    assertThrows(RecordException.class, () -> p.parse("0,0.5,0.1,9"), "an extra cell is no new feature");
+    CsvParser h = new CsvParser(',', 0, 0);
+    h.expectColumnsOf("label,a,b,c");
+    RecordException e = assertThrows(RecordException.class, () -> h.parse("1,2,3"));
+    assertTrue(e.getMessage().contains("expected 4 columns (as the header)"), e.getMessage());
+    assertNotNull(h.parse("1,2,3,4"));
+    RecordException col = assertThrows(RecordException.class, () -> new CsvParser(',', 98, 0).parse("1,2,3"));
+    assertTrue(col.getMessage().contains("label column 99 does not exist"), "1-based, as the user gave it: " + col.getMessage());
+  }
 }

@@ -84,6 +84,7 @@ public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, Null
         String s = ((Text) value).toString();
         if (csv != null && line == 1
             && (header.equals("true") || (header.equals("auto") && csv.looksLikeHeader(s)))) {
+          csv.expectColumnsOf(s);
           return;
         }
         row = csv != null ? csv.parse(s) : libsvm.parse(s);
