@@ -26,6 +26,27 @@ public final class Jobs {
     }
   }
 
+  /** The staging key of LocalJobRunner, whose built-in default is one directory shared by every local user. */
+  static final String STAGING_ROOT = "mapreduce.jobtracker.staging.root.dir";
+  private static java.io.File processStaging;
+
+  /**
+   * Local mode, unless the user chose a staging root: this process's own staging directory under
+   * {@code hadoop.tmp.dir} (per user), removed when the process ends. LocalJobRunner's default
+   * ({@code /tmp/hadoop/mapred/staging}) is shared by every local user (the first one to create it
+   * owns it) and keeps one empty directory per job forever.
+   */
+  static synchronized void localStaging(Configuration conf) {
+    if (!"local".equals(conf.get("mapreduce.framework.name", "local")) || conf.get(STAGING_ROOT) != null) return;
+    if (processStaging == null) {
+      processStaging = new java.io.File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")),
+          "sodm-staging-" + ProcessHandle.current().pid());
+      java.io.File dir = processStaging;
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> org.apache.hadoop.fs.FileUtil.fullyDelete(dir), "sodm-staging-cleanup"));
+    }
+    conf.set(STAGING_ROOT, processStaging.getAbsolutePath());
+  }
+
   /**
    * A new job on {@code conf} whose Avro shuffle, input and output use the specific data model:
    * every record sodm moves is a generated class, and avro-mapred's default (reflect) model
@@ -33,6 +54,7 @@ public final class Jobs {
    * time on ijcnn1, measured with JFR).
    */
   public static Job newJob(Configuration conf, String name) throws IOException {
+    localStaging(conf);
     Job job = Job.getInstance(conf, name);
     AvroJob.setDataModelClass(job, SpecificData.class);
     return job;
