@@ -24,11 +24,13 @@ import java.util.OptionalDouble;
  *     {@code clients == 1}
  * @param clients the number of in-process Saddle-DSVC clients the points are split over
  *     (contiguous ranges of rows); 1 is Saddle-SVC
+ * @param stallChecks a run stops (and the next beta is tried) after this many gap checks in a row
+ *     without progress ({@link SaddleSvc}); 0: never
  * @param separationTolerance a (reduced) hull distance, relative to the largest point norm, at or
  *     below which data that no hyperplane separated so far are reported as not separable
  */
 public record SaddleOptions(Variant variant, OptionalDouble nu, double alpha, double eps, long maxIterations,
-    long checkInterval, List<Double> betas, long seed, ProjectionRule projection, int clients,
+    long checkInterval, List<Double> betas, long seed, ProjectionRule projection, int clients, int stallChecks,
     double separationTolerance) {
 
   public enum Variant { HARD_MARGIN, NU }
@@ -40,6 +42,7 @@ public record SaddleOptions(Variant variant, OptionalDouble nu, double alpha, do
   public static final double DEFAULT_EPS = 1e-3;
   public static final long DEFAULT_MAX_ITERATIONS = 1_000_000;
   public static final List<Double> DEFAULT_BETAS = List.of(1.0, 0.1, 0.01, 0.001);
+  public static final int DEFAULT_STALL_CHECKS = 50;
   public static final double DEFAULT_SEPARATION_TOLERANCE = 1e-3;
 
   public SaddleOptions {
@@ -64,6 +67,7 @@ public record SaddleOptions(Variant variant, OptionalDouble nu, double alpha, do
       throw new IllegalArgumentException("the sorting projection rule needs all of eta and xi on one client (clients = 1), got "
           + clients + " clients; Saddle-DSVC uses the iterative rule (12)");
     }
+    if (stallChecks < 0) throw new IllegalArgumentException("stallChecks must be >= 0 (0: never), got " + stallChecks);
     if (!(separationTolerance >= 0) || !Double.isFinite(separationTolerance)) {
       throw new IllegalArgumentException("separationTolerance must be >= 0 and finite, got " + separationTolerance);
     }
@@ -72,7 +76,8 @@ public record SaddleOptions(Variant variant, OptionalDouble nu, double alpha, do
   /** Hard-margin SVM with the defaults. */
   public static SaddleOptions hardMargin() {
     return new SaddleOptions(Variant.HARD_MARGIN, OptionalDouble.empty(), DEFAULT_ALPHA, DEFAULT_EPS, DEFAULT_MAX_ITERATIONS,
-        0, DEFAULT_BETAS, 1, ProjectionRule.ITERATIVE, 1, DEFAULT_SEPARATION_TOLERANCE);
+        0, DEFAULT_BETAS, 1, ProjectionRule.ITERATIVE, 1, DEFAULT_STALL_CHECKS,
+        DEFAULT_SEPARATION_TOLERANCE);
   }
 
   /** nu-SVM with the defaults (nu from alpha = 0.85). */
@@ -82,52 +87,57 @@ public record SaddleOptions(Variant variant, OptionalDouble nu, double alpha, do
 
   public SaddleOptions withVariant(Variant v) {
     return new SaddleOptions(v, v == Variant.NU ? nu : OptionalDouble.empty(), alpha, eps, maxIterations, checkInterval, betas,
-        seed, projection, clients, separationTolerance);
+        seed, projection, clients, stallChecks, separationTolerance);
   }
 
   public SaddleOptions withNu(double v) {
     return new SaddleOptions(variant, OptionalDouble.of(v), alpha, eps, maxIterations, checkInterval, betas, seed, projection,
-        clients, separationTolerance);
+        clients, stallChecks, separationTolerance);
   }
 
   public SaddleOptions withAlpha(double v) {
-    return new SaddleOptions(variant, nu, v, eps, maxIterations, checkInterval, betas, seed, projection, clients,
+    return new SaddleOptions(variant, nu, v, eps, maxIterations, checkInterval, betas, seed, projection, clients, stallChecks,
         separationTolerance);
   }
 
   public SaddleOptions withEps(double v) {
-    return new SaddleOptions(variant, nu, alpha, v, maxIterations, checkInterval, betas, seed, projection, clients,
+    return new SaddleOptions(variant, nu, alpha, v, maxIterations, checkInterval, betas, seed, projection, clients, stallChecks,
         separationTolerance);
   }
 
   public SaddleOptions withMaxIterations(long v) {
-    return new SaddleOptions(variant, nu, alpha, eps, v, checkInterval, betas, seed, projection, clients, separationTolerance);
+    return new SaddleOptions(variant, nu, alpha, eps, v, checkInterval, betas, seed, projection, clients, stallChecks, separationTolerance);
   }
 
   public SaddleOptions withCheckInterval(long v) {
-    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, v, betas, seed, projection, clients, separationTolerance);
+    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, v, betas, seed, projection, clients, stallChecks, separationTolerance);
   }
 
   public SaddleOptions withBetas(Double... v) {
-    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, List.of(v), seed, projection, clients,
+    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, List.of(v), seed, projection, clients, stallChecks,
         separationTolerance);
   }
 
   public SaddleOptions withSeed(long v) {
-    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, v, projection, clients,
+    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, v, projection, clients, stallChecks,
         separationTolerance);
   }
 
   public SaddleOptions withProjection(ProjectionRule v) {
-    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, seed, v, clients, separationTolerance);
+    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, seed, v, clients, stallChecks, separationTolerance);
   }
 
   public SaddleOptions withClients(int v) {
-    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, seed, projection, v,
+    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, seed, projection, v, stallChecks,
+        separationTolerance);
+  }
+
+  public SaddleOptions withStallChecks(int v) {
+    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, seed, projection, clients, v,
         separationTolerance);
   }
 
   public SaddleOptions withSeparationTolerance(double v) {
-    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, seed, projection, clients, v);
+    return new SaddleOptions(variant, nu, alpha, eps, maxIterations, checkInterval, betas, seed, projection, clients, stallChecks, v);
   }
 }

@@ -88,10 +88,15 @@ public final class SaddleServer {
    */
   public record Bounds(double upper, double lower, double offset, double halfGap, double hullMidpointOffset,
       double wNorm) {
+    /** upper^2 - max(lower, 0)^2: twice the gap between the bounds on OPT. */
+    public double absoluteGap() {
+      double l = Math.max(lower, 0);
+      return upper * upper - l * l;
+    }
+
     /** (upper^2 - max(lower, 0)^2) / upper^2: the gap between the bounds on OPT relative to the upper one. */
     public double relativeGap() {
-      double l = Math.max(lower, 0);
-      return (upper * upper - l * l) / (upper * upper);
+      return absoluteGap() / (upper * upper);
     }
   }
 

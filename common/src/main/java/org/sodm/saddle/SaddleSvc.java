@@ -16,12 +16,19 @@ import org.sodm.data.SparseVector;
  * parameters of line 4, checking the duality gap every T iterations ({@link SaddleServer#bounds}).
  * A run stops when the relative gap is &lt;= eps or after {@code maxIterations}; the betas are
  * tried from the first, and the first run that converges is kept (another could improve the
- * certified objective by at most the gap), else the run with the largest certified margin. The
+ * certified objective by at most the gap), else the run with the largest certified margin. A run
+ * also stops when {@code stallChecks} checks in a row did not bring the absolute gap below 0.9
+ * times its smallest value so far: with beta above OPT the entropy terms of (4)/(8) (up to
+ * eps beta, Lemma 3) keep the gap above eps however long it runs, and the next, smaller beta is
+ * tried. The
  * kept w is mapped back to the input space ((W D)^T w / s) and scaled so that the margin
  * hyperplanes are f = +-1.
  */
 public final class SaddleSvc {
   private SaddleSvc() {}
+
+  /** A check makes progress when it brings the absolute gap below this fraction of the smallest so far. */
+  static final double STALL_FACTOR = 0.9;
 
   /** A gap check, reported to the progress listener (distances in input units). */
   public record Progress(double beta, long iteration, double relativeGap, double hullDistanceLower,
@@ -96,6 +103,9 @@ public final class SaddleSvc {
       long interval = options.checkInterval() > 0 ? options.checkInterval() : params.paperCheckInterval();
       SaddleServer.Bounds b;
       boolean converged;
+      boolean stalled;
+      double smallestGap = Double.POSITIVE_INFINITY;
+      int checksWithoutProgress = 0;
       do {
         long steps = Math.min(interval, options.maxIterations() - run.iterations());
         for (long s = 0; s < steps; s++) run.iterate();
@@ -103,7 +113,15 @@ public final class SaddleSvc {
         progress.accept(new Progress(beta, run.iterations(), b.relativeGap(), b.lower() * pre.scale(), b.upper() * pre.scale()));
         if (b.lower() <= 0 && b.upper() <= options.separationTolerance()) throw notSeparable(options, b.upper() * pre.scale(), run);
         converged = b.relativeGap() <= options.eps();
-      } while (!converged && run.iterations() < options.maxIterations());
+        double gap = b.absoluteGap();
+        if (gap < STALL_FACTOR * smallestGap) {
+          smallestGap = gap;
+          checksWithoutProgress = 0;
+        } else {
+          checksWithoutProgress++;
+        }
+        stalled = options.stallChecks() > 0 && checksWithoutProgress >= options.stallChecks();
+      } while (!converged && !stalled && run.iterations() < options.maxIterations());
       closest = Math.min(closest, b.upper());
       double seconds = (System.nanoTime() - start) / 1e9;
       double midpointBias = b.halfGap() > 0 ? -b.hullMidpointOffset() / b.halfGap() : Double.NaN;
