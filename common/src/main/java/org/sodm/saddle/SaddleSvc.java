@@ -83,13 +83,7 @@ public final class SaddleSvc {
 
     Preprocessing pre = Preprocessing.of(Math.max(1, Preprocessing.inputDimension(x)), Preprocessing.maxNorm(x),
         options.seed());
-    List<SaddleClient> clients = new ArrayList<>();
-    int k = options.clients();
-    for (int c = 0; c < k; c++) {
-      int from = (int) ((long) c * n / k);
-      int to = (int) ((long) (c + 1) * n / k);
-      clients.add(SaddleClient.of(Arrays.copyOfRange(x, from, to), Arrays.copyOfRange(y, from, to), pre));
-    }
+    List<SaddleClient> clients = clients(x, y, pre, options.clients());
 
     List<SaddleResult.Trial> trials = new ArrayList<>();
     SaddleResult.Trial best = null;
@@ -144,6 +138,18 @@ public final class SaddleSvc {
     for (int j = 0; j < weights.length; j++) weights[j] /= bestBounds.halfGap();
     double bias = -bestBounds.offset() / bestBounds.halfGap();
     return new SaddleResult(weights, bias, nu, cap, best, List.copyOf(trials));
+  }
+
+  /** The k clients of contiguous row ranges: client c holds rows [c n / k, (c + 1) n / k). */
+  static List<SaddleClient> clients(SparseVector[] x, double[] y, Preprocessing pre, int k) {
+    int n = x.length;
+    List<SaddleClient> clients = new ArrayList<>(k);
+    for (int c = 0; c < k; c++) {
+      int from = (int) ((long) c * n / k);
+      int to = (int) ((long) (c + 1) * n / k);
+      clients.add(SaddleClient.of(Arrays.copyOfRange(x, from, to), Arrays.copyOfRange(y, from, to), pre));
+    }
+    return clients;
   }
 
   private static String hulls(SaddleOptions o) {
