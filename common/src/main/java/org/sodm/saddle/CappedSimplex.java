@@ -21,49 +21,73 @@ import java.util.Arrays;
  *       1 + varsigma_i* / Omega_i* and set the others to the cap.</li>
  * </ul>
  *
- * Both keep a log-weight array in step with the weights (the exponent of (11) needs log eta[t],
- * and a weight may underflow to 0 while its logarithm stays finite): a capped entry gets log(cap),
- * a scaled one log eta + log1p(varsigma / Omega). Entries are compared with the cap by their
- * weights, and capped entries hold the cap exactly, so the rules see a consistent state.
+ * Both keep a log-weight array in step with the weights (the exponent of (11) needs log eta[t])
+ * and work with it where a weight can underflow: after the multiplicative step a weight may be 0
+ * in double while its logarithm is finite, and when the capped entries hold nearly all the mass
+ * the scale factor 1 + varsigma / Omega is then astronomically large but finite. So Omega is
+ * summed as a log-sum-exp pair, the factor applied to the logarithms, and a scaled weight
+ * recomputed as exp(log). A capped entry gets exactly the cap and log(cap). Entries are compared
+ * with the cap by their weights, the capped ones holding the cap exactly, so the rules see a
+ * consistent state.
  */
 public final class CappedSimplex {
   private CappedSimplex() {}
 
-  /** varsigma (the excess above the cap) and Omega (the mass below it) of (12). */
-  public record Sums(double excess, double mass) {
+  /**
+   * varsigma (the excess above the cap) and Omega (the mass below it) of (12), Omega as
+   * massScaled * exp(massMax) (massMax the largest log-weight below the cap, -infinity when none).
+   */
+  public record Sums(double excess, double massMax, double massScaled) {
+    public static final Sums ZERO = new Sums(0, Double.NEGATIVE_INFINITY, 0);
+
     public Sums plus(Sums o) {
-      return new Sums(excess + o.excess, mass + o.mass);
+      double m = Math.max(massMax, o.massMax);
+      double a = massScaled == 0 ? 0 : massScaled * Math.exp(massMax - m);
+      double b = o.massScaled == 0 ? 0 : o.massScaled * Math.exp(o.massMax - m);
+      return new Sums(excess + o.excess, m, a + b);
+    }
+
+    /** log Omega (-infinity when no weight is below the cap). */
+    public double logMass() {
+      return massScaled == 0 ? Double.NEGATIVE_INFINITY : massMax + Math.log(massScaled);
     }
   }
 
-  /** The sums of (12) over weights[0..size). */
-  public static Sums sums(double[] weights, int size, double cap) {
+  /** The sums of (12) over the first {@code size} entries. */
+  public static Sums sums(double[] weights, double[] logs, int size, double cap) {
     double excess = 0;
-    double mass = 0;
+    double max = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < size; i++) {
       double v = weights[i];
       if (v > cap) excess += v - cap;
-      else if (v < cap) mass += v;
+      else if (v < cap && logs[i] > max) max = logs[i];
     }
-    return new Sums(excess, mass);
+    double scaled = 0;
+    for (int i = 0; i < size; i++) {
+      if (weights[i] < cap) scaled += Math.exp(logs[i] - max);
+    }
+    return new Sums(excess, max, scaled);
+  }
+
+  /** log(1 + exp(x)) without overflow. */
+  private static double softplus(double x) {
+    return x > 30 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
   }
 
   /**
-   * One pass of (12) over weights[0..size) with the global sums: entries above the cap are capped,
-   * entries below it scaled by 1 + excess / mass.
+   * One pass of (12) over the first {@code size} entries with the global sums: entries above the
+   * cap are capped, entries below it scaled by 1 + excess / mass.
    *
-   * @throws ArithmeticException if there is excess but no mass to scale (every uncapped weight
-   *     underflowed to 0)
+   * @throws ArithmeticException if there is excess but no entry below the cap
    */
   public static void apply(double[] weights, double[] logs, int size, double cap, Sums total) {
     if (total.excess() == 0) return;
-    if (!(total.mass() > 0)) {
+    double logMass = total.logMass();
+    if (logMass == Double.NEGATIVE_INFINITY) {
       throw new ArithmeticException("capped-simplex projection: excess " + total.excess()
-          + " above the cap but no weight below it to scale (every uncapped weight underflowed)");
+          + " above the cap but no weight below it (the capped simplex is empty)");
     }
-    double ratio = total.excess() / total.mass();
-    double factor = 1 + ratio;
-    double logFactor = Math.log1p(ratio);
+    double logFactor = softplus(Math.log(total.excess()) - logMass);
     double logCap = Math.log(cap);
     for (int i = 0; i < size; i++) {
       double v = weights[i];
@@ -71,58 +95,60 @@ public final class CappedSimplex {
         weights[i] = cap;
         logs[i] = logCap;
       } else if (v < cap) {
-        weights[i] = v * factor;
         logs[i] += logFactor;
+        weights[i] = Math.exp(logs[i]);
       }
     }
   }
 
   /** The iterative rule (12) on one array: passes of {@link #sums} and {@link #apply}; returns the number of passes that changed it. */
   public static int projectIterative(double[] weights, double[] logs, double cap) {
+    int n = weights.length;
     int passes = 0;
-    for (Sums s = sums(weights, weights.length, cap); s.excess() != 0; s = sums(weights, weights.length, cap)) {
-      apply(weights, logs, weights.length, cap, s);
+    for (Sums s = sums(weights, logs, n, cap); s.excess() != 0; s = sums(weights, logs, n, cap)) {
+      apply(weights, logs, n, cap, s);
       passes++;
     }
     return passes;
   }
 
-  /** The sorting rule (Rule 2 of Lemma 11) on one array, O(n log n). */
+  /** The sorting rule (Rule 2 of Lemma 11) on one array, O(n log n); sorts by log-weight. */
   public static void projectBySorting(double[] weights, double[] logs, double cap) {
     int n = weights.length;
     Integer[] boxed = new Integer[n];
     for (int i = 0; i < n; i++) boxed[i] = i;
-    Arrays.sort(boxed, (a, b) -> Double.compare(weights[a], weights[b]));
-    double[] sorted = new double[n];
-    for (int i = 0; i < n; i++) sorted[i] = weights[boxed[i]];
-    // prefix[i] = Omega of 0-based position i (sum of sorted[0..i)); suffix[i] = varsigma (sum over [i, n) of eta - cap)
-    double[] prefix = new double[n + 1];
-    for (int i = 0; i < n; i++) prefix[i + 1] = prefix[i] + sorted[i];
+    Arrays.sort(boxed, (a, b) -> Double.compare(logs[a], logs[b]));
+    // at 0-based position i: suffix[i] = varsigma = sum over [i, n) of (eta - cap);
+    // logPrefix[i] = log Omega = log of the sum over [0, i)
     double[] suffix = new double[n + 1];
-    for (int i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + (sorted[i] - cap);
+    for (int i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + (weights[boxed[i]] - cap);
+    double[] logPrefix = new double[n + 1];
+    logPrefix[0] = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < n; i++) {
+      double a = logPrefix[i];
+      double b = logs[boxed[i]];
+      double m = Math.max(a, b);
+      logPrefix[i + 1] = m + Math.log(Math.exp(a - m) + Math.exp(b - m));
+    }
+    double logCap = Math.log(cap);
     int star = 0;
+    double logFactor = 0;
     for (int i = n; i >= 1; i--) {
-      if (suffix[i] >= 0 && sorted[i - 1] * (1 + suffix[i] / prefix[i]) < cap) {
+      if (suffix[i] < 0) continue;
+      double f = suffix[i] == 0 ? 0 : softplus(Math.log(suffix[i]) - logPrefix[i]);
+      if (logs[boxed[i - 1]] + f < logCap) {
         star = i;
+        logFactor = f;
         break;
       }
     }
     if (star == n) return; // nothing above the cap: already in D
-    double logCap = Math.log(cap);
-    if (star == 0) { // every entry capped: n * cap = 1
-      Arrays.fill(weights, cap);
-      Arrays.fill(logs, logCap);
-      return;
-    }
-    double ratio = suffix[star] / prefix[star];
-    double factor = 1 + ratio;
-    double logFactor = Math.log1p(ratio);
     for (int k = 0; k < n; k++) {
       int i = boxed[k];
       if (k < star) {
-        weights[i] *= factor;
         logs[i] += logFactor;
-      } else {
+        weights[i] = Math.exp(logs[i]);
+      } else { // star == 0: every entry capped (n cap = 1)
         weights[i] = cap;
         logs[i] = logCap;
       }

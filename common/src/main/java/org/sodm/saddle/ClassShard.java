@@ -19,6 +19,8 @@ final class ClassShard {
   private double[] previous;
   private final double[] log;
   private final double[] margin;
+  /** The sum of the weights since the last {@link #resetAverage} (for the averaged upper bound). */
+  private final double[] weightSum;
   /** The largest exponent of the last {@link #exponentiate}, the shift of its local sum. */
   private double localMax;
 
@@ -37,6 +39,7 @@ final class ClassShard {
     this.previous = new double[size];
     this.log = new double[size];
     this.margin = new double[size];
+    this.weightSum = new double[size];
   }
 
   int size() {
@@ -50,6 +53,16 @@ final class ClassShard {
     Arrays.fill(previous, w0);
     Arrays.fill(log, Math.log(w0));
     Arrays.fill(margin, 0);
+    Arrays.fill(weightSum, 0);
+  }
+
+  /** Adds the weights of the iteration just finished to the running sum. */
+  void accumulate() {
+    for (int j = 0; j < size; j++) weightSum[j] += weight[j];
+  }
+
+  void resetAverage() {
+    Arrays.fill(weightSum, 0);
   }
 
   /** Algorithm 2, lines 2-3 on this shard: &lt;X_i, eta[t] + theta (eta[t] - eta[t-1])&gt;. */
@@ -107,7 +120,7 @@ final class ClassShard {
   }
 
   CappedSimplex.Sums capSums(double cap) {
-    return CappedSimplex.sums(weight, size, cap);
+    return CappedSimplex.sums(weight, log, size, cap);
   }
 
   void cap(double cap, CappedSimplex.Sums total) {
@@ -120,11 +133,20 @@ final class ClassShard {
 
   /** Adds sign * sum_j eta_j x_j (this shard's share of A eta - B xi) to {@code acc}. */
   void addCombination(double[] acc) {
+    addCombination(weight, sign, acc);
+  }
+
+  /** The same with the average of the weights over {@code count} accumulated iterations. */
+  void addAverageCombination(long count, double[] acc) {
+    addCombination(weightSum, sign / count, acc);
+  }
+
+  private void addCombination(double[] weights, double factor, double[] acc) {
     for (int i = 0; i < dimension; i++) {
       int off = i * size;
       double s = 0;
-      for (int j = 0; j < size; j++) s += x[off + j] * weight[j];
-      acc[i] += sign * s;
+      for (int j = 0; j < size; j++) s += x[off + j] * weights[j];
+      acc[i] += factor * s;
     }
   }
 

@@ -17,6 +17,7 @@ public final class SaddleClient {
   private final double[] w;
   private int positiveTotal;
   private int negativeTotal;
+  private long accumulated;
 
   /** Round 1's message: this client's shares of delta+ and delta- (Algorithm 4, lines 5-7). */
   public record Deltas(double positive, double negative) {}
@@ -32,7 +33,10 @@ public final class SaddleClient {
   /** Round 3's broadcast: log S.Z+ and log S.Z- (Algorithm 4, line 19). */
   public record Normalizers(double positive, double negative) {}
 
-  /** The fourth round's message and broadcast: (varsigma, Omega) of (12) per class (lines 27-31). */
+  /**
+   * The fourth round's message and broadcast: (varsigma, Omega) of (12) per class (lines 27-31),
+   * Omega as a log-sum-exp pair ({@link CappedSimplex.Sums}): three scalars per class.
+   */
   public record CapSums(CappedSimplex.Sums positive, CappedSimplex.Sums negative) {
     public boolean done() {
       return positive.excess() == 0 && negative.excess() == 0;
@@ -40,15 +44,16 @@ public final class SaddleClient {
   }
 
   /**
-   * What a client sends for a duality-gap check: its share of A eta - B xi, of eta^T A^T w and
-   * xi^T B^T w, its {@code count} extreme margins per class ({@link ClassShard#extremeMargins}) and
-   * |w|^2 (the same on every client).
+   * What a client sends for a duality-gap check: its share of A eta - B xi for the current eta, xi
+   * and for their average over the iterations since the previous check (both feasible, both give an
+   * upper bound), of eta^T A^T w and xi^T B^T w, its {@code count} extreme margins per class
+   * ({@link ClassShard#extremeMargins}) and |w|^2 (the same on every client).
    */
-  public record CheckReport(double[] combination, double positiveWeightedMargin, double negativeWeightedMargin,
-      double[] smallestPositiveMargins, double[] largestNegativeMargins, double wSquaredNorm) {
+  public record CheckReport(double[] combination, double[] averageCombination, double positiveWeightedMargin,
+      double negativeWeightedMargin, double[] smallestPositiveMargins, double[] largestNegativeMargins, double wSquaredNorm) {
     /** The scalars this report carries. */
     public long scalars() {
-      return combination.length + 3L + smallestPositiveMargins.length + largestNegativeMargins.length;
+      return 2L * combination.length + 3L + smallestPositiveMargins.length + largestNegativeMargins.length;
     }
   }
 
@@ -87,6 +92,14 @@ public final class SaddleClient {
     java.util.Arrays.fill(w, 0);
     positive.initialize(n1);
     negative.initialize(n2);
+    accumulated = 0;
+  }
+
+  /** The end of an iteration: adds eta[t+1], xi[t+1] to the average the next check reports. */
+  public void accumulate() {
+    positive.accumulate();
+    negative.accumulate();
+    accumulated++;
   }
 
   /** Round 1 (Algorithm 4, lines 5-7; Algorithm 2, lines 2-3 on this client's points). */
@@ -137,14 +150,28 @@ public final class SaddleClient {
     negative.projectBySorting(cap);
   }
 
-  /** The check message with the {@code count} extreme margins per class. */
+  /**
+   * The check message with the {@code count} extreme margins per class; restarts the average (with
+   * no iteration since the last check the average is the current iterate).
+   */
   public CheckReport report(int count) {
     double[] comb = new double[w.length];
     positive.addCombination(comb);
     negative.addCombination(comb);
+    double[] avg;
+    if (accumulated == 0) {
+      avg = comb.clone();
+    } else {
+      avg = new double[w.length];
+      positive.addAverageCombination(accumulated, avg);
+      negative.addAverageCombination(accumulated, avg);
+    }
+    positive.resetAverage();
+    negative.resetAverage();
+    accumulated = 0;
     double ww = 0;
     for (double v : w) ww += v * v;
-    return new CheckReport(comb, positive.weightedMargin(), negative.weightedMargin(), positive.extremeMargins(count),
+    return new CheckReport(comb, avg, positive.weightedMargin(), negative.weightedMargin(), positive.extremeMargins(count),
         negative.extremeMargins(count), ww);
   }
 

@@ -33,7 +33,8 @@ public record SaddleResult(double[] weights, double bias, double nu, double cap,
   /**
    * What the clients and the server exchanged (seed 002, Theorem 13), counted in scalars both ways:
    * per iteration 3 rounds of 11 k scalars (round 1: i*, 2 deltas; round 2: 2 deltas, 4 log-sum-exp
-   * scalars; round 3: 2 normalisers) plus, for nu-SVM, 8 k per pass of (12); per gap check one
+   * scalars; round 3: 2 normalisers) plus, for nu-SVM, a round of 12 k per pass of (12) (varsigma and Omega as a log-sum-exp pair
+   * per class, both ways); per gap check one
    * round of the clients' reports and the server's stop flag.
    */
   public record Communication(int clients, long iterationRounds, long iterationScalars, long checkRounds,

@@ -49,6 +49,7 @@ final class SaddleRun {
     iterationRounds += 3;
     iterationScalars += 11L * k;
     if (cap < 1) project();
+    for (SaddleClient c : clients) c.accumulate();
     iterations++;
   }
 
@@ -63,7 +64,7 @@ final class SaddleRun {
       for (SaddleClient c : clients) parts.add(c.capSums(cap));
       SaddleClient.CapSums total = SaddleServer.sumCaps(parts);
       iterationRounds++;
-      iterationScalars += 8L * k;
+      iterationScalars += 12L * k;
       if (total.done()) return;
       for (SaddleClient c : clients) c.cap(cap, total);
     }
@@ -71,7 +72,7 @@ final class SaddleRun {
 
   /** A duality-gap check: one round of the clients' reports. */
   SaddleServer.Bounds check() {
-    int count = CappedSimplex.fillCount(cap);
+    int count = SaddleServer.marginCount(cap);
     List<SaddleClient.CheckReport> reports = new ArrayList<>(clients.size());
     for (SaddleClient c : clients) {
       SaddleClient.CheckReport r = c.report(count);

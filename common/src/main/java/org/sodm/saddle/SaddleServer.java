@@ -57,8 +57,8 @@ public final class SaddleServer {
 
   /** Algorithm 4, line 31: the sums of (12) over clients. */
   public static SaddleClient.CapSums sumCaps(List<SaddleClient.CapSums> messages) {
-    CappedSimplex.Sums p = new CappedSimplex.Sums(0, 0);
-    CappedSimplex.Sums n = new CappedSimplex.Sums(0, 0);
+    CappedSimplex.Sums p = CappedSimplex.Sums.ZERO;
+    CappedSimplex.Sums n = CappedSimplex.Sums.ZERO;
     for (SaddleClient.CapSums m : messages) {
       p = p.plus(m.positive());
       n = n.plus(m.negative());
@@ -70,8 +70,10 @@ public final class SaddleServer {
    * The bounds of a duality-gap check, in the transformed space.
    *
    * <p>Upper: any eta, xi in the feasible sets give OPT &lt;= |A eta - B xi|^2 / 2 (Lemmas 2 and 5:
-   * OPT is half the squared distance between the (reduced) hulls), so {@code upper} =
-   * |A eta - B xi| bounds that distance from above. Lower: for w != 0, every point of one hull
+   * OPT is half the squared distance between the (reduced) hulls), so {@code upper} = the smaller
+   * of |A eta - B xi| at the current iterate and at the average of the iterates since the previous
+   * check bounds that distance from above (with a small gamma the iterates of eta jump between
+   * near-vertices of the capped simplex while their average settles). Lower: for w != 0, every point of one hull
    * projects onto w at least at S+ = min_{eta} eta^T A^T w and every point of the other at most at
    * S- = max_{xi} xi^T B^T w, so {@code lower} = (S+ - S-) / |w| bounds the distance from below;
    * max over the scale c of g(c w) in (3)/(7) is lower^2 / 2. In the units of the nu-SVM primal (5)
@@ -81,7 +83,9 @@ public final class SaddleServer {
    * <p>The offset: for a fixed w, (5) is minimised by rho + b = the k-th smallest margin of P and
    * rho - b = minus the k-th largest margin of Q, k = {@link CappedSimplex#fillCount} (the smallest
    * minimiser where the k-th value is not unique), so b = (p+_(k) + p-_(k)) / 2 and the half gap
-   * rho = (p+_(k) - p-_(k)) / 2. For hard margin (k = 1) this is the midpoint between the closest
+   * rho = (p+_(k) - p-_(k)) / 2. When k cap = 1 (nu-SVM with n nu / 2 an integer) every value in
+   * [p+_(k), p+_(k+1)] minimises (5) and the midpoint is taken, as LIBSVM's Solver_NU does when
+   * no support vector is free; k cap is compared with 1 to 1e-12, the rounding of cap = 2 / (n nu). For hard margin (k = 1) this is the midpoint between the closest
    * points' hyperplanes, equal at the optimum to footnote 2's b* = w^T (A eta* + B xi*) / 2, which
    * {@code hullMidpointOffset} reports; for nu-SVM footnote 2's value is the midpoint of the
    * reduced hulls' nearest points, not the minimiser of (5).
@@ -100,17 +104,35 @@ public final class SaddleServer {
     }
   }
 
+  /** Whether the k-th extreme margin is not unique: k cap = 1 for nu-SVM ({@link Bounds}). */
+  static boolean tie(double cap) {
+    return cap < 1 && Math.abs(CappedSimplex.fillCount(cap) * cap - 1) <= 1e-12;
+  }
+
+  /** How many extreme margins per class the clients report: {@link CappedSimplex#fillCount}, one more in a {@link #tie}. */
+  public static int marginCount(double cap) {
+    return CappedSimplex.fillCount(cap) + (tie(cap) ? 1 : 0);
+  }
+
   /** The bounds from the clients' check reports with the capped simplex of {@code cap} (1: the simplex). */
   public static Bounds bounds(List<SaddleClient.CheckReport> reports, double cap) {
     int k = CappedSimplex.fillCount(cap);
+    boolean tie = tie(cap);
     double[] z = null;
+    double[] za = null;
     double pw = 0;
     double nw = 0;
     int pc = 0;
     int nc = 0;
     for (SaddleClient.CheckReport r : reports) {
-      if (z == null) z = new double[r.combination().length];
-      for (int i = 0; i < z.length; i++) z[i] += r.combination()[i];
+      if (z == null) {
+        z = new double[r.combination().length];
+        za = new double[z.length];
+      }
+      for (int i = 0; i < z.length; i++) {
+        z[i] += r.combination()[i];
+        za[i] += r.averageCombination()[i];
+      }
       pw += r.positiveWeightedMargin();
       nw += r.negativeWeightedMargin();
       pc += r.smallestPositiveMargins().length;
@@ -128,13 +150,19 @@ public final class SaddleServer {
     Arrays.sort(neg);
     for (int i = 0; i < neg.length; i++) neg[i] = -neg[i];
     double zz = 0;
-    for (double v : z) zz += v * v;
+    double zza = 0;
+    for (int i = 0; i < z.length; i++) {
+      zz += z[i] * z[i];
+      zza += za[i] * za[i];
+    }
     double wNorm = Math.sqrt(reports.get(0).wSquaredNorm());
     double sPlus = CappedSimplex.extremeLinear(pos, cap);
     double sMinus = CappedSimplex.extremeLinear(neg, cap);
     double lower = wNorm > 0 ? (sPlus - sMinus) / wNorm : 0;
-    double offset = (pos[k - 1] + neg[k - 1]) / 2;
-    double halfGap = (pos[k - 1] - neg[k - 1]) / 2;
-    return new Bounds(Math.sqrt(zz), lower, offset, halfGap, (pw + nw) / 2, wNorm);
+    double rp = tie && pos.length > k ? (pos[k - 1] + pos[k]) / 2 : pos[k - 1];
+    double rn = tie && neg.length > k ? (neg[k - 1] + neg[k]) / 2 : neg[k - 1];
+    double offset = (rp + rn) / 2;
+    double halfGap = (rp - rn) / 2;
+    return new Bounds(Math.sqrt(Math.min(zz, zza)), lower, offset, halfGap, (pw + nw) / 2, wNorm);
   }
 }
