@@ -75,11 +75,15 @@ class SaddleNuSvmTest {
     Path exe = svmTrain();
     assumeTrue(exe != null, "svm-train (LIBSVM) is not installed");
     int d = 3;
-    // n nu / 2 = 1 / cap: 10.5, 12.5 (unique offset) and 20 (an interval of offsets, its midpoint)
-    double[][] cases = {{60, 0.35, 1.0}, {50, 0.5, 1.5}, {80, 0.5, 1.0}};
+    // n nu / 2 = 1 / cap: 10.5 and 12.5, the offset of (5) is unique; 8, every offset between the
+    // 8th and 9th margins minimises (5) (on this set they differ by 15% of the margin): we take the
+    // midpoint, LIBSVM a point that depends on which of the optimal duals it stops at, so there only
+    // the direction of w and the signs are compared
+    double[][] cases = {{60, 0.35, 1.0}, {50, 0.5, 1.5}, {40, 0.4, 1.5}};
     for (double[] c : cases) {
       int n = (int) c[0];
       double nu = c[1];
+      boolean unique = Math.abs(n * nu / 2 - Math.rint(n * nu / 2)) > 1e-9;
       SaddleTestData.Set s = SaddleTestData.overlapping(new Random(n), n, d, c[2]);
       double[] lib = libsvm(exe, s, d, nu);
       SaddleResult r = SaddleSvc.train(s.x(), s.y(), SaddleOptions.nuSvm().withNu(nu).withEps(1e-6));
@@ -87,6 +91,9 @@ class SaddleNuSvmTest {
           + ", " + r.bias() + " " + r.best();
       assertTrue(r.best().converged(), where);
       assertEquals(2 / (n * nu), r.cap(), 1e-15);
+      double libNorm = Math.sqrt(SaddleTestData.dot(Arrays.copyOf(lib, d), Arrays.copyOf(lib, d)));
+      double norm = Math.sqrt(SaddleTestData.dot(r.weights(), r.weights()));
+      for (int j = 0; j < d; j++) assertEquals(lib[j] / libNorm, r.weights()[j] / norm, 1e-3, where + ", direction " + j);
       double scale = 0;
       double[] fl = new double[n];
       for (int i = 0; i < n; i++) {
@@ -95,13 +102,11 @@ class SaddleNuSvmTest {
         fl[i] += lib[d];
         scale = Math.max(scale, Math.abs(fl[i]));
       }
-      int agree = 0;
       for (int i = 0; i < n; i++) {
         double f = s.x()[i].dot(r.weights()) + r.bias();
-        assertEquals(fl[i], f, 1e-3 * scale, where + ", row " + i);
-        if (Math.signum(f) == Math.signum(fl[i])) agree++;
+        if (unique) assertEquals(fl[i], f, 1e-3 * scale, where + ", row " + i);
+        if (unique || Math.abs(fl[i]) > 0.2 * scale) assertEquals(Math.signum(fl[i]), Math.signum(f), where + ", sign of row " + i);
       }
-      assertEquals(n, agree, where);
     }
   }
 
