@@ -92,10 +92,6 @@ final class SaddleRun {
     return clients.get(0).w();
   }
 
-  List<SaddleClient> clients() {
-    return clients;
-  }
-
   SaddleResult.Communication communication() {
     return new SaddleResult.Communication(clients.size(), iterationRounds, iterationScalars, checkRounds, checkScalars);
   }
