@@ -32,6 +32,15 @@ public final class Seeds {
     return offset(seed, 0x632BE59BD9B4E019L * (ordinal + 1));
   }
 
+  /**
+   * The rank of instance {@code id} in the ingest sample of its file ({@code fileSeed} from
+   * {@link #ingestFile}): the sample keeps the rows of smallest rank (a bottom-k sample), so it
+   * does not depend on how the file was split into tasks. Distinct ids have distinct ranks.
+   */
+  public static long ingestSampleRank(long fileSeed, long id) {
+    return mix64(id ^ mix64(fileSeed + GOLDEN));
+  }
+
   /** The reservoir seed of a landmark job's split (file name and start offset). */
   public static long split(long seed, String fileName, long start) {
     return offset(seed, fileName.hashCode() * 31L + start);
