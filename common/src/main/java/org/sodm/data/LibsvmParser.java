@@ -9,7 +9,7 @@ import java.util.Arrays;
  * yields null. Not thread-safe (reuses buffers); one instance per thread.
  *
  * <p>{@link #parse(byte[], int, int)} reads UTF-8 bytes directly (no String, no regex, no
- * split): indices as ints, values by Clinger's exact fast path (at most 19 significant digits
+ * split): indices as ints, values by Clinger's exact fast path (at most 18 significant digits
  * and a power of ten up to 22: one correctly rounded multiplication or division, so the same
  * double as {@link Double#parseDouble}), {@code Double.parseDouble} of the token otherwise.
  * Anything unusual (non-ASCII, a malformed token, hex or nan/inf spellings, a bad index) is
@@ -92,7 +92,7 @@ public final class LibsvmParser {
       int mantissaDigits = 0;
       while (q < n && b[q] >= '0' && b[q] <= '9') {
         if (m != 0 || b[q] != '0') digits++;
-        if (digits <= 19) m = m * 10 + (b[q] - '0');
+        if (digits <= 18) m = m * 10 + (b[q] - '0');
         else exp10++;
         q++;
         mantissaDigits++;
@@ -101,7 +101,7 @@ public final class LibsvmParser {
         q++;
         while (q < n && b[q] >= '0' && b[q] <= '9') {
           if (m != 0 || b[q] != '0') digits++;
-          if (digits <= 19) {
+          if (digits <= 18) {
             m = m * 10 + (b[q] - '0');
             exp10--;
           }
@@ -127,7 +127,7 @@ public final class LibsvmParser {
       double v;
       if (m == 0) {
         v = 0;
-      } else if (digits <= 19 && m < (1L << 53) && exp10 >= -22 && exp10 <= 22) {
+      } else if (digits <= 18 && m < (1L << 53) && exp10 >= -22 && exp10 <= 22) {
         v = exp10 >= 0 ? m * POW10[exp10] : m / POW10[-exp10];
         if (neg) v = -v;
       } else {
