@@ -73,6 +73,7 @@ final class IngestTask {
   private final BottomK<Instance> sample;
   private final long sampleSeed;
   private long bad;
+  private org.apache.hadoop.mapreduce.Counter records;
 
   IngestTask(Mapper<Object, Object, AvroKey<Instance>, NullWritable>.Context context) {
     AvroClasses.trust();
@@ -174,7 +175,8 @@ final class IngestTask {
     context.write(key, NullWritable.get());
     long rank = Seeds.ingestSampleRank(sampleSeed, id);
     if (sample.wants(rank)) sample.offer(rank, in); // every row is a new Instance
-    context.getCounter(COUNTER_GROUP, "records").increment(1);
+    if (records == null) records = context.getCounter(COUNTER_GROUP, "records");
+    records.increment(1);
   }
 
   private String describeLabels() throws IOException {
