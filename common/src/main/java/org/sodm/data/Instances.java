@@ -9,16 +9,35 @@ import org.sodm.avro.Instance;
 public final class Instances {
   private Instances() {}
 
-  /** Bits of an id that hold the line (or record) number; the file ordinal sits above them. */
+  /**
+   * Bits of an id that hold the line's byte offset (text) or the record number (Avro); the file
+   * ordinal sits above them.
+   */
   public static final int LINE_BITS = 40;
 
-  /** The stable id of line {@code line} (1-based) of input file {@code fileOrdinal}. */
+  /** The stable id of record {@code line} (1-based) of input file {@code fileOrdinal} (Avro inputs). */
   public static long id(int fileOrdinal, long line) {
     if (line <= 0 || line >= (1L << LINE_BITS)) throw new IllegalArgumentException("line " + line + " out of range");
     if (fileOrdinal < 0 || fileOrdinal >= (1 << (63 - LINE_BITS))) {
       throw new IllegalArgumentException("too many input files: " + fileOrdinal);
     }
     return ((long) fileOrdinal << LINE_BITS) | line;
+  }
+
+  /**
+   * The stable id of the text line that starts at byte {@code offset} (0-based, in the
+   * decompressed file) of input file {@code fileOrdinal}: {@code ordinal × 2^40 + offset}. It
+   * depends on the file's content and place only, never on how the file is split, and orders
+   * like the file.
+   */
+  public static long idAtOffset(int fileOrdinal, long offset) {
+    if (offset < 0 || offset >= (1L << LINE_BITS)) {
+      throw new IllegalArgumentException("byte offset " + offset + " out of range (text inputs are limited to 2^40 bytes, 1 TiB, per file)");
+    }
+    if (fileOrdinal < 0 || fileOrdinal >= (1 << (63 - LINE_BITS))) {
+      throw new IllegalArgumentException("too many input files: " + fileOrdinal);
+    }
+    return ((long) fileOrdinal << LINE_BITS) | offset;
   }
 
   public static Features toAvro(SparseVector x) {

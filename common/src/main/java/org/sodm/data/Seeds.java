@@ -22,14 +22,23 @@ public final class Seeds {
     return mix64(mix64(a + GOLDEN) ^ (b * 0xc2b2ae3d27d4eb4fL + 0x165667b19e3779f9L));
   }
 
-  /** seed * golden + salt: the seed of one input file or split (ingest's and the landmark job's reservoirs). */
+  /** seed * golden + salt: the seed of one input file or split (ingest's samples, the landmark job's reservoirs). */
   public static long offset(long seed, long salt) {
     return seed * GOLDEN + salt;
   }
 
-  /** The reservoir seed of input file {@code ordinal} at ingest. */
+  /** The seed of input file {@code ordinal}'s sample at ingest (its rows' ranks: {@link #ingestSampleRank}). */
   public static long ingestFile(long seed, int ordinal) {
     return offset(seed, 0x632BE59BD9B4E019L * (ordinal + 1));
+  }
+
+  /**
+   * The rank of instance {@code id} in the ingest sample of its file ({@code fileSeed} from
+   * {@link #ingestFile}): the sample keeps the rows of smallest rank (a bottom-k sample), so it
+   * does not depend on how the file was split into tasks. Distinct ids have distinct ranks.
+   */
+  public static long ingestSampleRank(long fileSeed, long id) {
+    return mix64(id ^ mix64(fileSeed + GOLDEN));
   }
 
   /** The reservoir seed of a landmark job's split (file name and start offset). */

@@ -25,6 +25,11 @@ public final class StatsAccumulator {
   private int dimension;
   /** label -> {count, firstSeen}; firstSeen of the earliest (by the caller's order) occurrence. */
   private final Map<String, Object[]> labels = new TreeMap<>(Labels.ORDER);
+  /**
+   * The same entries by plain string equality (canonical labels are equal under ORDER only when
+   * equal as strings): the per-row look-up, without ORDER's number parsing.
+   */
+  private final Map<String, Object[]> byLabel = new java.util.HashMap<>();
 
   /**
    * Adds one row. {@code id} orders first occurrences (the smallest id's location is kept,
@@ -34,9 +39,11 @@ public final class StatsAccumulator {
     rows++;
     nonZeros += x.nnz();
     if (label != null) {
-      Object[] c = labels.get(label);
+      Object[] c = byLabel.get(label);
       if (c == null) {
-        labels.put(label, new Object[] {1L, location, id});
+        c = new Object[] {1L, location, id};
+        labels.put(label, c);
+        byLabel.put(label, c);
       } else {
         c[0] = (Long) c[0] + 1;
         if (id < (Long) c[2]) {
@@ -81,7 +88,7 @@ public final class StatsAccumulator {
   }
 
   public String firstSeen(String label) {
-    Object[] c = labels.get(label);
+    Object[] c = byLabel.get(label);
     return c == null ? null : (String) c[1];
   }
 
@@ -123,9 +130,11 @@ public final class StatsAccumulator {
     }
     for (Map.Entry<String, Object[]> e : o.labels.entrySet()) {
       Object[] v = e.getValue();
-      Object[] c = labels.get(e.getKey());
+      Object[] c = byLabel.get(e.getKey());
       if (c == null) {
-        labels.put(e.getKey(), new Object[] {v[0], v[1], v[2]});
+        c = new Object[] {v[0], v[1], v[2]};
+        labels.put(e.getKey(), c);
+        byLabel.put(e.getKey(), c);
       } else {
         c[0] = (Long) c[0] + (Long) v[0];
         if ((Long) v[2] < (Long) c[2]) {
@@ -172,7 +181,9 @@ public final class StatsAccumulator {
       a.nnz[i] = f.getNonZeros();
     }
     for (LabelCount l : s.getLabels()) {
-      a.labels.put(l.getLabel(), new Object[] {l.getCount(), l.getFirstSeen(), l.getFirstId()});
+      Object[] c = new Object[] {l.getCount(), l.getFirstSeen(), l.getFirstId()};
+      a.labels.put(l.getLabel(), c);
+      a.byLabel.put(l.getLabel(), c);
     }
     return a;
   }

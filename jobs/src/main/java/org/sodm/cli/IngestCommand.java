@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 @Command(name = "ingest", sortOptions = false,
     description = {
         "Parse LIBSVM text, CSV or Avro (plain, .gz, .bz2, .xz) into Avro Instances with stable ids,",
-        "a label map, per-feature statistics and (with --scale) a scaler. Map-only, one task per file.",
+        "a label map, per-feature statistics and (with --scale) a scaler. Map-only: uncompressed text files are split over several tasks.",
         "Output: OUT/data/*.avro, OUT/stats.avro, OUT/labels.avro, OUT/scaler.avro. Nothing is written on failure."})
 public final class IngestCommand extends SodmCommand {
   @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",

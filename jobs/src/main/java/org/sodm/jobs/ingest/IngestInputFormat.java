@@ -2,9 +2,11 @@ package org.sodm.jobs.ingest;
 
 import java.io.IOException;
 import org.apache.avro.mapreduce.AvroKeyRecordReader;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
@@ -16,13 +18,22 @@ import org.sodm.avro.Instance;
 import org.sodm.jobs.support.ReportingRecordReader;
 
 /**
- * One split per input file (so line numbers, and the ids made from them, are exact), read as
- * text lines (LIBSVM, CSV; compressed by extension) or Avro Instances according to the file's
- * format. Keys are the line's byte offset or the Avro datum; values the line text or null.
+ * Input files read as text lines (LIBSVM, CSV; compressed by extension) or Avro Instances
+ * according to the file's format; uncompressed text is split, anything else is one split per file. Keys are the line's byte offset or the Avro datum; values the line text or null.
  */
 public class IngestInputFormat extends FileInputFormat<Object, Object> {
+  /**
+   * Uncompressed text (LIBSVM, CSV) splits: {@link LineRecordReader} reads each line exactly once
+   * across split boundaries, and the ids are made from the lines' byte offsets, so they do not
+   * depend on the split size. Compressed files (gzip, xz, and bzip2, whose split readers do not
+   * give byte offsets of the decompressed text) and Avro files are read by one task each.
+   */
   @Override
   protected boolean isSplitable(JobContext context, Path file) {
+    Configuration conf = context.getConfiguration();
+    if (!conf.get(IngestMapper.FORMATS_KEY + "." + file, "libsvm").equals("avro")) {
+      return new CompressionCodecFactory(conf).getCodec(file) == null;
+    }
     return false;
   }
 

@@ -121,7 +121,8 @@ public final class IngestJob {
       conf.set(JobFailure.DIR_KEY, new Path(out.temp(), "_failures").toString());
       Path statsDir = new Path(out.temp(), "_stats");
       conf.set(IngestTask.STATS_DIR_KEY, statsDir.toString());
-      if (IngestTask.sampleSize(conf) > 0) conf.set(IngestTask.SAMPLE_DIR_KEY, new Path(out.temp(), sampleDirName(conf)).toString());
+      Path sampleParts = new Path(out.temp(), "_samples");
+      if (IngestTask.sampleSize(conf) > 0) conf.set(IngestTask.SAMPLE_PARTS_KEY, sampleParts.toString());
       conf.setBoolean("mapreduce.map.speculative", false);
       String[] names = new String[files.size()];
       for (int i = 0; i < names.length; i++) names[i] = files.get(i).toString();
@@ -147,7 +148,8 @@ public final class IngestJob {
       LOG.info("ingest: {} file(s) -> {}", files.size(), output);
       Jobs.run(job, "ingest");
 
-      StatsAccumulator total = mergeStats(conf, statsDir);
+      StatsAccumulator total = mergeStats(conf, statsDir, names);
+      if (IngestTask.sampleSize(conf) > 0) mergeSamples(conf, sampleParts, new Path(out.temp(), sampleDirName(conf)));
       FeatureStats stats = total.toAvro();
       if (stats.getRows() == 0) throw new SodmException("empty input: no rows in " + inputs);
       if (stats.getBadRecords() > maxBad) {
@@ -201,8 +203,12 @@ public final class IngestJob {
     }
   }
 
-  /** Merges the per-file statistics (in file order) and removes them. */
-  static StatsAccumulator mergeStats(Configuration conf, Path statsDir) throws IOException {
+  /**
+   * Merges the per-split statistics (in file and split order) and removes them. A label's first
+   * occurrence recorded by a split that does not start its file carries a split-relative line:
+   * made absolute here from the line counts of the file's earlier splits (in the stats file names).
+   */
+  static StatsAccumulator mergeStats(Configuration conf, Path statsDir, String[] files) throws IOException {
     FileSystem fs = statsDir.getFileSystem(conf);
     StatsAccumulator total = new StatsAccumulator();
     List<Path> statsFiles = new ArrayList<>();
@@ -211,12 +217,53 @@ public final class IngestJob {
         if (IngestTask.isStatsFile(f.getPath().getName())) statsFiles.add(f.getPath());
       }
     }
-    statsFiles.sort(null);
+    statsFiles.sort(null); // zero-padded ordinal, then start
+    long linesBefore = 0;
+    long lastOrdinal = -1;
     for (Path p : statsFiles) {
-      total.merge(StatsAccumulator.fromAvro(AvroFiles.readOne(conf, p, FeatureStats.class)));
+      long[] osn = IngestTask.parseStatsFileName(p.getName());
+      if (osn[0] != lastOrdinal) linesBefore = 0;
+      lastOrdinal = osn[0];
+      FeatureStats s = AvroFiles.readOne(conf, p, FeatureStats.class);
+      for (org.sodm.avro.LabelCount l : s.getLabels()) {
+        String where = l.getFirstSeen();
+        if (where != null && !where.isEmpty() && where.charAt(0) == IngestTask.RELATIVE) {
+          l.setFirstSeen(files[(int) osn[0]] + ":" + (linesBefore + Long.parseLong(where.substring(1))));
+        }
+      }
+      total.merge(StatsAccumulator.fromAvro(s));
+      linesBefore += osn[2];
     }
     fs.delete(statsDir, true);
     return total;
+  }
+
+  /**
+   * Merges the tasks' parts of each file's sample (bottom-k by a seeded hash of the id, so the
+   * merge is exactly the sample of the whole file whatever the splits) into
+   * {@code sample-fNNNNNN.avro}, in id order, and removes the parts.
+   */
+  static void mergeSamples(Configuration conf, Path parts, Path sampleDir) throws IOException {
+    FileSystem fs = parts.getFileSystem(conf);
+    if (!fs.exists(parts)) return;
+    java.util.TreeMap<Integer, org.sodm.data.BottomK<Instance>> byFile = new java.util.TreeMap<>();
+    int k = IngestTask.sampleSize(conf);
+    for (FileStatus f : fs.listStatus(parts)) {
+      String name = f.getPath().getName();
+      if (!name.startsWith("part-f") || !name.endsWith(".avro")) continue;
+      int ordinal = IngestTask.samplePartOrdinal(name);
+      long seed = IngestTask.sampleSeed(conf, ordinal);
+      org.sodm.data.BottomK<Instance> s = byFile.computeIfAbsent(ordinal, o -> new org.sodm.data.BottomK<>(k));
+      for (Instance in : AvroFiles.readAll(conf, f.getPath(), Instance.class)) {
+        s.offer(org.sodm.data.Seeds.ingestSampleRank(seed, in.getId()), in);
+      }
+    }
+    for (var e : byFile.entrySet()) {
+      List<Instance> rows = new ArrayList<>(e.getValue().items());
+      rows.sort((a, b) -> Long.compare(a.getId(), b.getId()));
+      AvroFiles.write(conf, new Path(sampleDir, IngestTask.sampleFileName(e.getKey())), Instance.getClassSchema(), rows);
+    }
+    fs.delete(parts, true);
   }
 
   /** Reads an ingest directory's artifacts. */

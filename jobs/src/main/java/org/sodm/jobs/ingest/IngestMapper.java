@@ -3,6 +3,7 @@ package org.sodm.jobs.ingest;
 import java.io.IOException;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
@@ -16,7 +17,7 @@ import org.sodm.data.Row;
 import org.sodm.jobs.support.SodmConf;
 
 /**
- * Parses one whole input file (LIBSVM or CSV text, or Avro Instances) into Avro Instances.
+ * Parses one split of an input file (LIBSVM or CSV text, or a whole Avro file) into Avro Instances.
  * Text: the key is the byte offset and the value the line; Avro: the key is the record.
  */
 public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, NullWritable> {
@@ -26,7 +27,6 @@ public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, Null
   private LibsvmParser libsvm;
   private CsvParser csv;
   private String header;
-  private long line;
 
   @Override
   protected void setup(Context context) {
@@ -69,31 +69,39 @@ public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, Null
     } catch (IngestTask.Failure e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw task.fail(task.file() + ":" + (line + 1) + ": cannot read: " + e);
+      throw task.fail(task.file() + ":" + (task.absoluteLine() + 1) + ": cannot read: " + e);
     }
   }
 
   @Override
   protected void map(Object key, Object value, Context context) throws IOException, InterruptedException {
-    line++;
+    task.nextLine();
     Row row;
+    long id;
     try {
       if (key instanceof AvroKey<?> k) {
+        id = task.recordId();
         row = fromAvro((Instance) k.datum());
       } else {
-        String s = ((Text) value).toString();
-        if (csv != null && line == 1
-            && (header.equals("true") || (header.equals("auto") && csv.looksLikeHeader(s)))) {
-          csv.expectColumnsOf(s);
-          return;
+        long offset = ((LongWritable) key).get();
+        id = task.textId(offset);
+        if (csv != null) {
+          String s = ((Text) value).toString();
+          if (offset == 0 && (header.equals("true") || (header.equals("auto") && csv.looksLikeHeader(s)))) {
+            csv.expectColumnsOf(s);
+            return;
+          }
+          row = csv.parse(s);
+        } else {
+          Text t = (Text) value;
+          row = libsvm.parse(t.getBytes(), 0, t.getLength());
         }
-        row = csv != null ? csv.parse(s) : libsvm.parse(s);
       }
     } catch (RecordException e) {
-      task.bad(line, e);
+      task.bad(e);
       return;
     }
-    task.accept(line, row);
+    task.accept(id, row);
   }
 
   private static Row fromAvro(Instance in) throws RecordException {

@@ -205,7 +205,7 @@ public final class LandmarkJob {
 
   /**
    * The selection without a job: from the row samples the ingest wrote
-   * ({@link IngestJob#sampleDirName}: per input file, a seeded reservoir of as many rows as a map
+   * ({@link IngestJob#sampleDirName}: per input file, a seeded bottom-k sample of as many rows as a map
    * task here would draw), in the driver: per sample file the candidates a map task keeps
    * ({@link #candidates}), then the final {@link #select}, written as the job writes it
    * ({@code out/part-r-00000.avro}). This saves a pass over the data and a job (0.6 s of 5 s on

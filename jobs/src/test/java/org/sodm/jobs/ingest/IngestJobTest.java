@@ -77,9 +77,16 @@ class IngestJobTest {
     for (Instance i : got) ids.add(i.getId());
     assertEquals(got.size(), ids.size(), "ids unique");
     got.sort(java.util.Comparator.comparingLong(Instance::getId));
+    List<String> lines = Files.readAllLines(in);
+    long offset = 0;
+    List<Long> offsets = new ArrayList<>();
+    for (String l : lines) {
+      if (!l.isBlank()) offsets.add(offset);
+      offset += l.length() + 1;
+    }
     for (int i = 0; i < dense.length; i++) {
       Instance x = got.get(i);
-      assertEquals(Instances.id(0, i + 1), x.getId());
+      assertEquals(Instances.idAtOffset(0, offsets.get(i)), x.getId(), "id = the line's byte offset");
       assertEquals(labels.get(i), x.getLabel());
       assertArrayEquals(dense[i], Instances.features(x.getFeatures()).toDense(4), 0.0);
     }

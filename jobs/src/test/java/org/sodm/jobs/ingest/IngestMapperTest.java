@@ -61,9 +61,9 @@ class IngestMapperTest {
     Instance a = out.get(0).getFirst().datum();
     Instance b = out.get(1).getFirst().datum();
     Instance c = out.get(2).getFirst().datum();
-    assertEquals(Instances.id(1, 1), a.getId(), "file ordinal 1 (second listed), line 1");
-    assertEquals(Instances.id(1, 3), b.getId(), "the blank line 2 still counts");
-    assertEquals(Instances.id(1, 4), c.getId());
+    assertEquals(Instances.idAtOffset(1, 0), a.getId(), "file ordinal 1 (second listed), byte 0");
+    assertEquals(Instances.idAtOffset(1, 14), b.getId(), "the line's byte offset (the blank line 2 still counts)");
+    assertEquals(Instances.idAtOffset(1, 21), c.getId());
     assertEquals("1", a.getLabel());
     assertEquals("0", b.getLabel());
     assertEquals("1", c.getLabel());
@@ -71,7 +71,7 @@ class IngestMapperTest {
     assertEquals(List.of(0.5, 2.0), a.getFeatures().getValues());
     assertEquals(3, driver.getCounters().findCounter(IngestTask.COUNTER_GROUP, "records").getValue());
     org.sodm.avro.FeatureStats st = org.sodm.jobs.support.AvroFiles.readOne(new Configuration(),
-        new org.apache.hadoop.fs.Path(statsDir.resolve(IngestTask.statsFileName(1)).toString()), org.sodm.avro.FeatureStats.class);
+        new org.apache.hadoop.fs.Path(statsDir.resolve(IngestTask.statsFileName(1, 0, 4)).toString()), org.sodm.avro.FeatureStats.class);
     assertEquals(3, st.getRows());
     assertEquals(4, st.getDimension());
     assertEquals(2, st.getLabels().size());
@@ -122,6 +122,6 @@ class IngestMapperTest {
     assertEquals(2, out.size());
     assertEquals("yes", out.get(0).getFirst().datum().getLabel());
     assertEquals(List.of(1, 3), out.get(0).getFirst().datum().getFeatures().getIndices());
-    assertEquals(Instances.id(1, 2), out.get(0).getFirst().datum().getId());
+    assertEquals(Instances.idAtOffset(1, 12), out.get(0).getFirst().datum().getId());
   }
 }
