@@ -34,7 +34,9 @@ public final class JobFailure {
     try {
       Path p = new Path(dir, context.getTaskAttemptID().toString() + ".txt");
       FileSystem fs = p.getFileSystem(context.getConfiguration());
-      if (fs.exists(p)) return;
+      // the directory the driver chose lies in the run's output; when that is gone the run has ended
+      // (a task still stopping after its job was killed): writing would recreate a deleted directory
+      if (!fs.exists(p.getParent().getParent()) || fs.exists(p)) return;
       try (OutputStream out = fs.create(p, true)) {
         out.write(message.getBytes(StandardCharsets.UTF_8));
       }
