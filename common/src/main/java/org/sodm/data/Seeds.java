@@ -10,6 +10,16 @@ public final class Seeds {
 
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
+  /** Fisher-Yates shuffle of {@code a[0..length)} in place, drawing from {@code rnd} (the one shuffle every solver and partitioner uses). */
+  public static void shuffle(int[] a, int length, java.util.SplittableRandom rnd) {
+    for (int t = length - 1; t > 0; t--) {
+      int r = rnd.nextInt(t + 1);
+      int tmp = a[t];
+      a[t] = a[r];
+      a[r] = tmp;
+    }
+  }
+
   /** SplitMix64's finaliser: a bijection that spreads every input bit over the output. */
   public static long mix64(long z) {
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;

@@ -77,12 +77,7 @@ public final class BqoBlock {
     SplittableRandom rng = new SplittableRandom(seed);
     int pass = 0;
     while (pass < opts.passes()) {
-      for (int t = n - 1; t > 0; t--) {
-        int r = rng.nextInt(t + 1);
-        int tmp = order[t];
-        order[t] = order[r];
-        order[r] = tmp;
-      }
+      org.sodm.data.Seeds.shuffle(order, n, rng);
       double maxPg = 0;
       for (int t = 0; t < n; t++) {
         int i = order[t];

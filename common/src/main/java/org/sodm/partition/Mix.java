@@ -15,11 +15,6 @@ final class Mix {
 
   /** Fisher-Yates shuffle of a in place. */
   static void shuffle(int[] a, java.util.SplittableRandom rnd) {
-    for (int i = a.length - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = a[i];
-      a[i] = a[j];
-      a[j] = t;
-    }
+    org.sodm.data.Seeds.shuffle(a, a.length, rnd);
   }
 }

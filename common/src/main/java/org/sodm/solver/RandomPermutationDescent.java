@@ -26,12 +26,7 @@ final class RandomPermutationDescent implements Descent {
     while (epochs < opts.maxEpochs()) {
       int a = s.active;
       for (int t = 0; t < a; t++) perm[t] = t;
-      for (int t = a - 1; t > 0; t--) {
-        int r = rng.nextInt(t + 1);
-        int tmp = perm[t];
-        perm[t] = perm[r];
-        perm[r] = tmp;
-      }
+      org.sodm.data.Seeds.shuffle(perm, a, rng);
       double viol = 0;
       int nShrink = 0;
       double thr = opts.shrinking() ? mbar : Double.POSITIVE_INFINITY;

@@ -67,12 +67,7 @@ public final class LinearDualCd {
     boolean converged = n == 0 || initialViolation <= eps;
     double maxViolation = initialViolation;
     while (!converged && epochs < opts.maxEpochs()) {
-      for (int t = active - 1; t > 0; t--) {
-        int r = rng.nextInt(t + 1);
-        int tmp = index[t];
-        index[t] = index[r];
-        index[r] = tmp;
-      }
+      org.sodm.data.Seeds.shuffle(index, active, rng);
       double viol = 0;
       double thr = opts.shrinking() ? mbar : Double.POSITIVE_INFINITY;
       for (int t = 0; t < active; t++) {
