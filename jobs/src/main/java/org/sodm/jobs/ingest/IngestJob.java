@@ -124,6 +124,10 @@ public final class IngestJob {
       Path sampleParts = new Path(out.temp(), "_samples");
       if (IngestTask.sampleSize(conf) > 0) conf.set(IngestTask.SAMPLE_PARTS_KEY, sampleParts.toString());
       conf.setBoolean("mapreduce.map.speculative", false);
+      // split size fixed by sodm, not by the file system's block size: the parts are then the same everywhere
+      long splitBytes = org.sodm.jobs.spec.Param.INGEST_SPLIT_BYTES.longValue(conf);
+      conf.setLong(FileInputFormat.SPLIT_MINSIZE, splitBytes);
+      conf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitBytes);
       String[] names = new String[files.size()];
       for (int i = 0; i < names.length; i++) names[i] = files.get(i).toString();
       conf.setStrings(IngestTask.FILES_KEY, names);

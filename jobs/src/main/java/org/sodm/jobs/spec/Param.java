@@ -30,6 +30,9 @@ public enum Param {
       "CSV header line: auto (first line is a header when none of its feature fields is a number), true or false."),
   INGEST_SKIP_BAD("sodm.ingest.skip.bad.records", "0", Group.INGEST, Type.integer(0, Long.MAX_VALUE), "--skip-bad-records", "N",
       "Bad lines to skip (counted, a few logged) before failing; 0 fails on the first."),
+  INGEST_SPLIT_BYTES("sodm.ingest.split.bytes", "33554432", Group.INGEST, Type.integer(4096, Long.MAX_VALUE), null, null,
+      "Size in bytes (default 32 MiB) of the pieces an uncompressed text input is read in by parallel ingest tasks. Fixed by sodm (not the "
+          + "file system's block size), so the ingested parts, and the model, are the same on every file system."),
   INGEST_SCALE("sodm.ingest.scale", "none", Group.INGEST, Type.text("none, 0,1 or -1,1", Param::isScale), "--scale", "RANGE",
       "Feature scaling saved with the data and reused by prediction: none, 0,1 or -1,1 (as svm-scale)."),
   INGEST_MAX_LABELS("sodm.ingest.max.labels", "2", Group.INGEST, Type.integer(2, 1_000_000), null, null,

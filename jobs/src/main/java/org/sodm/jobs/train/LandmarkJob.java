@@ -9,7 +9,6 @@ import java.util.List;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -56,7 +55,7 @@ public final class LandmarkJob {
 
   private LandmarkJob() {}
 
-  /** Seeded per split (path and offset), so a re-executed task samples the same rows. */
+  /** Seeded per ingested part (one split each), so a re-executed task samples the same rows. */
   public static class SampleMapper extends Mapper<AvroKey<Instance>, NullWritable, LongWritable, AvroValue<TrainRecord>> {
     @Override
     public void run(Context context) throws java.io.IOException, InterruptedException {
@@ -244,7 +243,7 @@ public final class LandmarkJob {
     conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures").toString());
     Job job = Jobs.newJob(conf, "sodm landmarks");
     job.setJarByClass(LandmarkJob.class);
-    job.setInputFormatClass(AvroKeyInputFormat.class);
+    job.setInputFormatClass(org.sodm.jobs.support.WholeFileAvroInputFormat.class); // seeded per part
     AvroJob.setInputKeySchema(job, Instance.getClassSchema());
     FileInputFormat.setInputPaths(job, data);
     job.setMapperClass(SampleMapper.class);

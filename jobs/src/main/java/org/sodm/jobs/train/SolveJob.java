@@ -52,7 +52,8 @@ final class SolveJob {
     conf.setBoolean("mapreduce.reduce.speculative", false);
     Job job = Jobs.newJob(conf, "sodm solve level " + level + " (" + blocks + " blocks)");
     job.setJarByClass(SolveJob.class);
-    job.setInputFormatClass(AvroKeyInputFormat.class);
+    // the bottom level deals rows by their order within a split: one split per ingested part
+    job.setInputFormatClass(bottom ? org.sodm.jobs.support.WholeFileAvroInputFormat.class : AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, bottom ? Instance.getClassSchema() : TrainRecord.getClassSchema());
     FileInputFormat.setInputPaths(job, input);
     Class<? extends Mapper> mapper = bottom ? StratifyMapper.class : MergeMapper.class;

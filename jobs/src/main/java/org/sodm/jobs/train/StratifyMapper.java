@@ -27,7 +27,7 @@ import org.sodm.partition.StreamingStratifiedAssigner;
 /**
  * Bottom level, map side: scales the instance, maps its label to +-1, assigns its stratum
  * (nearest landmark in the RKHS, eq. 7) and its block: stratified (each (stratum, class) pair
- * dealt evenly over the K blocks as records stream by; seeded by the split, so a re-executed
+ * dealt evenly over the K blocks as records stream by; seeded by the ingested part, so a re-executed
  * task deals the same way), kmeans (nearest centre) or random (hash of id and seed).
  */
 public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
@@ -79,6 +79,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
         }
       }
       FileSplit split = (FileSplit) context.getInputSplit();
+      // one split per ingested part (WholeFileAvroInputFormat): start is 0
       long streamKey = split.getPath().getName().hashCode() * 1_000_003L + split.getStart();
       dealer = new StreamingStratifiedAssigner(blocks, seed, streamKey);
     } catch (IOException | RuntimeException e) {

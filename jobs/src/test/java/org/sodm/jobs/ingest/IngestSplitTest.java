@@ -27,7 +27,7 @@ import org.sodm.testing.LocalConf;
 
 /** One text file read by many map tasks: the same instances, statistics, sample and messages as one task. */
 class IngestSplitTest {
-  private static final String SPLIT_MAX = "mapreduce.input.fileinputformat.split.maxsize";
+  private static final String SPLIT_MAX = org.sodm.jobs.spec.Param.INGEST_SPLIT_BYTES.key();
   @TempDir Path tmp;
   private Configuration conf;
 

@@ -92,6 +92,27 @@ class TrainPipelineTest {
     assertTrue(Files.exists(tmp.resolve("pred").resolve(PredictJob.METRICS)));
   }
 
+  /**
+   * The model does not depend on the file system's block size (local 32 MB, HDFS 128 MB): ingest
+   * cuts its input by sodm.ingest.split.bytes and the dealing reads one ingested part per task.
+   * With 16 KB blocks and split.maxsize (11 splits of the input, and of an ingested part, if the
+   * file system decided), the tree's averaged blocks are the same as with the defaults.
+   */
+  @Test
+  void theModelIsTheSameWhateverTheFileSystemsBlockSize() throws IOException {
+    conf.setLong(SodmConf.EXACT_BELOW_ROWS, 0); // the averaged blocks, which depend on the dealing
+    ModelRecord a = ModelFiles.readRecord(conf, train("fs-default", false).modelPath());
+    conf.setLong("fs.local.block.size", 16384);
+    conf.setLong("mapreduce.input.fileinputformat.split.maxsize", 16384);
+    ModelRecord b = ModelFiles.readRecord(conf, train("fs-16k", false).modelPath());
+    assertEquals(4, a.getBlocks().size());
+    assertEquals(coefficients(a), coefficients(b));
+    // sodm's own split size is a parameter: the parts, and so the dealing, follow it
+    conf.setLong(org.sodm.jobs.spec.Param.INGEST_SPLIT_BYTES.key(), 16384);
+    ModelRecord c = ModelFiles.readRecord(conf, train("split-16k", false).modelPath());
+    assertNotEquals(coefficients(a), coefficients(c));
+  }
+
   /** Data of at most sodm.train.exact.below.rows rows ends with one exact block: the --exact model; one row more, the tree's 4. */
   @Test
   void smallDataEndsWithTheExactModelAndTheThresholdIsInclusive() throws IOException {
