@@ -32,10 +32,30 @@ public sealed interface Model permits KernelModel, LinearModel {
   /** Decision value of an already prepared (scaled) vector. */
   double decisionPrepared(SparseVector x);
 
-  /** Features as the model sees them (scaled when the model has a scaler). */
-  default SparseVector prepare(SparseVector raw) {
+  /**
+   * Largest feature index of the training data (from the provenance), or 0 when the model does
+   * not record it (written before it did): then no feature counts as unseen.
+   */
+  default int dimension() {
+    Provenance p = provenance();
+    Integer d = p == null ? null : p.getDimension();
+    return d == null ? 0 : d;
+  }
+
+  /**
+   * Features as the model sees them: those above {@link #dimension()} ignored (the one policy
+   * for features the model never saw, whatever the model; counted in {@code unseen} when it is
+   * not null), then scaled when the model has a scaler.
+   */
+  default SparseVector prepare(SparseVector raw, UnseenFeatures unseen) {
+    SparseVector x = UnseenFeatures.drop(raw, dimension(), unseen);
     Scaler s = scaler();
-    return s == null ? raw : s.apply(raw);
+    return s == null ? x : s.apply(x);
+  }
+
+  /** {@link #prepare(SparseVector, UnseenFeatures)} without counting. */
+  default SparseVector prepare(SparseVector raw) {
+    return prepare(raw, null);
   }
 
   /** Decision value of a raw (unscaled) vector. */

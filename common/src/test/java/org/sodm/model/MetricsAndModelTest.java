@@ -68,7 +68,7 @@ class MetricsAndModelTest {
       ex[b] = new KernelExpansion(k, sv, c, b == 0 ? 0.25 : -0.5);
     }
     Scaler s = scaled ? new Scaler(0, 1, new int[] {1, 2, 3}, new double[] {-1, -1, -1}, new double[] {1, 2, 3}) : null;
-    Provenance p = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of());
+    Provenance p = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of(), null);
     return new KernelModel(KernelSpec.rbf(0.7), Loss.hinge(1), new LabelMap("no", "yes"), s, new int[] {0, 1}, ids, ex, p);
   }
 

@@ -19,7 +19,7 @@ import org.sodm.partition.KernelKMeans;
 import org.sodm.solver.Loss;
 
 class ModelCodecTest {
-  private static final Provenance PROV = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of());
+  private static final Provenance PROV = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of(), null);
 
   /** The record survives a round trip through the model unchanged, and so do the decision values. */
   private static Model roundTrip(Model m) {

@@ -67,6 +67,8 @@ public final class InspectCommand extends SodmCommand {
     Provenance p = r.getProvenance();
     sb.append(String.format(Locale.ROOT, "trained    %s by sodm %s%n", p.getCreatedAt(), p.getSodmVersion()));
     sb.append(String.format(Locale.ROOT, "input      %s%n           %s%n", p.getInput(), p.getInputFingerprint()));
+    sb.append(String.format(Locale.ROOT, "features   1..%s (prediction ignores, and counts, higher indices)%n",
+        p.getDimension() == null ? "? (not recorded)" : p.getDimension()));
     sb.append(String.format(Locale.ROOT, "%-7s %6s %14s %10s %10s %9s %14s %8s %9s%n", "level", "blocks", "objective", "violation",
         "initial", "SV", "kernel evals", "wall s", "val acc"));
     for (LevelStats s : p.getLevels()) {

@@ -30,7 +30,7 @@ public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runne
   /** The model's provenance: version, time, inputs, a fingerprint of the data, the spec's parameters, the levels. */
   public Provenance provenance(List<LevelStats> levels) {
     return new Provenance(Version.get(), Instant.now().toString(), String.join(",", inputs), fingerprint(data),
-        new HashMap<>(spec.values()), new ArrayList<>(levels));
+        new HashMap<>(spec.values()), new ArrayList<>(levels), data.stats().getDimension());
   }
 
   /** Accuracy on the validation rows, or null without validation data. */

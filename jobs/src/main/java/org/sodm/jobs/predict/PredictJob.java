@@ -23,6 +23,7 @@ import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.OutputDir;
+import org.sodm.model.UnseenFeatures;
 import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
@@ -53,7 +54,16 @@ public final class PredictJob {
 
   private PredictJob() {}
 
-  public record Result(Path output, long rows, Metrics metrics, LabelMap labels) {}
+  /** Where the map tasks count the features the model never saw (one small text file per task). */
+  static final String UNSEEN_DIR_KEY = "sodm.internal.predict.unseen.dir";
+
+  /** The predictions' directory, rows, metrics (null without labels), labels, and the unseen features ignored. */
+  public record Result(Path output, long rows, Metrics metrics, LabelMap labels, UnseenFeatures unseen, int dimension) {
+    /** The warning about features the model never saw, or null. */
+    public String unseenWarning() {
+      return unseen.warning(dimension);
+    }
+  }
 
   /**
    * Local mode: the split size that gives every local core a map task (the ingest writes one
@@ -100,6 +110,8 @@ public final class PredictJob {
         data = new Path(IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest")).dir(), IngestJob.DATA);
       }
       conf.set(JobFailure.DIR_KEY, new Path(od.temp(), "_failures").toString());
+      Path unseenDir = new Path(od.temp(), "_unseen");
+      conf.set(UNSEEN_DIR_KEY, unseenDir.toString());
       Job job = Jobs.newJob(conf, "sodm predict");
       job.setJarByClass(PredictJob.class);
       job.addCacheFile(modelFile.toUri());
@@ -121,6 +133,8 @@ public final class PredictJob {
       fs.delete(pred, true);
       fs.delete(new Path(od.temp(), "_ingest"), true);
       fs.delete(new Path(od.temp(), "_failures"), true);
+      UnseenFeatures unseen = readUnseen(fs, unseenDir);
+      fs.delete(unseenDir, true);
       Evaluation ev = evaluate(conf, od.temp(), model.labels());
       if (ev.metrics() != null) {
         try (OutputStream o = fs.create(new Path(od.temp(), METRICS))) {
@@ -132,8 +146,22 @@ public final class PredictJob {
       }
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
-      return new Result(od.target(), ev.rows(), ev.metrics(), model.labels());
+      return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), unseen, model.dimension());
     }
+  }
+
+  /** The map tasks' counts of unseen features, summed. */
+  private static UnseenFeatures readUnseen(FileSystem fs, Path dir) throws IOException {
+    UnseenFeatures all = new UnseenFeatures();
+    if (!fs.exists(dir)) return all;
+    for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(dir)) {
+      if (!st.isFile() || st.getPath().getName().startsWith(".")) continue;
+      try (java.io.InputStream in = fs.open(st.getPath())) {
+        String[] f = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().split(" ");
+        all.add(Long.parseLong(f[0]), Long.parseLong(f[1]), Integer.parseInt(f[2]));
+      }
+    }
+    return all;
   }
 
   /** Rows read and metrics (null when some row has no label). */

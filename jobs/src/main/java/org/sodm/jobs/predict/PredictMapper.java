@@ -13,6 +13,7 @@ import org.sodm.data.Instances;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.model.KernelModel;
 import org.sodm.model.Model;
+import org.sodm.model.UnseenFeatures;
 
 /** Scores instances with the model from the distributed cache: id, true label, f(x), predicted label. */
 public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroKey<Prediction>, NullWritable> {
@@ -25,6 +26,7 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   /** Local mode: the model, whose routing picks the block (PredictJob checked it has one). */
   private KernelModel routed;
   private final AvroKey<Prediction> out = new AvroKey<>();
+  private final UnseenFeatures unseen = new UnseenFeatures();
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -43,10 +45,22 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   @Override
   protected void map(AvroKey<Instance> key, NullWritable value, Context context) throws IOException, InterruptedException {
     Instance in = key.datum();
-    double f = routed != null ? routed.decisionLocal(Instances.features(in.getFeatures()))
-        : model.decision(Instances.features(in.getFeatures()));
+    org.sodm.data.SparseVector x = model.prepare(Instances.features(in.getFeatures()), unseen);
+    double f = routed != null ? routed.decisionLocalPrepared(x) : model.decisionPrepared(x);
     out.datum(new Prediction(in.getId(), in.getLabel(), f, model.labels().original(f)));
     context.write(out, NullWritable.get());
     context.getCounter("sodm.predict", "instances").increment(1);
+  }
+
+  /** Features above the model's dimension, ignored: counted for the driver's warning (one file per task, rewritten by a re-run). */
+  @Override
+  protected void cleanup(Context context) throws IOException {
+    if (unseen.rows() == 0) return;
+    String dir = context.getConfiguration().get(PredictJob.UNSEEN_DIR_KEY);
+    if (dir == null) return;
+    Path f = new Path(dir, context.getTaskAttemptID().getTaskID().toString());
+    try (java.io.OutputStream o = f.getFileSystem(context.getConfiguration()).create(f, true)) {
+      o.write((unseen.rows() + " " + unseen.values() + " " + unseen.smallestIndex() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
   }
 }

@@ -86,10 +86,56 @@ class PredictTest {
     assertEquals(a.metrics().accuracy(), b.metrics().accuracy(), 0.0);
   }
 
+  /** Decision values in row order (the ids are byte offsets, which the extra features move). */
+  private List<Double> decisions(Configuration conf, String dir) throws Exception {
+    List<Prediction> all = org.sodm.jobs.support.AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve(dir).toString()),
+        Prediction.class);
+    return all.stream().sorted((x, y) -> Long.compare(x.getId(), y.getId())).map(Prediction::getDecision).toList();
+  }
+
   private List<String> sorted(Configuration conf, String dir) throws Exception {
     List<Prediction> all = org.sodm.jobs.support.AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve(dir).toString()),
         Prediction.class);
     return all.stream().sorted((x, y) -> Long.compare(x.getId(), y.getId())).map(Object::toString).toList();
+  }
+
+  /**
+   * The one policy for features a model never saw (index above the training data's largest): ignored and
+   * counted, for a kernel model without a scaler (where they used to enter the RBF distance) and for a
+   * linear model with one. The decision values equal those of the rows without the extra features.
+   */
+  @Test
+  void featuresTheModelNeverSawAreIgnoredAndCounted() throws Exception {
+    List<String> rows = Files.readAllLines(LocalConf.sampleData("synthetic-2k.libsvm")).subList(0, 40);
+    java.util.List<String> extra = new java.util.ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) extra.add(i % 4 == 0 ? rows.get(i) + " 9:0.7 12:-3.5" : i % 4 == 1 ? rows.get(i) + " 6:1" : rows.get(i));
+    Path plain = tmp.resolve("plain.libsvm");
+    Path more = tmp.resolve("more.libsvm");
+    Files.write(plain, rows);
+    Files.write(more, extra);
+    for (String kind : List.of("rbf", "linear")) {
+      Configuration conf = LocalConf.create(tmp);
+      conf.set(SodmConf.LOSS, "hinge");
+      conf.set(SodmConf.LEVELS, "1");
+      conf.set(SodmConf.KERNEL, kind);
+      conf.set(SodmConf.INGEST_SCALE, kind.equals("rbf") ? "none" : "-1,1");
+      TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("synthetic-2k.libsvm").toString()), null,
+          new org.apache.hadoop.fs.Path(tmp.resolve("m-" + kind).toString()), false), s -> {});
+      Model m = ModelFiles.read(conf, r.modelPath());
+      assertEquals(5, m.dimension(), "the model records the training data's dimension");
+      PredictJob.Result a = PredictJob.run(conf, r.modelPath(), List.of(plain.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("pa-" + kind).toString()));
+      PredictJob.Result b = PredictJob.run(conf, r.modelPath(), List.of(more.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("pb-" + kind).toString()));
+      assertEquals(decisions(conf, "pa-" + kind), decisions(conf, "pb-" + kind), kind + ": unseen features change nothing");
+      assertNull(a.unseenWarning());
+      assertEquals(20, b.unseen().rows(), kind);
+      assertEquals(10 * 2 + 10, b.unseen().values(), kind);
+      assertEquals(6, b.unseen().smallestIndex(), kind);
+      assertTrue(b.unseenWarning().contains("20 row(s)") && b.unseenWarning().contains("dimension 5") && b.unseenWarning().contains("smallest: 6"),
+          b.unseenWarning());
+      // the model's own scoring follows the same policy
+      SparseVector x = SparseVector.ofDense(0.1, 0.2, 0.1, 0.5, -0.5, 4, 0, 0, 9);
+      assertEquals(m.decision(SparseVector.ofDense(0.1, 0.2, 0.1, 0.5, -0.5)), m.decision(x), 0.0);
+    }
   }
 
   /** The exported model gives svm-predict's accuracy equal to ours (runs when LIBSVM is installed). */
