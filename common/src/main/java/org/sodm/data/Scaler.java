@@ -20,9 +20,15 @@ public final class Scaler {
   private final int[] indices;
   private final double[] mins;
   private final double[] maxs;
-  /** Dense lookup by feature index - 1; NaN where the feature is dropped. */
+  /** Per kept feature (by position in {@link #indices}): x' = shift + scale x. */
   private final double[] scale;
   private final double[] shift;
+  /**
+   * Position + 1 in {@link #indices} by feature index - 1 (0 = dropped) when the index space is
+   * dense enough; null when it is sparse, and then a binary search in {@link #indices}: memory
+   * follows the number of kept features, not the largest index.
+   */
+  private final int[] position;
   /** True when every kept feature maps 0 to 0, so sparse rows stay sparse. */
   private final boolean zeroPreserving;
 
@@ -34,17 +40,23 @@ public final class Scaler {
     this.mins = mins;
     this.maxs = maxs;
     int dim = indices.length == 0 ? 0 : indices[indices.length - 1];
-    scale = new double[dim];
-    shift = new double[dim];
-    Arrays.fill(scale, Double.NaN);
+    scale = new double[indices.length];
+    shift = new double[indices.length];
     boolean zp = true;
     for (int k = 0; k < indices.length; k++) {
+      if (k > 0 && indices[k] <= indices[k - 1]) throw new IllegalArgumentException("scaler indices must ascend: " + indices[k - 1] + ", " + indices[k]);
       double s = (upper - lower) / (maxs[k] - mins[k]);
-      scale[indices[k] - 1] = s;
-      shift[indices[k] - 1] = lower - s * mins[k];
-      zp &= shift[indices[k] - 1] == 0;
+      scale[k] = s;
+      shift[k] = lower - s * mins[k];
+      zp &= shift[k] == 0;
     }
     zeroPreserving = zp;
+    if (dim <= 8L * indices.length + 1024) {
+      position = new int[dim];
+      for (int k = 0; k < indices.length; k++) position[indices[k] - 1] = k + 1;
+    } else {
+      position = null;
+    }
   }
 
   /** From ingest statistics; constant features are dropped. */
@@ -83,31 +95,37 @@ public final class Scaler {
     }
   }
 
+  /** Position of feature {@code index} among the kept features, or -1 when it is dropped. */
+  private int positionOf(int index) {
+    if (position != null) return index <= position.length ? position[index - 1] - 1 : -1;
+    int p = Arrays.binarySearch(indices, index);
+    return p < 0 ? -1 : p;
+  }
+
   public SparseVector apply(SparseVector x) {
-    int dim = scale.length;
-    int[] outI = new int[zeroPreserving ? x.nnz() : dim];
+    int[] outI = new int[zeroPreserving ? x.nnz() : indices.length];
     double[] outV = new double[outI.length];
     int k = 0;
     if (zeroPreserving) {
       for (int t = 0; t < x.nnz(); t++) {
-        int f = x.index(t) - 1;
-        if (f >= dim || Double.isNaN(scale[f])) continue;
-        double v = shift[f] + scale[f] * x.value(t);
+        int p = positionOf(x.index(t));
+        if (p < 0) continue;
+        double v = shift[p] + scale[p] * x.value(t);
         if (v != 0) {
-          outI[k] = f + 1;
+          outI[k] = indices[p];
           outV[k++] = v;
         }
       }
     } else {
+      // every kept feature has a value (0 maps to shift): merge x's indices with the kept ones
       int t = 0;
-      for (int f = 0; f < dim; f++) {
-        double raw = 0;
-        while (t < x.nnz() && x.index(t) - 1 < f) t++;
-        if (t < x.nnz() && x.index(t) - 1 == f) raw = x.value(t);
-        if (Double.isNaN(scale[f])) continue;
-        double v = shift[f] + scale[f] * raw;
+      for (int p = 0; p < indices.length; p++) {
+        int f = indices[p];
+        while (t < x.nnz() && x.index(t) < f) t++;
+        double raw = t < x.nnz() && x.index(t) == f ? x.value(t) : 0;
+        double v = shift[p] + scale[p] * raw;
         if (v != 0) {
-          outI[k] = f + 1;
+          outI[k] = f;
           outV[k++] = v;
         }
       }

@@ -11,18 +11,19 @@ import org.sodm.avro.LabelCount;
 
 /**
  * Streams rows into per-feature min/max/sum/non-zero counts, label counts and totals, in
- * memory proportional to the dimension (not the row count). Mergeable, so each task keeps one
+ * memory proportional to the number of distinct features (not the row count, and not the
+ * largest index: {@link FeatureSlots}). Mergeable, so each task keeps one
  * and the driver merges them. Implicit zeros count as values (as svm-scale does).
  */
 public final class StatsAccumulator {
   private long rows;
   private long nonZeros;
   private long badRecords;
+  private final FeatureSlots slots = new FeatureSlots();
   private double[] min = new double[16];
   private double[] max = new double[16];
   private double[] sum = new double[16];
   private long[] nnz = new long[16];
-  private int dimension;
   /** label -> {count, firstSeen}; firstSeen of the earliest (by the caller's order) occurrence. */
   private final Map<String, Object[]> labels = new TreeMap<>(Labels.ORDER);
   /**
@@ -54,20 +55,32 @@ public final class StatsAccumulator {
     }
     int[] idx = x.indices();
     double[] v = x.values();
-    if (x.maxIndex() > dimension) grow(x.maxIndex());
-    for (int k = 0; k < idx.length; k++) {
-      int f = idx[k] - 1;
-      double a = v[k];
-      if (nnz[f] == 0) {
-        min[f] = a;
-        max[f] = a;
-      } else {
-        if (a < min[f]) min[f] = a;
-        if (a > max[f]) max[f] = a;
-      }
-      sum[f] += a;
-      nnz[f]++;
+    for (int k = 0; k < idx.length; k++) accumulate(slot(idx[k]), v[k], v[k], v[k], 1);
+  }
+
+  private void accumulate(int f, double lo, double hi, double s, long n) {
+    if (nnz[f] == 0) {
+      min[f] = lo;
+      max[f] = hi;
+    } else {
+      if (lo < min[f]) min[f] = lo;
+      if (hi > max[f]) max[f] = hi;
     }
+    sum[f] += s;
+    nnz[f] += n;
+  }
+
+  /** The slot of a feature index, the per-slot arrays grown to hold it. */
+  private int slot(int index) {
+    int f = slots.slot(index);
+    if (f >= min.length) {
+      int cap = 2 * min.length;
+      min = Arrays.copyOf(min, cap);
+      max = Arrays.copyOf(max, cap);
+      sum = Arrays.copyOf(sum, cap);
+      nnz = Arrays.copyOf(nnz, cap);
+    }
+    return f;
   }
 
   public void addBadRecord() {
@@ -99,34 +112,15 @@ public final class StatsAccumulator {
     return l;
   }
 
-  private void grow(int d) {
-    if (d > min.length) {
-      int cap = Math.max(d, 2 * min.length);
-      min = Arrays.copyOf(min, cap);
-      max = Arrays.copyOf(max, cap);
-      sum = Arrays.copyOf(sum, cap);
-      nnz = Arrays.copyOf(nnz, cap);
-    }
-    dimension = d;
-  }
-
   /** Adds another accumulator (commutative up to floating-point rounding of the sums). */
   public void merge(StatsAccumulator o) {
     rows += o.rows;
     nonZeros += o.nonZeros;
     badRecords += o.badRecords;
-    if (o.dimension > dimension) grow(o.dimension);
-    for (int f = 0; f < o.dimension; f++) {
-      if (o.nnz[f] == 0) continue;
-      if (nnz[f] == 0) {
-        min[f] = o.min[f];
-        max[f] = o.max[f];
-      } else {
-        min[f] = Math.min(min[f], o.min[f]);
-        max[f] = Math.max(max[f], o.max[f]);
-      }
-      sum[f] += o.sum[f];
-      nnz[f] += o.nnz[f];
+    int[][] theirs = o.slots.sorted();
+    for (int k = 0; k < theirs[0].length; k++) {
+      int g = theirs[1][k];
+      accumulate(slot(theirs[0][k]), o.min[g], o.max[g], o.sum[g], o.nnz[g]);
     }
     for (Map.Entry<String, Object[]> e : o.labels.entrySet()) {
       Object[] v = e.getValue();
@@ -152,17 +146,18 @@ public final class StatsAccumulator {
       lc.add(new LabelCount(e.getKey(), (Long) e.getValue()[0], (String) e.getValue()[1], (Long) e.getValue()[2]));
     }
     List<FeatureStat> fs = new ArrayList<>();
-    for (int f = 0; f < dimension; f++) {
-      if (nnz[f] == 0) continue;
+    int[][] sorted = slots.sorted();
+    for (int k = 0; k < sorted[0].length; k++) {
+      int f = sorted[1][k];
       double lo = min[f];
       double hi = max[f];
       if (nnz[f] < rows) {
         lo = Math.min(lo, 0);
         hi = Math.max(hi, 0);
       }
-      fs.add(new FeatureStat(f + 1, lo, hi, sum[f], nnz[f]));
+      fs.add(new FeatureStat(sorted[0][k], lo, hi, sum[f], nnz[f]));
     }
-    return new FeatureStats(rows, dimension, nonZeros, badRecords, lc, fs);
+    return new FeatureStats(rows, slots.maxIndex(), nonZeros, badRecords, lc, fs);
   }
 
   /** Rebuilds an accumulator from its Avro form (for merging task outputs). */
@@ -171,10 +166,8 @@ public final class StatsAccumulator {
     a.rows = s.getRows();
     a.nonZeros = s.getNonZeros();
     a.badRecords = s.getBadRecords();
-    a.grow(Math.max(s.getDimension(), 1));
-    a.dimension = s.getDimension();
     for (FeatureStat f : s.getFeatures()) {
-      int i = f.getIndex() - 1;
+      int i = a.slot(f.getIndex());
       a.min[i] = f.getMin();
       a.max[i] = f.getMax();
       a.sum[i] = f.getSum();

@@ -147,6 +147,23 @@ class IngestJobTest {
     assertEquals(1.0, atMin.get(1), 1e-12);
   }
 
+  /**
+   * Index 2^31 - 1 costs what index 5 costs: statistics and the scaler follow the features present
+   * (with arrays sized by the largest index, this ingest needed 16 GB per array and failed).
+   */
+  @Test
+  void theLargestIndexCostsWhatASmallOneCosts() throws IOException {
+    Path in = tmp.resolve("sparse.libsvm");
+    Files.writeString(in, "1 5:1 2147483647:0.5\n-1 5:-1 1000000000:2\n1 2147483647:1.5\n-1 5:3\n");
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    IngestJob.Result r = IngestJob.run(conf, List.of(in.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("sp").toString()));
+    assertEquals(Integer.MAX_VALUE, r.stats().getDimension());
+    assertEquals(List.of(5, 1000000000, Integer.MAX_VALUE), r.stats().getFeatures().stream().map(FeatureStat::getIndex).toList());
+    SparseVector y = r.scaler().apply(new SparseVector(new int[] {5, Integer.MAX_VALUE}, new double[] {3, 1.5}));
+    assertEquals(1.0, y.get(5), 1e-12);
+    assertEquals(1.0, y.get(Integer.MAX_VALUE), 1e-12);
+  }
+
   @Test
   void badInputFailsWithFileAndLineAndLeavesNoOutput() throws IOException {
     Path bad = tmp.resolve("bad.txt");
