@@ -1,12 +1,18 @@
 package org.sodm.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.support.OutputGuard;
+import org.sodm.jobs.support.SodmException;
 import org.sodm.model.LibsvmExport;
 import org.sodm.model.LinearModel;
 import org.sodm.model.Model;
@@ -28,25 +34,81 @@ public final class ExportLibsvmCommand extends SodmCommand {
   String range;
 
   @Override
+  protected List<Param> params() {
+    return List.of(Param.OVERWRITE);
+  }
+
+  @Override
   protected void applyOptions(Configuration conf) {}
+
+  /** What a file written by this command starts with: a LIBSVM model, an svm-scale range file. */
+  private static final String MODEL_START = "svm_type ";
+  private static final String RANGE_START = "x";
 
   @Override
   protected int execute(Configuration conf) throws Exception {
-    Model m = ModelFiles.read(conf, ModelFiles.resolve(conf, model));
+    Path modelFile = ModelFiles.resolve(conf, model);
+    Model m = ModelFiles.read(conf, modelFile);
     Path out = new Path(output);
     FileSystem fs = out.getFileSystem(conf);
-    try (Writer w = new OutputStreamWriter(fs.create(out, true), StandardCharsets.UTF_8)) {
-      LibsvmExport.write(m, w);
+    Path r = m.scaler() == null ? null : new Path(range != null ? range : output + ".range");
+    // both targets are checked before anything is written
+    boolean overwrite = Param.OVERWRITE.booleanValue(conf);
+    checkTarget(conf, fs, out, modelFile, overwrite, MODEL_START, "a LIBSVM model");
+    if (r != null) {
+      if (fs.makeQualified(r).equals(fs.makeQualified(out))) throw new SodmException("--range " + r + " is the model file -o " + out);
+      checkTarget(conf, fs, r, modelFile, overwrite, RANGE_START, "an svm-scale range file");
     }
+    write(fs, out, w -> LibsvmExport.write(m, w));
     out().println("sodm export-libsvm: " + fs.makeQualified(out) + (m instanceof LinearModel ? " (linear model: one SV = w, rho = -b)"
         : " (" + m.supportVectors() + " SVs)"));
-    if (m.scaler() != null) {
-      Path r = new Path(range != null ? range : output + ".range");
-      try (Writer w = new OutputStreamWriter(fs.create(r, true), StandardCharsets.UTF_8)) {
-        LibsvmExport.writeRange(m.scaler(), w);
-      }
+    if (r != null) {
+      write(fs, r, w -> LibsvmExport.writeRange(m.scaler(), w));
       out().println("sodm export-libsvm: scale test data first: svm-scale -r " + r + " TEST > TEST.scaled");
     }
     return 0;
+  }
+
+  /**
+   * Refuses a target that is the model, or that exists and either --overwrite was not given or
+   * it is not a file this command wrote (it does not start as one): never replace the user's data.
+   */
+  private static void checkTarget(Configuration conf, FileSystem fs, Path target, Path modelFile, boolean overwrite, String start,
+      String what) throws IOException {
+    OutputGuard.checkDisjoint(conf, target, List.of(modelFile.toString()), "model");
+    if (!fs.exists(target)) return;
+    if (!fs.getFileStatus(target).isFile()) {
+      throw new SodmException(fs.makeQualified(target) + " exists and is a directory: refusing to write " + what + " there");
+    }
+    if (!overwrite) {
+      throw new SodmException("output " + fs.makeQualified(target) + " already exists (remove it or pass --overwrite)");
+    }
+    byte[] head = new byte[start.length()];
+    int n;
+    try (InputStream in = fs.open(target)) {
+      n = in.readNBytes(head, 0, head.length);
+    }
+    if (n < head.length || !new String(head, StandardCharsets.UTF_8).equals(start)) {
+      throw new SodmException("--overwrite: " + fs.makeQualified(target) + " is not " + what + " written by sodm export-libsvm"
+          + " (it does not start with '" + start.trim() + "'); refusing to replace it: remove it yourself or choose another output");
+    }
+  }
+
+  private interface Body {
+    void write(Writer w) throws IOException;
+  }
+
+  /** Writes {@code target} under a temporary name first, so a failure leaves no partial file. */
+  private static void write(FileSystem fs, Path target, Body body) throws IOException {
+    Path temp = new Path(target.getParent(), "." + target.getName() + ".tmp-" + java.util.UUID.randomUUID());
+    try {
+      try (Writer w = new OutputStreamWriter(fs.create(temp, false), StandardCharsets.UTF_8)) {
+        body.write(w);
+      }
+      if (fs.exists(target)) fs.delete(target, false);
+      if (!fs.rename(temp, target)) throw new IOException("cannot rename " + temp + " to " + target);
+    } finally {
+      if (fs.exists(temp)) fs.delete(temp, false);
+    }
   }
 }

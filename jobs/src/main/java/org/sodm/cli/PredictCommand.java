@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.predict.PredictJob;
 import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.support.OutputGuard;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,6 +36,8 @@ public final class PredictCommand extends SodmCommand {
   @Override
   protected int execute(Configuration conf) throws Exception {
     long t0 = System.nanoTime();
+    // the model as named: a training output directory holds more than model.avro (work/, the report)
+    OutputGuard.checkDisjoint(conf, new Path(output), List.of(model), "model");
     PredictJob.Result r = PredictJob.run(conf, ModelFiles.resolve(conf, model), inputs, new Path(output));
     out().printf("sodm predict: %,d rows scored (%s mode) in %.1f s -> %s%n", r.rows(), Param.PREDICT_MODE.value(conf),
         (System.nanoTime() - t0) / 1e9, r.output());

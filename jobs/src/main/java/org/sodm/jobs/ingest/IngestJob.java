@@ -132,6 +132,12 @@ public final class IngestJob {
       for (int i = 0; i < names.length; i++) names[i] = files.get(i).toString();
       conf.setStrings(IngestTask.FILES_KEY, names);
       for (Path f : files) conf.set(IngestMapper.FORMATS_KEY + "." + f, formatOf(format, f));
+      List<Path> csvFiles = files.stream().filter(f -> formatOf(format, f).equals("csv")).toList();
+      if (csvFiles.size() > 1) {
+        // every CSV file's first line is compared with the first file's (same header, same number of columns)
+        String first = IngestMapper.firstLine(conf, csvFiles.get(0));
+        if (first != null) conf.set(IngestMapper.CSV_FIRST_KEY, csvFiles.get(0) + "\n" + first);
+      }
       if (files.stream().anyMatch(f -> formatOf(format, f).equals("csv"))) {
         try {
           IngestMapper.csvParser(conf); // validate options before the job starts

@@ -22,6 +22,8 @@ import org.sodm.jobs.support.SodmConf;
  */
 public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, NullWritable> {
   static final String FORMATS_KEY = "sodm.internal.ingest.format";
+  /** The first CSV file of the input and its first line: "FILE\nLINE". */
+  static final String CSV_FIRST_KEY = "sodm.internal.ingest.csv.first";
 
   private IngestTask task;
   private LibsvmParser libsvm;
@@ -87,7 +89,8 @@ public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, Null
         id = task.textId(offset);
         if (csv != null) {
           String s = ((Text) value).toString();
-          if (offset == 0 && (header.equals("true") || (header.equals("auto") && csv.looksLikeHeader(s)))) {
+          if (offset == 0) sameColumnsAsFirstFile(context.getConfiguration(), s);
+          if (offset == 0 && isHeader(s)) {
             csv.expectColumnsOf(s);
             return;
           }
@@ -102,6 +105,45 @@ public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, Null
       return;
     }
     task.accept(id, row);
+  }
+
+  private boolean isHeader(String line) {
+    return header.equals("true") || (header.equals("auto") && csv.looksLikeHeader(line));
+  }
+
+  /**
+   * Fails the task when this CSV file's first line has another number of columns than the input's
+   * first CSV file's, or both are headers and differ: the columns of the two files would not mean
+   * the same features.
+   */
+  private void sameColumnsAsFirstFile(Configuration conf, String line) throws IOException {
+    String ref = conf.get(CSV_FIRST_KEY);
+    if (ref == null) return;
+    int nl = ref.indexOf('\n');
+    String refFile = ref.substring(0, nl);
+    String refLine = ref.substring(nl + 1);
+    if (refFile.equals(task.file())) return;
+    java.util.List<String> mine = csv.split(line);
+    java.util.List<String> theirs = csv.split(refLine);
+    if (isHeader(line) && isHeader(refLine) && !mine.equals(theirs)) {
+      throw task.fail(task.file() + ":1: header '" + line + "' differs from the header of " + refFile + ":1 '" + refLine
+          + "'; every CSV file of one input must have the same columns");
+    }
+    if (mine.size() != theirs.size()) {
+      throw task.fail(task.file() + ":1: " + mine.size() + " columns, but " + refFile + ":1 has " + theirs.size()
+          + "; every CSV file of one input must have the same columns (offending text: '" + line + "')");
+    }
+  }
+
+  /** The first line of a (possibly compressed) text file, or null when it is empty. */
+  static String firstLine(Configuration conf, org.apache.hadoop.fs.Path file) throws IOException {
+    org.apache.hadoop.io.compress.CompressionCodec codec = new org.apache.hadoop.io.compress.CompressionCodecFactory(conf).getCodec(file);
+    try (java.io.InputStream raw = file.getFileSystem(conf).open(file);
+        java.io.InputStream in = codec == null ? raw : codec.createInputStream(raw);
+        org.apache.hadoop.util.LineReader r = new org.apache.hadoop.util.LineReader(in, conf)) {
+      Text t = new Text();
+      return r.readLine(t, 1 << 20, 1 << 20) == 0 ? null : t.toString();
+    }
   }
 
   private static Row fromAvro(Instance in) throws RecordException {

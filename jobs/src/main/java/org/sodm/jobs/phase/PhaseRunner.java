@@ -89,6 +89,10 @@ public final class PhaseRunner implements AutoCloseable {
   private final Map<String, String> passed = new LinkedHashMap<>();
   private List<Planned> planned = List.of();
   private OutputLock lock;
+  /** This run created the output (not a resume), stopped after a phase (--phase), committed a phase. */
+  private boolean created;
+  private boolean stopped;
+  private boolean committed;
 
   /**
    * @param stopAfter the phase named by --phase, or null for the whole run
@@ -184,11 +188,18 @@ public final class PhaseRunner implements AutoCloseable {
     try (OutputStream o = fs.create(pp, true)) {
       p.store(o, "sodm train parameters");
     }
+    created = true;
   }
 
-  /** Releases the output's lock. */
+  /**
+   * Releases the output's lock; first removes the output this run created when the run failed
+   * before completing any phase (nothing there to resume: the next run needs no --overwrite).
+   */
   @Override
   public void close() throws IOException {
+    if (lock != null && created && !stopped && !committed && !fs.exists(new Path(out, TrainOutput.MODEL))) {
+      fs.delete(out, true);
+    }
     if (lock != null) lock.close();
     lock = null;
   }
@@ -224,6 +235,7 @@ public final class PhaseRunner implements AutoCloseable {
         fs.delete(new Path(od.temp(), "_failures"), true);
         od.commit();
       }
+      committed = true;
     }
     double seconds = (System.nanoTime() - t) / 1e9;
     say(resumed ? label + "*" : label, phase.summary(dir, resumed), seconds);
@@ -237,7 +249,10 @@ public final class PhaseRunner implements AutoCloseable {
    */
   public void passed(String name, String why) {
     passed.put(name, why);
-    if (name.equals(stopAfter)) throw new StopAfterPhase(name);
+    if (name.equals(stopAfter)) {
+      stopped = true;
+      throw new StopAfterPhase(name);
+    }
   }
 
   /** The progress line of a phase (the bench harness parses this layout). */
