@@ -29,6 +29,9 @@ public final class EvaluateCommand extends SodmCommand {
   protected int execute(Configuration conf) throws Exception {
     Model m = ModelFiles.read(conf, ModelFiles.resolve(conf, model));
     PredictJob.Evaluation ev = PredictJob.evaluate(conf, new Path(predictions), m.labels());
+    if (ev.rows() == 0) {
+      throw new SodmException(predictions + " holds no predictions: give the output directory of sodm predict (its part-m-*.avro files)");
+    }
     if (ev.metrics() == null) throw new SodmException(predictions + ": not every row has a label; nothing to evaluate");
     String pos = m.labels().positive();
     String neg = m.labels().negative();

@@ -120,7 +120,7 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
       cmd.getErr().println(name + ": error: " + Causes.describe(ex, name));
       if (debug || "1".equals(System.getenv("SODM_DEBUG"))) {
         ex.printStackTrace(cmd.getErr());
-      } else if (!(ex instanceof SodmException || ex instanceof IllegalArgumentException)) {
+      } else if (!(ex instanceof SodmException || ex instanceof IllegalArgumentException) && Causes.known(ex, name) == null) {
         cmd.getErr().println(name + ": (the stack trace: --debug or SODM_DEBUG=1)");
       }
       return 1;

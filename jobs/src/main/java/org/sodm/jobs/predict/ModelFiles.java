@@ -35,7 +35,8 @@ public final class ModelFiles {
     try {
       r = AvroFiles.readOne(conf, file, ModelRecord.class);
     } catch (IOException | RuntimeException e) {
-      throw new SodmException(file + " is not a readable sodm model: " + Causes.describe(e, "reading " + file));
+      throw new SodmException(file + " is not a readable sodm model (damaged, truncated or not a model: restore it from a copy or "
+          + "train again): " + Causes.describe(e, "reading " + file));
     }
     try {
       return ModelCodec.verify(r);

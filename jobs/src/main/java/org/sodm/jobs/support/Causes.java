@@ -23,6 +23,19 @@ public final class Causes {
 
   /** A one-line description of why {@code t} happened, {@code where} naming the phase or task. */
   public static String describe(Throwable t, String where) {
+    String known = known(t, where);
+    if (known != null) return known;
+    Throwable r = root(t);
+    String m = r.getMessage();
+    return (r instanceof SodmException || r instanceof IllegalArgumentException) && m != null ? m
+        : r.getClass().getSimpleName() + (m == null ? "" : ": " + m) + " (in " + where + ")";
+  }
+
+  /**
+   * The description of a cause users meet (permission denied, disk full, out of memory, not an
+   * Avro file, no such file), or null when {@code t} is none of these.
+   */
+  public static String known(Throwable t, String where) {
     java.util.List<Throwable> chain = new java.util.ArrayList<>();
     for (Throwable c = t; c != null && !chain.contains(c); c = c.getCause()) chain.add(0, c); // innermost first
     for (Throwable c : chain) {
@@ -40,16 +53,24 @@ public final class Causes {
         return "disk full: " + m + freeSpace(m);
       }
       if (m.startsWith("Not an Avro data file") || m.contains("Not a data file")) {
-        return "not an Avro file: " + m + " (" + where + ")";
+        String path = pathNamed(chain);
+        return "not an Avro file: " + (path != null && !where.contains(path) ? path + ": " : "") + m + " (" + where + ")";
       }
       if (c instanceof FileNotFoundException || c instanceof NoSuchFileException) {
         return "no such file: " + m;
       }
     }
-    Throwable r = root(t);
-    String m = r.getMessage();
-    return (r instanceof SodmException || r instanceof IllegalArgumentException) && m != null ? m
-        : r.getClass().getSimpleName() + (m == null ? "" : ": " + m) + " (in " + where + ")";
+    return null;
+  }
+
+  /** The first path named in the messages of {@code chain} (innermost first), searched from the outermost. */
+  private static String pathNamed(java.util.List<Throwable> chain) {
+    java.util.regex.Pattern p = java.util.regex.Pattern.compile("\\S*/[^\\s;,()']+");
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      java.util.regex.Matcher mm = p.matcher(String.valueOf(chain.get(i).getMessage()));
+      if (mm.find()) return mm.group().replaceAll("[:.]+$", "");
+    }
+    return null;
   }
 
   private static String freeSpace(String message) {

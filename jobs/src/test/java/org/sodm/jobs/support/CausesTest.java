@@ -25,6 +25,10 @@ class CausesTest {
     assertTrue(oom.contains("out of memory in level 1") && oom.contains("--cache-mb") && oom.contains("--max-block-rows"), oom);
     String avro = Causes.describe(new IOException("wrapper", new IOException("Not an Avro data file.")), "ingest of x.avro");
     assertTrue(avro.startsWith("not an Avro file") && avro.contains("x.avro"), avro);
+    String named = Causes.describe(new IOException("file:/data/pred/part-m-00000.avro: cannot read Prediction: Not an Avro data file.",
+        new IOException("Not an Avro data file.")), "sodm evaluate");
+    assertTrue(named.startsWith("not an Avro file: file:/data/pred/part-m-00000.avro: "), "the path an outer message names: " + named);
+    assertNull(Causes.known(new IllegalStateException("x", new ArithmeticException("/ by zero")), "level 3"), "not a known cause");
     assertEquals("bad parameter --cost", Causes.describe(new SodmException("bad parameter --cost"), "train"), "a user error as it is");
     String other = Causes.describe(new IllegalStateException("outer", new ArithmeticException("/ by zero")), "level 3");
     assertEquals("ArithmeticException: / by zero (in level 3)", other);
