@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "export-libsvm", description = {
     "Write the model in LIBSVM's format for svm-predict (the blocks' mean as one expansion, rho = -bias),",
-    "and, when the model scales features, an svm-scale range file (use: svm-scale -r RANGE test > test.scaled)."})
+    "and, when the model scales features, an svm-scale range file (use: svm-scale -r RANGE test > test.scaled).",
+    "An existing file is replaced only with --overwrite and only when it is an earlier export (never the model or data)."})
 public final class ExportLibsvmCommand extends SodmCommand {
   @Parameters(index = "0", paramLabel = "MODEL", description = "model.avro or a training output directory.")
   String model;

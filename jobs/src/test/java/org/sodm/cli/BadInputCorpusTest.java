@@ -554,6 +554,55 @@ class BadInputCorpusTest {
     assertFalse(Files.exists(tmp.resolve("debug-out")));
   }
 
+  /** export-libsvm replaces an earlier export with --overwrite (and only then), leaving no temporary file. */
+  @Test
+  void exportOverwritesAnEarlierExport() throws Exception {
+    Path dir = tmp.resolve("export");
+    Files.createDirectories(dir);
+    String out = dir.resolve("m.libsvm").toString();
+    String[] a = sodm("export-libsvm", model.toString(), "-o", out);
+    assertEquals("0", a[0], a[2]);
+    byte[] first = Files.readAllBytes(Path.of(out));
+    byte[] range = Files.readAllBytes(Path.of(out + ".range"));
+    assertTrue(new String(first, StandardCharsets.UTF_8).startsWith("svm_type "));
+    String[] b = sodm("export-libsvm", model.toString(), "-o", out);
+    assertEquals("1", b[0], b[2]);
+    assertTrue(b[2].contains("already exists"), b[2]);
+    String[] c = sodm("export-libsvm", model.toString(), "-o", out, "--overwrite");
+    assertEquals("0", c[0], c[2]);
+    assertArrayEquals(first, Files.readAllBytes(Path.of(out)));
+    assertArrayEquals(range, Files.readAllBytes(Path.of(out + ".range")));
+    try (Stream<Path> s = Files.list(dir)) {
+      assertEquals(List.of(".m.libsvm.crc", ".m.libsvm.range.crc", "m.libsvm", "m.libsvm.range"),
+          s.map(p -> p.getFileName().toString()).sorted().toList());
+    }
+  }
+
+  /** The CSV check across files refuses only files whose columns differ. */
+  @Test
+  void csvFilesWithTheSameColumnsIngestTogether() throws Exception {
+    Path dir = tmp.resolve("csv-together");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("b.csv"), "a,b,label\n5,6,1\n7,8,0\n");
+    Files.writeString(dir.resolve("c.csv"), "9,9,1\n"); // no header, as many columns
+    String[] r = sodm("ingest", "-i", d("header-a.csv") + "," + dir.resolve("b.csv") + "," + dir.resolve("c.csv"), "-o",
+        dir.resolve("out").toString(), "--label-column", "-1");
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("rows       5"), r[1]);
+  }
+
+  /** A training run that failed before completing a phase left nothing, so the next run needs no --overwrite. */
+  @Test
+  void aFailedRunNeedsNoOverwrite() throws Exception {
+    String out = tmp.resolve("after-failure").toString();
+    String[] bad = sodm("train", "-i", d("token.libsvm"), "-o", out);
+    assertEquals("1", bad[0], bad[2]);
+    assertFalse(Files.exists(Path.of(out)), "no output after a run that completed no phase");
+    String[] good = sodm("train", "-i", d("train.libsvm"), "-o", out, "--phase", "ingest");
+    assertEquals("0", good[0], good[2]);
+    assertTrue(Files.isDirectory(Path.of(out, "work", "ingest")), "a run stopped by --phase keeps its phase");
+  }
+
   /** The shared fixtures are what the cases assume: the model predicts its training data well. */
   @Test
   void sharedModelIsSound() throws Exception {
