@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 @Command(name = "generate", sortOptions = false, description = {
     "Write synthetic LIBSVM data with a known nonlinear boundary: x uniform in [-1,1]^d, label +1",
     "inside a ball in the first min(3,d) coordinates (radius balancing the classes), labels flipped",
-    "with probability --noise (Bayes accuracy 1 - noise). Ends in .gz: gzip-compressed."})
+    "with probability --noise (Bayes accuracy 1 - noise). Ends in .gz: gzip-compressed.",
+    "--overwrite replaces only a file sodm generate wrote (.NAME.sodm-generated beside it gives its length)."})
 public final class GenerateCommand extends SodmCommand {
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Output file (any Hadoop file system).")
   String output;
@@ -33,6 +34,18 @@ public final class GenerateCommand extends SodmCommand {
     // every option is a table parameter
   }
 
+  /** Beside a generated file: what wrote it and its length (--overwrite replaces only such a file, unchanged). */
+  static final String MARKER = ".sodm-generated";
+
+  private static boolean writtenHere(FileSystem fs, Path target, Path marker) throws java.io.IOException {
+    if (!fs.getFileStatus(target).isFile() || !fs.exists(marker)) return false;
+    String text;
+    try (java.io.InputStream in = fs.open(marker)) {
+      text = new String(in.readNBytes(4096), StandardCharsets.UTF_8).trim();
+    }
+    return text.endsWith("; length " + fs.getFileStatus(target).getLen());
+  }
+
   @Override
   protected int execute(Configuration conf) throws Exception {
     long n = Param.GENERATE_ROWS.longValue(conf);
@@ -41,10 +54,18 @@ public final class GenerateCommand extends SodmCommand {
     long s = Param.SEED.longValue(conf);
     Path target = new Path(output);
     FileSystem fs = target.getFileSystem(conf);
-    if (fs.exists(target) && !Param.OVERWRITE.booleanValue(conf)) {
-      throw new SodmException("output " + target + " already exists (remove it or pass --overwrite)");
+    Path dir = target.getParent() == null ? new Path(".") : target.getParent();
+    Path marker = new Path(dir, "." + target.getName() + MARKER);
+    if (fs.exists(target)) {
+      if (!Param.OVERWRITE.booleanValue(conf)) {
+        throw new SodmException("output " + target + " already exists (remove it or pass --overwrite)");
+      }
+      if (!writtenHere(fs, target, marker)) {
+        throw new SodmException("--overwrite: " + fs.makeQualified(target) + " was not written by sodm generate (no " + marker.getName()
+            + " beside it giving its length); refusing to replace it: remove it yourself or choose another output");
+      }
     }
-    Path tmp = new Path(target.getParent() == null ? new Path(".") : target.getParent(), "." + target.getName() + ".tmp");
+    Path tmp = new Path(dir, "." + target.getName() + ".tmp");
     long t0 = System.nanoTime();
     try {
       try (OutputStream raw = fs.create(tmp, true);
@@ -54,6 +75,10 @@ public final class GenerateCommand extends SodmCommand {
       }
       if (fs.exists(target)) fs.delete(target, false);
       if (!fs.rename(tmp, target)) throw new SodmException("cannot rename " + tmp + " to " + target);
+      try (OutputStream o = fs.create(marker, true)) {
+        o.write(String.format(java.util.Locale.ROOT, "sodm generate: rows %d, features %d, noise %s, seed %d; length %d%n", n, d, p, s,
+            fs.getFileStatus(target).getLen()).getBytes(StandardCharsets.UTF_8));
+      }
     } finally {
       fs.delete(tmp, false);
     }

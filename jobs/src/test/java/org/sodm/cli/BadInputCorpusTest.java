@@ -410,6 +410,17 @@ class BadInputCorpusTest {
         .says(notSodm.toString(), "not written by sodm"));
     c.add(new Case("ingest-overwrite-a-file").run("ingest", "-i", train, "-o", notSodm.resolve("precious.txt").toString(), "--overwrite")
         .says(notSodm.resolve("precious.txt").toString(), "not written by sodm"));
+    c.add(new Case("generate-output-exists").run("generate", "-o", train, "-n", "10").says(train, "already exists"));
+    c.add(new Case("generate-overwrite-data").run("generate", "-o", train, "-n", "10", "--overwrite")
+        .says(train, "not written by sodm generate"));
+    c.add(new Case("generate-overwrite-model").run("generate", "-o", model.resolve("model.avro").toString(), "-n", "10", "--overwrite")
+        .says(model.resolve("model.avro").toString(), "not written by sodm generate"));
+    c.add(new Case("generate-overwrite-edited").setup(dir -> {
+      String f = dir.resolve("g.libsvm").toString();
+      assertEquals("0", sodm("generate", "-o", f, "-n", "10")[0]);
+      Files.writeString(Path.of(f), "1 1:1\n", java.nio.file.StandardOpenOption.APPEND); // the user's edit
+    }).run("generate", "-o", dir("generate-overwrite-edited").resolve("g.libsvm").toString(), "-n", "10", "--overwrite")
+        .says(dir("generate-overwrite-edited").resolve("g.libsvm").toString(), "not written by sodm generate"));
     c.add(new Case("export-output-is-data").run("export-libsvm", model.toString(), "-o", train).says(train, "already exists"));
     c.add(new Case("export-output-is-data-overwrite").run("export-libsvm", model.toString(), "-o", train, "--overwrite")
         .says(train, "not a LIBSVM model written by sodm"));
@@ -436,6 +447,12 @@ class BadInputCorpusTest {
       c.add(new Case(n + "-export").run("export-libsvm", m.toString(), "-o", dir(n + "-export").resolve("m.txt").toString()).says(named)
           .saysOneOf(why));
     }
+    c.add(new Case("predict-label-not-in-model").run("predict", "-m", model.toString(), "-i", d("validation-other-labels.libsvm"), "-o",
+        out("predict-label-not-in-model")).says(d("validation-other-labels.libsvm") + ":2:", "'7'", model.toString()));
+    c.add(new Case("predict-bad-line").run("predict", "-m", model.toString(), "-i", d("token.libsvm"), "-o", out("predict-bad-line"))
+        .says(d("token.libsvm") + ":2:", "1:abc"));
+    c.add(new Case("predict-empty-input").run("predict", "-m", model.toString(), "-i", d("empty.libsvm"), "-o", out("predict-empty-input"))
+        .says(d("empty.libsvm"), "empty"));
     c.add(new Case("model-missing").run("predict", "-m", d("no-such-model"), "-i", train, "-o", out("model-missing"))
         .says(d("no-such-model"), "does not exist"));
     c.add(new Case("evaluate-not-predictions").setup(dir -> Files.copy(data.resolve("train.libsvm"), dir.resolve("train.libsvm")))
@@ -576,6 +593,19 @@ class BadInputCorpusTest {
       assertEquals(List.of(".m.libsvm.crc", ".m.libsvm.range.crc", "m.libsvm", "m.libsvm.range"),
           s.map(p -> p.getFileName().toString()).sorted().toList());
     }
+  }
+
+  /** generate --overwrite replaces its own earlier output. */
+  @Test
+  void generateOverwritesItsOwnFile() throws Exception {
+    String f = tmp.resolve("gen/g.libsvm").toString();
+    assertEquals("0", sodm("generate", "-o", f, "-n", "10", "--seed", "1")[0]);
+    String[] again = sodm("generate", "-o", f, "-n", "20", "--seed", "2", "--overwrite");
+    assertEquals("0", again[0], again[2]);
+    assertEquals(20, Files.readAllLines(Path.of(f)).size());
+    String[] third = sodm("generate", "-o", f, "-n", "5", "--overwrite");
+    assertEquals("0", third[0], third[2]);
+    assertEquals(5, Files.readAllLines(Path.of(f)).size());
   }
 
   /** The CSV check across files refuses only files whose columns differ. */

@@ -101,14 +101,18 @@ public final class PredictJob {
       Path data;
       Path in = new Path(inputs.get(0));
       FileSystem ifs = in.getFileSystem(conf);
+      IngestJob.Result ingested;
       if (inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS))) {
+        ingested = IngestJob.read(conf, in);
         data = new Path(in, IngestJob.DATA);
       } else {
         Configuration ic = new Configuration(conf);
         ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
         ic.setBoolean(SodmConf.OVERWRITE, false);
-        data = new Path(IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest")).dir(), IngestJob.DATA);
+        ingested = IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest"));
+        data = new Path(ingested.dir(), IngestJob.DATA);
       }
+      checkLabels(ingested, model, modelFile);
       conf.set(JobFailure.DIR_KEY, new Path(od.temp(), "_failures").toString());
       Path unseenDir = new Path(od.temp(), "_unseen");
       conf.set(UNSEEN_DIR_KEY, unseenDir.toString());
@@ -147,6 +151,18 @@ public final class PredictJob {
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
       return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), unseen, model.dimension());
+    }
+  }
+
+  /** Fails, naming the file and line of its first row, on a label the model does not have. */
+  private static void checkLabels(IngestJob.Result data, Model model, Path modelFile) {
+    if (data.stats().getLabels() == null) return;
+    for (var l : data.stats().getLabels()) {
+      if (l.getLabel() == null) continue;
+      String label = l.getLabel().toString();
+      if (label.equals(model.labels().positive()) || label.equals(model.labels().negative())) continue;
+      throw new SodmException(l.getFirstSeen() + ": label '" + label + "' is not one of the model's labels (" + model.labels().negative()
+          + ", " + model.labels().positive() + " in " + modelFile + ")");
     }
   }
 
