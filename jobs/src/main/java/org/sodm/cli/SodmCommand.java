@@ -98,8 +98,28 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     if (value != null) conf.set(key, String.valueOf(value));
   }
 
+  private CommandLine parsed;
+
+  /** Fails naming the option when a path option (DIR, FILE, PATH, MODEL) was given an empty value. */
+  private void checkPathsNotEmpty() {
+    if (parsed == null) return;
+    List<CommandLine.Model.ArgSpec> args = new java.util.ArrayList<>(parsed.getCommandSpec().options());
+    args.addAll(parsed.getCommandSpec().positionalParameters());
+    for (CommandLine.Model.ArgSpec a : args) {
+      if (!List.of("DIR", "FILE", "PATH", "MODEL").contains(a.paramLabel())) continue;
+      Object v = a.getValue();
+      boolean empty = v instanceof String s ? s.isBlank()
+          : v instanceof java.util.Collection<?> c && c.stream().anyMatch(e -> e == null || e.toString().isBlank());
+      if (empty) {
+        String name = a instanceof OptionSpec o ? o.longestName() + " " + a.paramLabel() : "the " + a.paramLabel() + " argument";
+        throw new SodmException(name + " is empty: give a path");
+      }
+    }
+  }
+
   @Override
   public final Integer call() throws Exception {
+    checkPathsNotEmpty();
     Configuration conf = getConf() == null ? new Configuration() : getConf();
     for (Map.Entry<String, String> e : defines.entrySet()) conf.set(e.getKey(), e.getValue());
     applyParams(conf);
@@ -115,6 +135,7 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   @Override
   public final int run(String[] args) {
     CommandLine cl = commandLine();
+    parsed = cl;
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
       cmd.getErr().println(name + ": error: " + Causes.describe(ex, name));

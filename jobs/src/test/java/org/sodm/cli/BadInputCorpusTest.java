@@ -364,6 +364,9 @@ class BadInputCorpusTest {
     c.add(new Case("partitions-more-than-rows").run("train", "-i", train, "-o", out("partitions-more-than-rows"), "--partitions", "100000")
         .says("--partitions", "309").keepsPhasesIn(dir("partitions-more-than-rows").resolve("out")));
     c.add(new Case("unknown-option").run("train", "-i", train, "-o", out("unknown-option"), "--bogus").exit(2).says("--bogus"));
+    c.add(new Case("output-empty").run("train", "-i", train, "-o", "").says("--output", "empty"));
+    c.add(new Case("input-empty").run("ingest", "-i", "", "-o", out("input-empty")).says("--input", "empty"));
+    c.add(new Case("model-empty").run("inspect", "").says("MODEL", "empty"));
     c.add(new Case("resume-without-earlier-run").run("train", "-i", train, "-o", out("resume-without-earlier-run"), "--resume")
         .says("--resume", out("resume-without-earlier-run")));
 
@@ -606,6 +609,21 @@ class BadInputCorpusTest {
     String[] third = sodm("generate", "-o", f, "-n", "5", "--overwrite");
     assertEquals("0", third[0], third[2]);
     assertEquals(5, Files.readAllLines(Path.of(f)).size());
+  }
+
+  /** A lock whose holder is gone (killed on this host) is taken over, with a message naming it. */
+  @Test
+  void aDeadHoldersLockIsTakenOver() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Path out = tmp.resolve("stale-lock/out");
+    Path lock = Paths.get(OutputLock.fileOf(new org.apache.hadoop.fs.Path(out.toString())).toUri().getPath());
+    write(lock, ("host " + InetAddress.getLocalHost().getHostName() + ", pid " + gone.pid() + ", user x, started "
+        + Instant.now() + " (gone)\n").getBytes(StandardCharsets.UTF_8));
+    String[] r = sodm("train", "-i", d("train.libsvm"), "-o", out.toString(), "--phase", "ingest");
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("taking over the lock of") && r[1].contains("pid " + gone.pid()), r[1]);
+    assertFalse(Files.exists(lock), "the lock is released at the end");
   }
 
   /** The CSV check across files refuses only files whose columns differ. */
