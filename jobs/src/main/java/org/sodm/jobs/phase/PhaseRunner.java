@@ -89,6 +89,10 @@ public final class PhaseRunner implements AutoCloseable {
   private final Map<String, String> passed = new LinkedHashMap<>();
   private List<Planned> planned = List.of();
   private OutputLock lock;
+  /** This run created the output directory (not a --resume), phases it committed, and whether it ended as planned. */
+  private boolean created;
+  private int committed;
+  private boolean ended;
 
   /**
    * @param stopAfter the phase named by --phase, or null for the whole run
@@ -179,6 +183,7 @@ public final class PhaseRunner implements AutoCloseable {
     }
     fs.mkdirs(work);
     OutputGuard.mark(fs, out, "sodm train");
+    created = true;
     Properties p = new Properties();
     params.forEach(p::setProperty);
     try (OutputStream o = fs.create(pp, true)) {
@@ -186,9 +191,21 @@ public final class PhaseRunner implements AutoCloseable {
     }
   }
 
-  /** Releases the output's lock. */
+  /** The run wrote its result (the model): the output stays whatever happens after. */
+  public void ended() {
+    ended = true;
+  }
+
+  /**
+   * Removes the output when this run created it and failed before any phase was complete
+   * (nothing half-written stays; completed phases stay for --resume), then releases the lock.
+   */
   @Override
   public void close() throws IOException {
+    if (created && committed == 0 && !ended && fs.exists(out)) {
+      // failed before any phase was complete: nothing to resume, so nothing stays (the lock is still ours)
+      fs.delete(out, true);
+    }
     if (lock != null) lock.close();
     lock = null;
   }
@@ -223,6 +240,7 @@ public final class PhaseRunner implements AutoCloseable {
         phase.write(od.temp());
         fs.delete(new Path(od.temp(), "_failures"), true);
         od.commit();
+        committed++;
       }
     }
     double seconds = (System.nanoTime() - t) / 1e9;
@@ -237,6 +255,7 @@ public final class PhaseRunner implements AutoCloseable {
    */
   public void passed(String name, String why) {
     passed.put(name, why);
+    if (name.equals(stopAfter)) ended = true;
     if (name.equals(stopAfter)) throw new StopAfterPhase(name);
   }
 
