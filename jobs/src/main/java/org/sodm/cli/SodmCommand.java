@@ -117,7 +117,10 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     CommandLine cl = commandLine();
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
-      cmd.getErr().println(name + ": error: " + Causes.describe(ex, name));
+      CommandLine.ParseResult pr = parsed;
+      while (pr.hasSubcommand()) pr = pr.subcommand();
+      String output = pr.hasMatchedOption("-o") ? String.valueOf((Object) pr.matchedOptionValue("-o", "")) : null;
+      cmd.getErr().println(name + ": error: " + Causes.describe(ex, name, output));
       if (debug || "1".equals(System.getenv("SODM_DEBUG"))) {
         ex.printStackTrace(cmd.getErr());
       } else if (!(ex instanceof SodmException || ex instanceof IllegalArgumentException)) {

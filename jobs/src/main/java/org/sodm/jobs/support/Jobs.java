@@ -85,9 +85,27 @@ public final class Jobs {
    */
   public static Job newJob(Configuration conf, String name) throws IOException {
     localStaging(conf);
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) LocalFailures.install();
     Job job = Job.getInstance(conf, name);
     AvroJob.setDataModelClass(job, SpecificData.class);
     return job;
+  }
+
+  /** The first line of the first failed task attempt's diagnostics (YARN; none in local mode), or null. */
+  private static String firstTaskDiagnostic(Job job) {
+    try {
+      for (org.apache.hadoop.mapreduce.TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
+        if (e.getStatus() != org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.FAILED) continue;
+        for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
+          if (d != null && !d.isBlank()) return d.strip().lines().findFirst().orElse(d);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // no diagnostics to be had
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return null;
   }
 
   /**
@@ -107,6 +125,10 @@ public final class Jobs {
     if (ok) return;
     List<String> msgs = JobFailure.read(job.getConfiguration());
     if (!msgs.isEmpty()) throw new SodmException(msgs.get(0));
+    Throwable local = LocalFailures.take(job.getJobID() == null ? "" : job.getJobID().toString());
+    if (local != null) throw new SodmException(what + " failed: " + Causes.describe(local, what), local);
+    String diagnostic = firstTaskDiagnostic(job);
+    if (diagnostic != null) throw new SodmException(what + " failed: " + diagnostic);
     String info = null;
     try {
       info = job.getStatus().getFailureInfo();
