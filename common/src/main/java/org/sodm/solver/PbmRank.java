@@ -33,6 +33,8 @@ public final class PbmRank implements ResidentLoop.Program {
   private final int vpi;
   private final double[] alpha;
   private double[] qg;
+  /** The direction of the last iteration (exact mode's local routing uses it), or null before the first. */
+  private double[] lastDelta;
   private double[] progress = new double[0];
   private boolean converged;
   private double objective = Double.NaN;
@@ -65,6 +67,7 @@ public final class PbmRank implements ResidentLoop.Program {
       DataInputStream in = StateCodec.decode(rankState);
       this.alpha = StateCodec.readArray(in);
       this.qg = StateCodec.readArray(in);
+      this.lastDelta = StateCodec.readArray(in);
       if (alpha.length != x.length * vpi || qg.length != x.length) {
         throw new IOException("PBM checkpoint has " + alpha.length + " variables and " + qg.length + " gradients for " + x.length + " rows");
       }
@@ -81,6 +84,22 @@ public final class PbmRank implements ResidentLoop.Program {
 
   public double[] qg() {
     return qg;
+  }
+
+  /** The last iteration's direction d (instance-major), or null before the first iteration. */
+  public double[] lastDelta() {
+    return lastDelta;
+  }
+
+  /** Decodes a rank state: {alpha, qg, last direction}. */
+  public static double[][] decodeRankState(byte[] state) throws IOException {
+    DataInputStream in = StateCodec.decode(state);
+    return new double[][] {StateCodec.readArray(in), StateCodec.readArray(in), StateCodec.readArray(in)};
+  }
+
+  /** Decodes rank 0's global state: {objective, violation, iterations, converged (1 or 0)}. */
+  public static double[] decodeGlobalState(byte[] state) throws IOException {
+    return StateCodec.readArray(StateCodec.decode(state));
   }
 
   public boolean converged() {
@@ -108,6 +127,7 @@ public final class PbmRank implements ResidentLoop.Program {
       qg = multiply(ar, gamma);
     }
     BlockSubproblem.Result r = BlockSubproblem.solve(kernel, x, y, prob, alpha, qg, opts.innerEps(), opts.innerEpochs(), opts.cacheBytes());
+    lastDelta = r.delta();
     // the blocks' scalars, summed in block order on every rank (as PbmSolver's loop over the blocks)
     double[] mine = {r.objective(), r.violation(), r.qgDgamma() + r.sepLinear(), r.sepQuadratic(), r.changed(), r.maxStep()};
     double[] all = Gather.all(ar, mine)[0];
@@ -241,11 +261,12 @@ public final class PbmRank implements ResidentLoop.Program {
     return StateCodec.encode(out -> {
       StateCodec.writeArray(out, alpha);
       StateCodec.writeArray(out, qg);
+      StateCodec.writeArray(out, lastDelta);
     });
   }
 
   @Override
-  public byte[] globalState() {
-    return new byte[0];
+  public byte[] globalState() throws IOException {
+    return StateCodec.encode(out -> StateCodec.writeArray(out, new double[] {objective, violation, iterations, converged ? 1 : 0}));
   }
 }
