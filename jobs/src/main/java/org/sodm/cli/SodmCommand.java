@@ -98,13 +98,13 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     if (value != null) conf.set(key, String.valueOf(value));
   }
 
-  private CommandLine parsed;
+  private CommandLine parsedLine;
 
   /** Fails naming the option when a path option (DIR, FILE, PATH, MODEL) was given an empty value. */
   private void checkPathsNotEmpty() {
-    if (parsed == null) return;
-    List<CommandLine.Model.ArgSpec> args = new java.util.ArrayList<>(parsed.getCommandSpec().options());
-    args.addAll(parsed.getCommandSpec().positionalParameters());
+    if (parsedLine == null) return;
+    List<CommandLine.Model.ArgSpec> args = new java.util.ArrayList<>(parsedLine.getCommandSpec().options());
+    args.addAll(parsedLine.getCommandSpec().positionalParameters());
     for (CommandLine.Model.ArgSpec a : args) {
       if (!List.of("DIR", "FILE", "PATH", "MODEL").contains(a.paramLabel())) continue;
       Object v = a.getValue();
@@ -135,10 +135,13 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   @Override
   public final int run(String[] args) {
     CommandLine cl = commandLine();
-    parsed = cl;
+    parsedLine = cl;
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
-      cmd.getErr().println(name + ": error: " + Causes.describe(ex, name));
+      CommandLine.ParseResult pr = parsed;
+      while (pr.hasSubcommand()) pr = pr.subcommand();
+      String output = pr.hasMatchedOption("-o") ? String.valueOf((Object) pr.matchedOptionValue("-o", "")) : null;
+      cmd.getErr().println(name + ": error: " + Causes.describe(ex, name, output));
       if (debug || "1".equals(System.getenv("SODM_DEBUG"))) {
         ex.printStackTrace(cmd.getErr());
       } else if (!(ex instanceof SodmException || ex instanceof IllegalArgumentException) && Causes.known(ex, name) == null) {

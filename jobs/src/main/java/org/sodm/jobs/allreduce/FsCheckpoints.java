@@ -38,7 +38,7 @@ public final class FsCheckpoints implements ResidentLoop.Checkpoints {
     return new Path(root, String.format("ckpt-%06d.tmp", next));
   }
 
-  static String rankFile(int rank) {
+  public static String rankFile(int rank) {
     return String.format("rank-%05d.bin", rank);
   }
 

@@ -89,10 +89,10 @@ public final class PhaseRunner implements AutoCloseable {
   private final Map<String, String> passed = new LinkedHashMap<>();
   private List<Planned> planned = List.of();
   private OutputLock lock;
-  /** This run created the output (not a resume), stopped after a phase (--phase), committed a phase. */
+  /** This run created the output directory (not a --resume), phases it committed, and whether it ended as planned. */
   private boolean created;
-  private boolean stopped;
-  private boolean committed;
+  private int committed;
+  private boolean ended;
 
   /**
    * @param stopAfter the phase named by --phase, or null for the whole run
@@ -183,21 +183,27 @@ public final class PhaseRunner implements AutoCloseable {
     }
     fs.mkdirs(work);
     OutputGuard.mark(fs, out, "sodm train");
+    created = true;
     Properties p = new Properties();
     params.forEach(p::setProperty);
     try (OutputStream o = fs.create(pp, true)) {
       p.store(o, "sodm train parameters");
     }
-    created = true;
+  }
+
+  /** The run wrote its result (the model): the output stays whatever happens after. */
+  public void ended() {
+    ended = true;
   }
 
   /**
-   * Releases the output's lock; first removes the output this run created when the run failed
-   * before completing any phase (nothing there to resume: the next run needs no --overwrite).
+   * Removes the output when this run created it and failed before any phase was complete
+   * (nothing half-written stays; completed phases stay for --resume), then releases the lock.
    */
   @Override
   public void close() throws IOException {
-    if (lock != null && created && !stopped && !committed && !fs.exists(new Path(out, TrainOutput.MODEL))) {
+    if (created && committed == 0 && !ended && fs.exists(out)) {
+      // failed before any phase was complete: nothing to resume, so nothing stays (the lock is still ours)
       fs.delete(out, true);
     }
     if (lock != null) lock.close();
@@ -234,8 +240,8 @@ public final class PhaseRunner implements AutoCloseable {
         phase.write(od.temp());
         fs.delete(new Path(od.temp(), "_failures"), true);
         od.commit();
+        committed++;
       }
-      committed = true;
     }
     double seconds = (System.nanoTime() - t) / 1e9;
     say(resumed ? label + "*" : label, phase.summary(dir, resumed), seconds);
@@ -249,10 +255,8 @@ public final class PhaseRunner implements AutoCloseable {
    */
   public void passed(String name, String why) {
     passed.put(name, why);
-    if (name.equals(stopAfter)) {
-      stopped = true;
-      throw new StopAfterPhase(name);
-    }
+    if (name.equals(stopAfter)) ended = true;
+    if (name.equals(stopAfter)) throw new StopAfterPhase(name);
   }
 
   /** The progress line of a phase (the bench harness parses this layout). */

@@ -35,6 +35,7 @@ public final class TrainOutput {
     AvroFiles.writeOne(runner.conf(), tmp, ModelRecord.getClassSchema(), ModelCodec.toAvro(t.model()));
     fs.delete(modelPath, false);
     if (!fs.rename(tmp, modelPath)) throw new IOException("cannot rename " + tmp + " to " + modelPath);
+    runner.ended();
     Map<String, Object> report = new LinkedHashMap<>(t.report());
     report.put("seconds", runner.elapsed());
     try (OutputStream o = fs.create(new Path(runner.out(), REPORT), true)) {

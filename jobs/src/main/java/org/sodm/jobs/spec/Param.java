@@ -165,7 +165,7 @@ public enum Param {
   LINEAR_EPOCHS("sodm.train.linear.epochs", "30", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE), "--epochs", "E",
       "DSVRG: number of epochs E (one MapReduce job each: full gradient, then one round-robin pass of inner updates)."),
   ITERATION_MODE("sodm.iteration.mode", "allreduce", Group.LINEAR, Type.choice("allreduce", "jobs"), "--iteration-mode", "M",
-      "BQO / DSVRG: allreduce (one map-only job whose K tasks keep their blocks in memory for every iteration and exchange only "
+      "BQO / DSVRG / exact mode's PBM: allreduce (one map-only job whose K tasks keep their blocks in memory for every iteration and exchange only "
           + "vectors and scalars through an AllReduce coordinated by a tracker in the driver; needs all K tasks running at once) or "
           + "jobs (one MapReduce job per iteration or epoch: slower, but no co-scheduling). Both give the same model."),
   LINEAR_STEP("sodm.train.linear.step", "0", Group.LINEAR, Type.real(0, true, 1, false), "--step", "ETA",

@@ -23,7 +23,16 @@ public final class Causes {
 
   /** A one-line description of why {@code t} happened, {@code where} naming the phase or task. */
   public static String describe(Throwable t, String where) {
-    String known = known(t, where);
+    return describe(t, where, null);
+  }
+
+  /**
+   * As {@link #describe(Throwable, String)}; {@code output} (or null), the command's output path,
+   * names where a disk filled up when the error itself does not (a local write's "No space left
+   * on device" carries no path).
+   */
+  public static String describe(Throwable t, String where, String output) {
+    String known = known(t, where, output);
     if (known != null) return known;
     Throwable r = root(t);
     String m = r.getMessage();
@@ -36,6 +45,10 @@ public final class Causes {
    * Avro file, no such file), or null when {@code t} is none of these.
    */
   public static String known(Throwable t, String where) {
+    return known(t, where, null);
+  }
+
+  private static String known(Throwable t, String where, String output) {
     java.util.List<Throwable> chain = new java.util.ArrayList<>();
     for (Throwable c = t; c != null && !chain.contains(c); c = c.getCause()) chain.add(0, c); // innermost first
     for (Throwable c : chain) {
@@ -50,7 +63,10 @@ public final class Causes {
         return "permission denied: " + m;
       }
       if (m.contains("No space left on device") || m.contains("DiskOutOfSpace") || m.contains("quota")) {
-        return "disk full: " + m + freeSpace(m);
+        String free = freeSpace(m);
+        if (free.isEmpty() && output != null) free = freeSpace(output.replaceFirst("^file:", ""));
+        String what = m.startsWith("disk full: ") ? m.substring("disk full: ".length()) : m;
+        return "disk full: " + what + (output != null && !m.contains(output) ? " (writing under " + output + ")" : "") + free;
       }
       if (m.startsWith("Not an Avro data file") || m.contains("Not a data file")) {
         String path = pathNamed(chain);
@@ -78,7 +94,15 @@ public final class Causes {
     if (!p.find()) return "";
     java.io.File f = new java.io.File(p.group(1));
     while (f != null && !f.exists()) f = f.getParentFile();
-    return f == null ? "" : String.format(Locale.ROOT, " (%,d bytes free on %s)", f.getUsableSpace(), f);
+    if (f == null) return "";
+    String device = "";
+    try {
+      java.nio.file.FileStore store = java.nio.file.Files.getFileStore(f.toPath());
+      device = ", device " + store.name() + " (" + store.type() + ")";
+    } catch (IOException | RuntimeException e) {
+      // no file store to name
+    }
+    return String.format(Locale.ROOT, " (%,d bytes free on %s%s)", f.getUsableSpace(), f, device);
   }
 
   /** Body of a task's run(). */

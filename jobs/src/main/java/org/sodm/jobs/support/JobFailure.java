@@ -31,6 +31,10 @@ public final class JobFailure {
   public static void report(TaskAttemptContext context, String message) {
     String dir = context.getConfiguration().get(DIR_KEY);
     if (dir == null) return;
+    // local mode runs the tasks in the driver's JVM: keep the message in memory too, for when the
+    // file cannot be written (the disk that filled up is often the one the output is on)
+    List<String> here = IN_PROCESS.computeIfAbsent(dir, d -> java.util.Collections.synchronizedList(new ArrayList<>()));
+    if (here.size() < 20) here.add(message);
     try {
       Path p = new Path(dir, context.getTaskAttemptID().toString() + ".txt");
       FileSystem fs = p.getFileSystem(context.getConfiguration());
@@ -40,19 +44,27 @@ public final class JobFailure {
       try (OutputStream out = fs.create(p, true)) {
         out.write(message.getBytes(StandardCharsets.UTF_8));
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | org.apache.hadoop.fs.FSError e) {
       // the task is failing with the same message; nothing more to do
     }
   }
+
+  /** Messages of tasks that ran in this JVM (local mode), by failure directory. */
+  private static final java.util.Map<String, List<String>> IN_PROCESS = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The messages recorded by failed tasks, sorted. */
   public static List<String> read(Configuration conf) throws IOException {
     List<String> out = new ArrayList<>();
     String dir = conf.get(DIR_KEY);
     if (dir == null) return out;
+    List<String> here = IN_PROCESS.remove(dir);
     Path d = new Path(dir);
     FileSystem fs = d.getFileSystem(conf);
-    if (!fs.exists(d)) return out;
+    if (!fs.exists(d)) {
+      if (here != null) out.addAll(here);
+      out.sort(null);
+      return out;
+    }
     for (FileStatus f : fs.listStatus(d)) {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
         StringBuilder sb = new StringBuilder();
@@ -61,6 +73,7 @@ public final class JobFailure {
         out.add(sb.toString());
       }
     }
+    if (out.isEmpty() && here != null) out.addAll(here);
     out.sort(null);
     return out;
   }

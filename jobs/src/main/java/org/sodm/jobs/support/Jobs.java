@@ -28,23 +28,53 @@ public final class Jobs {
 
   /** The staging key of LocalJobRunner, whose built-in default is one directory shared by every local user. */
   static final String STAGING_ROOT = "mapreduce.jobtracker.staging.root.dir";
-  private static java.io.File processStaging;
+  /** Where LocalJobRunner keeps a task's spills and shuffle copies (default under hadoop.tmp.dir, world-readable). */
+  static final String LOCAL_DIR = "mapreduce.cluster.local.dir";
+  private static java.io.File processDir;
 
   /**
-   * Local mode, unless the user chose a staging root: this process's own staging directory under
-   * {@code hadoop.tmp.dir} (per user), removed when the process ends. LocalJobRunner's default
-   * ({@code /tmp/hadoop/mapred/staging}) is shared by every local user (the first one to create it
-   * owns it) and keeps one empty directory per job forever.
+   * Local mode: this process's own directory under {@code hadoop.tmp.dir} (per user), readable by
+   * its owner only, removed when the process ends (also after a failure), holding the jobs'
+   * staging directories ({@code job.xml}, the job's jar and splits) and the tasks' local
+   * directories (spills and shuffle copies of the training data), unless the user chose either.
+   * LocalJobRunner's defaults share {@code /tmp/hadoop/mapred/staging} among every local user (the
+   * first to create it owns it), keep one empty directory per job forever, and leave a failed
+   * job's files and world-readable shuffle copies behind.
    */
   static synchronized void localStaging(Configuration conf) {
-    if (!"local".equals(conf.get("mapreduce.framework.name", "local")) || conf.get(STAGING_ROOT) != null) return;
-    if (processStaging == null) {
-      processStaging = new java.io.File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")),
-          "sodm-staging-" + ProcessHandle.current().pid());
-      java.io.File dir = processStaging;
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> org.apache.hadoop.fs.FileUtil.fullyDelete(dir), "sodm-staging-cleanup"));
+    if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) return;
+    boolean staging = conf.get(STAGING_ROOT) == null;
+    boolean local = isDefault(conf, LOCAL_DIR);
+    if (!staging && !local) return;
+    if (processDir == null) {
+      java.io.File dir = new java.io.File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")),
+          "sodm-" + ProcessHandle.current().pid());
+      ownerOnly(dir);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> org.apache.hadoop.fs.FileUtil.fullyDelete(dir), "sodm-local-cleanup"));
+      processDir = dir;
     }
-    conf.set(STAGING_ROOT, processStaging.getAbsolutePath());
+    if (staging) conf.set(STAGING_ROOT, new java.io.File(processDir, "staging").getAbsolutePath());
+    if (local) conf.set(LOCAL_DIR, new java.io.File(processDir, "local").getAbsolutePath());
+  }
+
+  /** True when {@code key} has no value but mapred-default.xml's (or none). */
+  private static boolean isDefault(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) return true;
+    for (String s : sources) if (!s.endsWith("-default.xml")) return false;
+    return true;
+  }
+
+  private static void ownerOnly(java.io.File dir) {
+    try {
+      java.nio.file.Files.createDirectories(dir.toPath(),
+          java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+      java.nio.file.Files.setPosixFilePermissions(dir.toPath(), java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: its default permissions apply
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot create the local job directory " + dir + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -55,9 +85,27 @@ public final class Jobs {
    */
   public static Job newJob(Configuration conf, String name) throws IOException {
     localStaging(conf);
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) LocalFailures.install();
     Job job = Job.getInstance(conf, name);
     AvroJob.setDataModelClass(job, SpecificData.class);
     return job;
+  }
+
+  /** The first line of the first failed task attempt's diagnostics (YARN; none in local mode), or null. */
+  private static String firstTaskDiagnostic(Job job) {
+    try {
+      for (org.apache.hadoop.mapreduce.TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
+        if (e.getStatus() != org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.FAILED) continue;
+        for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
+          if (d != null && !d.isBlank()) return d.strip().lines().findFirst().orElse(d);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // no diagnostics to be had
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return null;
   }
 
   /**
@@ -77,6 +125,10 @@ public final class Jobs {
     if (ok) return;
     List<String> msgs = JobFailure.read(job.getConfiguration());
     if (!msgs.isEmpty()) throw new SodmException(msgs.get(0));
+    Throwable local = LocalFailures.take(job.getJobID() == null ? "" : job.getJobID().toString());
+    if (local != null) throw new SodmException(what + " failed: " + Causes.describe(local, what), local);
+    String diagnostic = firstTaskDiagnostic(job);
+    if (diagnostic != null) throw new SodmException(what + " failed: " + diagnostic);
     String info = null;
     try {
       info = job.getStatus().getFailureInfo();

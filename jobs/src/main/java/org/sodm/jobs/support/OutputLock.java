@@ -96,11 +96,25 @@ public final class OutputLock implements AutoCloseable {
         + Instant.now() + " (" + ManagementFactory.getRuntimeMXBean().getName() + ")";
   }
 
+  /**
+   * The holder's description. The holder creates the file and then writes it, so a run that
+   * comes a moment later can find it empty: read again for up to 2 s before giving up.
+   */
   private static String read(FileSystem fs, Path file) throws IOException {
-    try (InputStream in = fs.open(file)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-    } catch (java.io.FileNotFoundException e) {
-      return "a run that has just finished";
+    for (int i = 0; ; i++) {
+      String who;
+      try (InputStream in = fs.open(file)) {
+        who = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+      } catch (java.io.FileNotFoundException e) {
+        return "a run that has just finished";
+      }
+      if (!who.isEmpty() || i >= 40) return who.isEmpty() ? "a run that has not yet written its name into the lock" : who;
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return "unknown (interrupted while reading the lock)";
+      }
     }
   }
 

@@ -27,6 +27,7 @@ import org.sodm.solver.PbmStep;
  * level-0/          (when it fits the cache) one more merge round into one block: done
  * pbm/init/         records with qg = Q gamma at the start
  * pbm/iter-NNNN/    data/ (alpha_t, qg_t, d_t, qd_t), stats/ (PbmBlockStats), changed/, curvature/, step.properties
+ * pbm/resident/     (--iteration-mode allreduce, the default) every iteration in one resident job: data/, step.properties
  * </pre>
  *
  * Iteration t runs the direction job (apply step t-1, solve the blocks' subproblems) and, unless
@@ -40,7 +41,7 @@ final class ExactPhase {
   record Result(Path data, double beta, boolean pbm, double objective, double violation, int iterations, boolean converged,
       double seconds) {}
 
-  private static final java.util.regex.Pattern PBM_ITERATION = java.util.regex.Pattern.compile("pbm-(init|[0-9]+)");
+  private static final java.util.regex.Pattern PBM_ITERATION = java.util.regex.Pattern.compile("pbm(-init|-[0-9]+)?");
 
   private final Configuration conf;
   private final FileSystem fs;
@@ -156,6 +157,7 @@ final class ExactPhase {
     });
 
     Path previous = new Path(init.dir(), "data");
+    if (spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE) return resident(previous, rows, t0);
     double beta = 0;
     for (int t = 0; ; t++) {
       PhaseRunner.Done d = runner.run("exact pbm", iteration(t, previous, beta, rows, blocks));
@@ -169,6 +171,54 @@ final class ExactPhase {
       previous = new Path(d.dir(), "data");
       beta = newBeta;
     }
+  }
+
+  /**
+   * The PBM iterations as one resident AllReduce job (phase {@code pbm}, directory
+   * {@code pbm/resident}; {@link PbmResident}): the same iterates as the job-per-iteration path.
+   */
+  private Result resident(Path start, long rows, long t0) throws IOException {
+    PhaseRunner.Done d = runner.run("exact pbm", new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return "pbm";
+      }
+
+      @Override
+      public String dir() {
+        return "pbm/resident";
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        PbmResident.Outcome o = PbmResident.run(conf, start, rows, temp, (t, v) -> runner.note(String.format(Locale.ROOT,
+            "exact pbm    iter %3d  obj %.10g%s  viol %.2e  changed %,d  beta %.4f", t, v[0], gap(v[0]), v[1], (long) v[3], v[2])),
+            runner::note);
+        fs.delete(new Path(temp, "allreduce"), true);
+        Properties step = new Properties();
+        step.setProperty("objective", Double.toString(o.objective()));
+        step.setProperty("violation", Double.toString(o.violation()));
+        step.setProperty("iterations", Integer.toString(o.iterations()));
+        step.setProperty("converged", Boolean.toString(o.converged()));
+        step.setProperty("ranks", Integer.toString(o.ranks()));
+        try (OutputStream out = fs.create(new Path(temp, "step.properties"), true)) {
+          step.store(out, "PBM on the AllReduce runtime");
+        }
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) throws IOException {
+        Properties p = readStep(dir);
+        return String.format(Locale.ROOT, "%s iterations in one resident job of %s tasks: obj %.10g%s viol %.2e%s",
+            p.getProperty("iterations"), p.getProperty("ranks"), Double.parseDouble(p.getProperty("objective")),
+            gap(Double.parseDouble(p.getProperty("objective"))), Double.parseDouble(p.getProperty("violation")),
+            Boolean.parseBoolean(p.getProperty("converged")) ? "" : "  (not converged)");
+      }
+    });
+    Properties p = readStep(d.dir());
+    return new Result(new Path(d.dir(), "data"), 0, true, Double.parseDouble(p.getProperty("objective")),
+        Double.parseDouble(p.getProperty("violation")), Integer.parseInt(p.getProperty("iterations")),
+        Boolean.parseBoolean(p.getProperty("converged")), (System.nanoTime() - t0) / 1e9);
   }
 
   /**

@@ -2,23 +2,42 @@ package org.sodm.jobs.support;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 15 item 8: local jobs stage under this process's own directory of the user's hadoop.tmp.dir, not a root shared by every user. */
+/**
+ * Issue 15 item 8: local jobs stage, spill and shuffle under this process's own directory of the
+ * user's hadoop.tmp.dir (owner-only, removed at exit), not a root shared by every user.
+ */
 class JobsStagingTest {
+  @TempDir Path tmp;
+
   @Test
-  void localJobsStageInAPerProcessDirectoryUnlessTheUserChoseOne() {
+  void localJobsUseAPerProcessOwnerOnlyDirectoryUnlessTheUserChoseOne() throws Exception {
     Configuration c = new Configuration(false);
+    c.addResource("mapred-default.xml");
     c.set("mapreduce.framework.name", "local");
-    c.set("hadoop.tmp.dir", "/tmp/hadoop-alice");
+    c.set("hadoop.tmp.dir", tmp.resolve("hadoop-alice").toString());
     Jobs.localStaging(c);
-    String dir = c.get(Jobs.STAGING_ROOT);
-    assertTrue(dir.startsWith("/tmp/hadoop-") && dir.endsWith("sodm-staging-" + ProcessHandle.current().pid()), dir);
+    String staging = c.get(Jobs.STAGING_ROOT);
+    String local = c.get(Jobs.LOCAL_DIR);
+    Path process = Path.of(staging).getParent();
+    assertEquals(process, Path.of(local).getParent(), "staging and task-local directories in one process directory");
+    assertTrue(process.getFileName().toString().equals("sodm-" + ProcessHandle.current().pid()), process.toString());
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(process)),
+        "spills and shuffle copies of the training data are the user's alone");
+
     Configuration mine = new Configuration(false);
+    mine.addResource("mapred-default.xml");
     mine.set(Jobs.STAGING_ROOT, "/data/staging");
+    mine.set(Jobs.LOCAL_DIR, "/data/local");
     Jobs.localStaging(mine);
     assertEquals("/data/staging", mine.get(Jobs.STAGING_ROOT), "the user's choice stands");
+    assertEquals("/data/local", mine.get(Jobs.LOCAL_DIR), "the user's choice stands");
     Configuration yarn = new Configuration(false);
     yarn.set("mapreduce.framework.name", "yarn");
     Jobs.localStaging(yarn);

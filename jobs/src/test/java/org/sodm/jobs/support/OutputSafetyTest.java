@@ -141,6 +141,74 @@ class OutputSafetyTest {
     assertFalse(OutputLock.holderIsDeadHere("host elsewhere, pid 1, user root"));
   }
 
+  /**
+   * Two trainings started at once into one directory: exactly one runs, the other fails naming the
+   * lock's holder, and the model is the one a clean run gives.
+   */
+  @Test
+  void twoConcurrentTrainingsIntoOneDirectory() throws Exception {
+    String[] common = {"--scale", "0,1", "-g", "2", "--loss", "hinge", "--partitions", "2", "--fanout", "2", "-D", "sodm.train.exact.below.rows=0"};
+    List<String> clean = new ArrayList<>(List.of("-i", data.toString(), "-o", tmp.resolve("clean").toString()));
+    clean.addAll(List.of(common));
+    assertEquals("0", sodm("train", clean.toArray(new String[0]))[0]);
+    List<String> both = new ArrayList<>(List.of("-i", data.toString(), "-o", tmp.resolve("both").toString()));
+    both.addAll(List.of(common));
+    // two processes (one JVM's System.out and System.err cannot be told apart between two in-process runs)
+    List<Process> procs = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      List<String> cmd = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+          "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")), "org.sodm.cli.SodmMain", "train",
+          "-D", "hadoop.tmp.dir=" + tmp.resolve("h" + i), "-D", "mapreduce.jobtracker.staging.root.dir=" + tmp.resolve("st" + i),
+          "-D", "mapreduce.framework.name=local", "-D", "fs.defaultFS=file:///"));
+      cmd.addAll(both);
+      procs.add(new ProcessBuilder(cmd).redirectError(tmp.resolve("err" + i).toFile()).redirectOutput(tmp.resolve("out" + i).toFile()).start());
+    }
+    int[] exit = {procs.get(0).waitFor(), procs.get(1).waitFor()};
+    assertEquals(1, (exit[0] == 0 ? 1 : 0) + (exit[1] == 0 ? 1 : 0), "exactly one run: exits " + exit[0] + ", " + exit[1]);
+    int loser = exit[0] == 0 ? 1 : 0;
+    String err = Files.readString(tmp.resolve("err" + loser));
+    assertEquals(1, exit[loser], err);
+    assertTrue(err.contains("is in use by another sodm run") && err.contains("pid " + procs.get(1 - loser).pid()), err);
+    assertFalse(err.contains("\tat "), err);
+    org.apache.hadoop.conf.Configuration conf = LocalConf.create(tmp);
+    assertEquals(org.sodm.jobs.predict.ModelFiles.readRecord(conf, new org.apache.hadoop.fs.Path(tmp.resolve("clean/model.avro").toString())).getBlocks(),
+        org.sodm.jobs.predict.ModelFiles.readRecord(conf, new org.apache.hadoop.fs.Path(tmp.resolve("both/model.avro").toString())).getBlocks());
+  }
+
+  /**
+   * A 20 MB file system (tmpfs; skipped where this user cannot mount one) filled during training:
+   * the message names the disk-full cause, the output path and the device with its free space;
+   * the earlier model on it is intact, and the failed run leaves nothing half-written.
+   */
+  @Test
+  void aFileSystemFilledDuringTrainingIsNamedAndAnEarlierModelIsIntact() throws Exception {
+    Path mnt = tmp.resolve("small-fs");
+    Files.createDirectories(mnt);
+    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", mnt.toString()).redirectErrorStream(true).start();
+    String why = new String(m.getInputStream().readAllBytes());
+    org.junit.jupiter.api.Assumptions.assumeTrue(m.waitFor() == 0, "cannot mount a 20 MB tmpfs here: " + why);
+    try {
+      String[] first = sodm("train", "-i", data.toString(), "-o", mnt.resolve("earlier").toString(), "--scale", "0,1", "-g", "2",
+          "--loss", "hinge", "--partitions", "1");
+      assertEquals("0", first[0], first[2]);
+      Map<String, String> before = snapshot(mnt.resolve("earlier"));
+      // fill the file system but for 64 KB
+      java.nio.file.FileStore store = Files.getFileStore(mnt);
+      try (java.io.OutputStream o = Files.newOutputStream(mnt.resolve("filler"))) {
+        byte[] block = new byte[1 << 16];
+        while (store.getUsableSpace() > (1 << 16)) o.write(block, 0, (int) Math.min(block.length, store.getUsableSpace() - (1 << 16)));
+      }
+      Path out = mnt.resolve("second");
+      String[] r = sodm("train", "-i", data.toString(), "-o", out.toString(), "--scale", "0,1", "-g", "2", "--loss", "hinge",
+          "--partitions", "1", "--overwrite");
+      refused(r, "disk full", "No space left on device", out.toString(), "bytes free on", "device tmpfs");
+      assertEquals(before, snapshot(mnt.resolve("earlier")), "the earlier model is intact");
+      assertFalse(Files.exists(out.resolve("model.avro")));
+    } finally {
+      new ProcessBuilder("umount", "-l", mnt.toString()).start().waitFor(); // lazy: a failed task may still hold a file open
+    }
+  }
+
   @Test
   void resumeRefusesAnInputEditedInPlace() throws Exception {
     Path in = data.resolve("train.libsvm");

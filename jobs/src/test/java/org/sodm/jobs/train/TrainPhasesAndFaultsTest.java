@@ -162,6 +162,34 @@ class TrainPhasesAndFaultsTest {
         .anyMatch(k -> k.toString().startsWith("sodm.internal")));
   }
 
+  /**
+   * Nothing on disk after a failed run but completed phases: a run that fails before any phase is
+   * complete leaves no output directory (so the next run needs no --overwrite); one that fails
+   * after the ingest keeps it (and only it) for --resume.
+   */
+  @Test
+  void aFailedRunLeavesOnlyCompletedPhases() throws IOException {
+    Path bad = tmp.resolve("bad.libsvm");
+    Files.writeString(bad, "1 1:0.5 2:1\n-1 1:0.1 2:0.2\n1 1:0.7 2:x\n");
+    Configuration c = conf(tmp);
+    Path out = tmp.resolve("failed-early");
+    SodmException e = assertThrows(SodmException.class, () -> TrainPipeline.run(c, new TrainPipeline.Request(List.of(bad.toString()), null,
+        new org.apache.hadoop.fs.Path(out.toString()), false), progress::add));
+    assertTrue(e.getMessage().contains("bad.libsvm:3"), e.getMessage());
+    assertFalse(Files.exists(out), "no phase complete: nothing stays");
+    assertFalse(Files.exists(out.resolveSibling(".failed-early.sodm-lock")), "the lock is released");
+
+    Configuration late = conf(tmp);
+    late.set(BlockSolveReducer.FAIL_ONCE_DIR, tmp.resolve("markers-late").toString());
+    late.setInt(BlockSolveReducer.FAIL_ONCE_LEVEL, 2);
+    late.setInt(BlockSolveReducer.FAIL_ONCE_BLOCK, 0);
+    Path out2 = tmp.resolve("failed-late");
+    assertThrows(SodmException.class, () -> train(late, out2, false, null, progress));
+    assertTrue(Files.isDirectory(out2.resolve("work/ingest")), "the completed ingest stays for --resume");
+    assertFalse(Files.exists(out2.resolve("work/level-2")));
+    assertEquals(List.of(), leftovers(out2.resolve("work")));
+  }
+
   /** The test JVM's classpath, for child JVMs (surefire's booter jar carries it in its manifest). */
   static String testClasspath() {
     return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
