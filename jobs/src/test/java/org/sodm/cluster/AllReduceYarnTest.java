@@ -2,6 +2,8 @@ package org.sodm.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -77,18 +79,89 @@ class AllReduceYarnTest {
     fs.mkdirs(data);
     fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(LocalConf.sampleData("svmguide1").toString()), data);
     String hdfs = fs.getUri().toString();
-    int appsBefore = yarn.getResourceManager().getRMContext().getRMApps().size();
+    java.util.Set<Object> appsBefore = new java.util.HashSet<>(yarn.getResourceManager().getRMContext().getRMApps().keySet());
     long t = System.nanoTime();
     assertEquals(0, ToolRunner.run(new Configuration(clusterConf), new TrainCommand(), args(hdfs + "/user/sodm/data/svmguide1",
         hdfs + "/user/sodm/model")));
-    List<String> apps = yarn.getResourceManager().getRMContext().getRMApps().values().stream().map(a -> a.getName()).sorted().toList();
+    List<String> apps = yarn.getResourceManager().getRMContext().getRMApps().entrySet().stream()
+        .filter(e -> !appsBefore.contains(e.getKey())).map(e -> e.getValue().getName()).sorted().toList();
     System.out.printf("AllReduceYarnTest: train on YARN %.1f s, applications %s%n", (System.nanoTime() - t) / 1e9, apps);
-    assertEquals(3, apps.size() - appsBefore, "ingest, partition and one resident BQO job: " + apps);
+    assertEquals(3, apps.size(), "ingest, partition and one resident BQO job: " + apps);
     assertEquals(1, apps.stream().filter(n -> n.contains("bqo")).count(), apps.toString());
 
     ModelRecord mLocal = ModelFiles.readRecord(local, new org.apache.hadoop.fs.Path(localOut.resolve("model.avro").toString()));
     ModelRecord mYarn = ModelFiles.readRecord(clusterConf, new org.apache.hadoop.fs.Path(hdfs + "/user/sodm/model/model.avro"));
     assertArrayEquals(mLocal.getLinear().getW().stream().mapToDouble(Double::doubleValue).toArray(),
         mYarn.getLinear().getW().stream().mapToDouble(Double::doubleValue).toArray(), "the same w on YARN as in local mode");
+  }
+
+  private static String hdfsData(String name) throws IOException {
+    FileSystem fs = dfs.getFileSystem();
+    org.apache.hadoop.fs.Path data = new org.apache.hadoop.fs.Path("/user/sodm/" + name);
+    if (!fs.exists(new org.apache.hadoop.fs.Path(data, "svmguide1"))) {
+      fs.mkdirs(data);
+      fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(LocalConf.sampleData("svmguide1").toString()), data);
+    }
+    return fs.getUri() + "/user/sodm/" + name + "/svmguide1";
+  }
+
+  /**
+   * A task that fails mid-run (planted before iteration 5, checkpoints every 2 iterations): the
+   * driver resubmits the job from the last checkpoint and the model is still bit for bit the
+   * local-mode model.
+   */
+  @Test
+  void aTaskFailingMidRunResumesFromTheCheckpointToTheSameModel() throws Exception {
+    Configuration local = LocalConf.create(tmp.resolve("local2"));
+    Path localOut = tmp.resolve("local-model-2");
+    assertEquals(0, ToolRunner.run(new Configuration(local), new TrainCommand(), args(LocalConf.sampleData("svmguide1").toString(),
+        localOut.toString())));
+    String hdfs = dfs.getFileSystem().getUri().toString();
+    Configuration c = new Configuration(clusterConf);
+    c.set(org.sodm.jobs.allreduce.AllReduceKeys.TEST_FAIL, "1:5");
+    c.setInt(org.sodm.jobs.spec.Param.ALLREDUCE_CHECKPOINT_ITERATIONS.key(), 2);
+    assertEquals(0, ToolRunner.run(c, new TrainCommand(), args(hdfsData("data2"), hdfs + "/user/sodm/model-fault")));
+    ModelRecord mLocal = ModelFiles.readRecord(local, new org.apache.hadoop.fs.Path(localOut.resolve("model.avro").toString()));
+    ModelRecord mYarn = ModelFiles.readRecord(clusterConf, new org.apache.hadoop.fs.Path(hdfs + "/user/sodm/model-fault/model.avro"));
+    assertArrayEquals(mLocal.getLinear().getW().stream().mapToDouble(Double::doubleValue).toArray(),
+        mYarn.getLinear().getW().stream().mapToDouble(Double::doubleValue).toArray(), "resumed on YARN: the local model");
+  }
+
+  /**
+   * More blocks than the cluster can run at once (4 tasks; the NodeManager fits the AM and 2): the
+   * rendezvous fails within its timeout with a message naming K, how many registered and what to
+   * change, and no model or half-written phase is left.
+   */
+  @Test
+  void aRendezvousTheClusterCannotMeetFailsWithinTheTimeout() throws Exception {
+    String hdfs = dfs.getFileSystem().getUri().toString();
+    String[] a = args(hdfsData("data3"), hdfs + "/user/sodm/model-k4");
+    for (int i = 0; i < a.length; i++) if (a[i].equals("--linear-blocks")) a[i + 1] = "4";
+    Configuration c = new Configuration(clusterConf);
+    c.setInt(org.sodm.jobs.spec.Param.ALLREDUCE_RENDEZVOUS_TIMEOUT.key(), 25);
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.err;
+    long t = System.nanoTime();
+    int exit;
+    try {
+      System.setErr(new java.io.PrintStream(err, true));
+      exit = ToolRunner.run(c, new TrainCommand(), a);
+    } finally {
+      System.setErr(saved);
+    }
+    double seconds = (System.nanoTime() - t) / 1e9;
+    String msg = err.toString();
+    assertEquals(1, exit, msg);
+    assertTrue(msg.contains("AllReduce rendezvous failed") && msg.contains("of 4 tasks registered") && msg.contains("--linear-blocks")
+        && msg.contains("--iteration-mode jobs"), msg);
+    assertTrue(seconds < 25 + 120, "failed after " + seconds + " s");
+    FileSystem fs = dfs.getFileSystem();
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/user/sodm/model-k4");
+    assertFalse(fs.exists(new org.apache.hadoop.fs.Path(out, "model.avro")));
+    if (fs.exists(new org.apache.hadoop.fs.Path(out, "work"))) {
+      for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(new org.apache.hadoop.fs.Path(out, "work"))) {
+        assertFalse(st.getPath().getName().contains(".tmp"), "half-written: " + st.getPath());
+      }
+    }
   }
 }
