@@ -89,6 +89,8 @@ public final class PhaseRunner implements AutoCloseable {
   private final Map<String, String> passed = new LinkedHashMap<>();
   private List<Planned> planned = List.of();
   private OutputLock lock;
+  /** Tests: milliseconds to wait once the output's lock is taken. */
+  public static final String TEST_PAUSE_AFTER_LOCK = "sodm.internal.test.pause.after.lock.ms";
   /** This run created the output directory (not a --resume), phases it committed, and whether it ended as planned. */
   private boolean created;
   private int committed;
@@ -150,6 +152,14 @@ public final class PhaseRunner implements AutoCloseable {
    */
   public void prepare(Map<String, String> params, boolean resume, boolean overwrite) throws IOException {
     lock = OutputLock.acquire(fs, out, Param.LOCK_LEASE.longValue(conf) * 1000, progress);
+    long pause = conf.getLong(TEST_PAUSE_AFTER_LOCK, 0); // tests: a run that holds its lock while another starts
+    if (pause > 0) {
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     Path pp = new Path(work, PARAMS);
     if (resume) {
       if (!fs.exists(pp)) throw new SodmException("--resume: " + work + " holds no earlier run (no " + PARAMS + ")");
@@ -189,6 +199,11 @@ public final class PhaseRunner implements AutoCloseable {
     try (OutputStream o = fs.create(pp, true)) {
       p.store(o, "sodm train parameters");
     }
+  }
+
+  /** The phase --phase names, or null. */
+  public String stopAfter() {
+    return stopAfter;
   }
 
   /** The run wrote its result (the model): the output stays whatever happens after. */

@@ -49,10 +49,11 @@ public final class Jobs {
     if (processDir == null) {
       java.io.File dir = new java.io.File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")),
           "sodm-" + ProcessHandle.current().pid());
-      ownerOnly(dir);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> org.apache.hadoop.fs.FileUtil.fullyDelete(dir), "sodm-local-cleanup"));
       processDir = dir;
     }
+    // (again) owner-only: someone may have removed it since (a long-lived JVM's temporary directories)
+    if (!processDir.isDirectory()) ownerOnly(processDir);
     if (staging) conf.set(STAGING_ROOT, new java.io.File(processDir, "staging").getAbsolutePath());
     if (local) conf.set(LOCAL_DIR, new java.io.File(processDir, "local").getAbsolutePath());
   }

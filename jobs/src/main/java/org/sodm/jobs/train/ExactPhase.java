@@ -1,5 +1,7 @@
 package org.sodm.jobs.train;
 
+import org.sodm.jobs.support.SodmException;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -178,6 +180,11 @@ final class ExactPhase {
    * {@code pbm/resident}; {@link PbmResident}): the same iterates as the job-per-iteration path.
    */
   private Result resident(Path start, long rows, long t0) throws IOException {
+    String stop = runner.stopAfter();
+    if (stop != null && stop.matches("pbm-[0-9]+")) {
+      throw new SodmException("--phase " + stop + " names an iteration of the job-per-iteration path; with --iteration-mode allreduce "
+          + "(the default) PBM's iterations are one phase: --phase pbm (or use --iteration-mode jobs)");
+    }
     PhaseRunner.Done d = runner.run("exact pbm", new PhaseRunner.Phase() {
       @Override
       public String name() {

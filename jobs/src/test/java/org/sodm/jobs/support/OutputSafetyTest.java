@@ -153,22 +153,27 @@ class OutputSafetyTest {
     assertEquals("0", sodm("train", clean.toArray(new String[0]))[0]);
     List<String> both = new ArrayList<>(List.of("-i", data.toString(), "-o", tmp.resolve("both").toString()));
     both.addAll(List.of(common));
-    // two processes (one JVM's System.out and System.err cannot be told apart between two in-process runs)
+    // two processes (one JVM's System.out and System.err cannot be told apart between two in-process runs); the
+    // first holds its lock for 15 s before training, and the second starts once the lock is there, so that they
+    // overlap however slow the machine is
     List<Process> procs = new ArrayList<>();
+    Path lock = tmp.resolve(".both.sodm-lock");
     for (int i = 0; i < 2; i++) {
       List<String> cmd = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
           "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")), "org.sodm.cli.SodmMain", "train",
           "-D", "hadoop.tmp.dir=" + tmp.resolve("h" + i), "-D", "mapreduce.jobtracker.staging.root.dir=" + tmp.resolve("st" + i),
           "-D", "mapreduce.framework.name=local", "-D", "fs.defaultFS=file:///"));
+      if (i == 0) cmd.addAll(List.of("-D", org.sodm.jobs.phase.PhaseRunner.TEST_PAUSE_AFTER_LOCK + "=15000"));
       cmd.addAll(both);
       procs.add(new ProcessBuilder(cmd).redirectError(tmp.resolve("err" + i).toFile()).redirectOutput(tmp.resolve("out" + i).toFile()).start());
+      long t0 = System.nanoTime();
+      while (i == 0 && !Files.exists(lock) && procs.get(0).isAlive() && System.nanoTime() - t0 < 120e9) Thread.sleep(50);
     }
     int[] exit = {procs.get(0).waitFor(), procs.get(1).waitFor()};
-    assertEquals(1, (exit[0] == 0 ? 1 : 0) + (exit[1] == 0 ? 1 : 0), "exactly one run: exits " + exit[0] + ", " + exit[1]);
-    int loser = exit[0] == 0 ? 1 : 0;
-    String err = Files.readString(tmp.resolve("err" + loser));
-    assertEquals(1, exit[loser], err);
-    assertTrue(err.contains("is in use by another sodm run") && err.contains("pid " + procs.get(1 - loser).pid()), err);
+    String err = Files.readString(tmp.resolve("err1"));
+    assertEquals(0, exit[0], Files.readString(tmp.resolve("err0")));
+    assertEquals(1, exit[1], err);
+    assertTrue(err.contains("is in use by another sodm run") && err.contains("pid " + procs.get(0).pid()), err);
     assertFalse(err.contains("\tat "), err);
     org.apache.hadoop.conf.Configuration conf = LocalConf.create(tmp);
     assertEquals(org.sodm.jobs.predict.ModelFiles.readRecord(conf, new org.apache.hadoop.fs.Path(tmp.resolve("clean/model.avro").toString())).getBlocks(),

@@ -35,6 +35,10 @@ class PhaseEveryMethodTest {
         Arguments.of("pbm", new String[] {SodmConf.LOSS, "hinge", SodmConf.C, "2", SodmConf.GAMMA, "2", SodmConf.PARTITIONS, "4",
             SodmConf.FANOUT, "4", SodmConf.PARTITIONER, "random", SodmConf.EXACT, "true", SodmConf.EXACT_SINGLE, "never",
             SodmConf.EXACT_MAX_ITERATIONS, "2"},
+            List.of("ingest", "validation", "level-1", "refine", "pbm-init", "pbm")),
+        Arguments.of("pbm-jobs", new String[] {SodmConf.LOSS, "hinge", SodmConf.C, "2", SodmConf.GAMMA, "2", SodmConf.PARTITIONS, "4",
+            SodmConf.FANOUT, "4", SodmConf.PARTITIONER, "random", SodmConf.EXACT, "true", SodmConf.EXACT_SINGLE, "never",
+            SodmConf.EXACT_MAX_ITERATIONS, "2", org.sodm.jobs.spec.Param.ITERATION_MODE.key(), "jobs"},
             List.of("ingest", "validation", "level-1", "refine", "pbm-init", "pbm-0", "pbm-1")),
         Arguments.of("bqo", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "hinge", SodmConf.LINEAR_EPS, "0.05"},
             List.of("ingest", "validation", "partition", "bqo")),
@@ -78,6 +82,7 @@ class PhaseEveryMethodTest {
 
   private static String dir(String phase) {
     if (phase.equals("pbm-init")) return "pbm/init";
+    if (phase.equals("pbm")) return "pbm/resident";
     if (phase.startsWith("pbm-")) return String.format("pbm/iter-%04d", Integer.parseInt(phase.substring(4)));
     return phase;
   }
