@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "evaluate", sortOptions = false, description = {
     "Metrics of a predictions directory: accuracy, precision, recall, F1 (of the +1 class), AUC, confusion",
-    "matrix; as a table, or JSON with --json."})
+    "matrix; as a table, or JSON with --json. Multi-class models: per-class precision, recall and F1, their",
+    "macro and micro averages and the K x K confusion matrix; with --probability also the log-loss and a",
+    "calibration table (rows binned by the predicted class's probability: mean probability against accuracy)."})
 public final class EvaluateCommand extends SodmCommand {
   @Option(names = {"-p", "--predictions"}, required = true, paramLabel = "DIR", description = "Output of sodm predict.")
   String predictions;
@@ -28,6 +30,18 @@ public final class EvaluateCommand extends SodmCommand {
   @Override
   protected int execute(Configuration conf) throws Exception {
     Model m = ModelFiles.read(conf, ModelFiles.resolve(conf, model));
+    if (m instanceof org.sodm.model.MulticlassModel mm) {
+      PredictJob.MulticlassEvaluation ev = PredictJob.evaluate(conf, new Path(predictions), mm);
+      if (ev.metrics() == null) throw new SodmException(predictions + ": not every row has a label; nothing to evaluate");
+      String mode = PredictJob.mode(conf, new Path(predictions));
+      if (json) {
+        out().println("{\"mode\": \"" + mode + "\", " + ev.metrics().toJson().substring(1));
+      } else {
+        out().println("prediction mode: " + mode);
+        out().println(ev.metrics().table());
+      }
+      return 0;
+    }
     PredictJob.Evaluation ev = PredictJob.evaluate(conf, new Path(predictions), m.labels());
     if (ev.metrics() == null) throw new SodmException(predictions + ": not every row has a label; nothing to evaluate");
     String pos = m.labels().positive();

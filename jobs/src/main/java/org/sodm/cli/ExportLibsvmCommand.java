@@ -16,7 +16,9 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "export-libsvm", description = {
     "Write the model in LIBSVM's format for svm-predict (the blocks' mean as one expansion, rho = -bias),",
-    "and, when the model scales features, an svm-scale range file (use: svm-scale -r RANGE test > test.scaled)."})
+    "and, when the model scales features, an svm-scale range file (use: svm-scale -r RANGE test > test.scaled).",
+    "A one-vs-one multi-class model is written in LIBSVM's multi-class format (each distinct support vector once",
+    "with K-1 coefficients; svm-predict reproduces sodm's labels); ovr models cannot be expressed in it."})
 public final class ExportLibsvmCommand extends SodmCommand {
   @Parameters(index = "0", paramLabel = "MODEL", description = "model.avro or a training output directory.")
   String model;
@@ -35,11 +37,19 @@ public final class ExportLibsvmCommand extends SodmCommand {
     Model m = ModelFiles.read(conf, ModelFiles.resolve(conf, model));
     Path out = new Path(output);
     FileSystem fs = out.getFileSystem(conf);
-    try (Writer w = new OutputStreamWriter(fs.create(out, true), StandardCharsets.UTF_8)) {
-      LibsvmExport.write(m, w);
+    java.io.StringWriter text = new java.io.StringWriter();
+    try {
+      LibsvmExport.write(m, text); // before anything is written: a model LIBSVM cannot express leaves no file behind
+    } catch (IllegalArgumentException e) {
+      throw new org.sodm.jobs.support.SodmException("export-libsvm " + model + ": " + e.getMessage());
     }
-    out().println("sodm export-libsvm: " + fs.makeQualified(out) + (m instanceof LinearModel ? " (linear model: one SV = w, rho = -b)"
-        : " (" + m.supportVectors() + " SVs)"));
+    try (Writer w = new OutputStreamWriter(fs.create(out, true), StandardCharsets.UTF_8)) {
+      w.write(text.toString());
+    }
+    String what = m instanceof org.sodm.model.MulticlassModel mm
+        ? " (" + mm.classes().size() + " classes, one-vs-one, " + mm.distinctSupportVectors() + " distinct SVs)"
+        : m instanceof LinearModel ? " (linear model: one SV = w, rho = -b)" : " (" + m.supportVectors() + " SVs)";
+    out().println("sodm export-libsvm: " + fs.makeQualified(out) + what);
     if (m.scaler() != null) {
       Path r = new Path(range != null ? range : output + ".range");
       try (Writer w = new OutputStreamWriter(fs.create(r, true), StandardCharsets.UTF_8)) {

@@ -60,7 +60,9 @@ public final class KernelTreeTrainer implements Trainer {
     IngestJob.Result data = ctx.data();
     KernelSpec kernel = spec.resolvedKernel();
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
-    List<Integer> levelBlocks = spec.tree().levelBlocks(data.stats().getRows());
+    org.sodm.model.Subproblems plan = TrainKeys.plan(conf); // multi-class or --probability: the sub-problems, else null
+    long rows = plan == null ? data.stats().getRows() : plan.largestTaskRows(TrainPipeline.classCounts(data.stats(), TrainKeys.classes(conf)));
+    List<Integer> levelBlocks = spec.tree().levelBlocks(rows);
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
 
     // landmarks / k-means centres
@@ -104,6 +106,7 @@ public final class KernelTreeTrainer implements Trainer {
       boolean bottom = i == 0;
       Path input = previous;
       LevelStats[] ls = new LevelStats[1];
+      conf.setInt(TrainKeys.BLOCKS_BELOW, bottom ? 0 : levelBlocks.get(i - 1));
       PhaseRunner.Done d = runner.run("level " + level, new PhaseRunner.Phase() {
         private long started = System.nanoTime();
 
@@ -123,7 +126,8 @@ public final class KernelTreeTrainer implements Trainer {
           double wall = (System.nanoTime() - started) / 1e9;
           List<BlockStats> stats = TrainIO.readStats(conf, new Path(dir, "stats"));
           long tv = System.nanoTime();
-          Double acc = ctx.validation() == null ? null : ctx.validationAccuracy(buildModel(ctx, new Path(dir, "data"), List.of(), null));
+          Double acc = ctx.validation() == null ? null
+              : ctx.validationAccuracy(buildModel(ctx, new Path(dir, "data"), List.of(), null, blocks).model());
           double validationSeconds = (System.nanoTime() - tv) / 1e9;
           ls[0] = levelStats(level, stats, wall, acc);
           return String.format(Locale.ROOT, "%4d blocks  obj %12.6g  viol %.2e  SV %,7d  mem %4d MB%s", ls[0].getBlocks(),
@@ -150,20 +154,24 @@ public final class KernelTreeTrainer implements Trainer {
     UnaryOperator<TrainRecord> transform = null;
     int merges = levels.size() - 1;
     ExactPhase.Result exactResult = null;
-    boolean bySize = spec.exact().bySize(data.stats().getRows(), levels.get(levels.size() - 1).getBlocks());
+    int lastBlocks = levelBlocks.get(levels.size() - 1); // per sub-problem
+    boolean bySize = spec.exact().bySize(rows, lastBlocks);
     if (spec.exact().on() || bySize) {
       LevelStats top1 = levels.get(levels.size() - 1);
-      ExactPhase.Result ex = new ExactPhase(conf, runner, spec).run(last, data.stats().getRows(), top1.getBlocks(),
-          top1.getSupportVectors(), bySize);
+      conf.setInt(TrainKeys.BLOCKS_BELOW, lastBlocks);
+      // multi-class: one block per sub-problem (PBM solves one problem; TrainPipeline refuses --exact-single never)
+      ExactPhase.Result ex = new ExactPhase(conf, runner, spec).run(last, rows, plan == null ? top1.getBlocks() : lastBlocks,
+          top1.getSupportVectors(), bySize || plan != null);
       last = ex.data();
       exactResult = ex;
       double beta = ex.beta();
       transform = r -> {
         TrainRecord c = ExactPhase.finalRecord(r, beta, spec.loss());
-        c.setBlock(0);
+        if (plan == null) c.setBlock(0); // multi-class: block = sub-problem (one block each)
         return c;
       };
-      KernelModel exModel = buildModel(ctx, last, List.of(), transform);
+      lastBlocks = 1;
+      org.sodm.model.Model exModel = buildModel(ctx, last, List.of(), transform, 1).model();
       Double acc = ctx.validationAccuracy(exModel);
       levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel.supportVectors(), 0L, ex.seconds(), 0L,
           acc));
@@ -174,24 +182,61 @@ public final class KernelTreeTrainer implements Trainer {
           acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), ex.seconds());
     }
 
-    KernelModel model = buildModel(ctx, last, levels, transform);
+    Built built = buildModel(ctx, last, levels, transform, lastBlocks);
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("levels", TrainOutput.levels(levels));
+    if (plan != null) {
+      org.sodm.model.MulticlassModel mm = built.multi();
+      if (plan.folds() > 0) {
+        long tp = System.nanoTime();
+        org.sodm.model.Platt[] platt = built.subs().platt(conf, new Path(data.dir(), IngestJob.DATA), built.all(), kernel, spec.loss(),
+            data.scaler(), spec.seed());
+        mm = mm.withPlatt(platt);
+        runner.say("probability", String.format(Locale.ROOT, "Platt's sigmoids of %d task(s) on the decision values of %d folds",
+            platt.length, plan.folds()), (System.nanoTime() - tp) / 1e9);
+      }
+      if (kmeans && levelBlocks.get(0) > 1) runner.note("multi-class models have no local routing (--mode local): the blocks are per class pair");
+      report.put("classes", mm.classes());
+      report.put("scheme", mm.scheme().id());
+      report.put("tasks", plan.tasks());
+      report.put("supportVectors", mm.supportVectors());
+      report.put("distinctSupportVectors", mm.distinctSupportVectors());
+      return new Trained(mm, levels, report);
+    }
+    KernelModel model = (KernelModel) built.model();
     if (kmeans && levelBlocks.get(0) > 1) {
       model = model.withRouting(routing(ctx, model, kernel, levelBlocks.get(0), merges, exactResult));
     }
-    Map<String, Object> report = new LinkedHashMap<>();
-    report.put("levels", TrainOutput.levels(levels));
     report.put("blocks", model.blockCount());
     report.put("supportVectors", model.supportVectors());
     return new Trained(model, levels, report);
   }
 
-  /** {@code transform} (or null) maps each record before it goes into the model (exact mode: final alpha, block 0). */
-  private static KernelModel buildModel(TrainContext ctx, Path levelData, List<LevelStats> levels, UnaryOperator<TrainRecord> transform)
-      throws IOException {
+  /** A level's model: binary ({@code model}), or multi-class ({@code multi}, with every sub-problem's model in {@code all}). */
+  private record Built(org.sodm.model.Model model, SubproblemModels subs, KernelModel[] all) {
+    org.sodm.model.MulticlassModel multi() {
+      return (org.sodm.model.MulticlassModel) model;
+    }
+  }
+
+  /**
+   * {@code transform} (or null) maps each record before it goes into the model (exact mode: final
+   * alpha, block 0); {@code blocksPerSub} is the level's blocks per sub-problem (multi-class).
+   */
+  private static Built buildModel(TrainContext ctx, Path levelData, List<LevelStats> levels, UnaryOperator<TrainRecord> transform,
+      int blocksPerSub) throws IOException {
+    IngestJob.Result data = ctx.data();
+    org.sodm.model.Subproblems plan = TrainKeys.plan(ctx.conf());
+    KernelSpec kernel = ctx.spec().resolvedKernel();
+    if (plan != null) {
+      SubproblemModels subs = new SubproblemModels(plan, TrainKeys.classes(ctx.conf()), blocksPerSub);
+      AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> subs.add(transform == null ? r : transform.apply(r)));
+      KernelModel[] all = subs.all(kernel, ctx.spec().loss(), data.scaler());
+      return new Built(subs.model(all, kernel, ctx.spec().loss(), data.scaler(), null, ctx.provenance(levels)), subs, all);
+    }
     ModelBuilder b = new ModelBuilder();
     AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
-    IngestJob.Result data = ctx.data();
-    return b.build(ctx.spec().resolvedKernel(), ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels));
+    return new Built(b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels)), null, null);
   }
 
   /**

@@ -19,6 +19,27 @@ final class TrainKeys {
   static final String BLOCKS = "sodm.internal.train.blocks";
   static final String STATS_DIR = "sodm.internal.train.stats";
   static final String LANDMARKS_DIR = "sodm.internal.train.landmarks";
+  /** Blocks per sub-problem at the level below a merge round (block b of sub-problem s is s * blocks + b). */
+  static final String BLOCKS_BELOW = "sodm.internal.train.blocks.below";
+
+  static void setPlan(Configuration conf, org.sodm.model.Subproblems plan, java.util.List<String> classes) {
+    org.sodm.jobs.phase.MulticlassKeys.setPlan(conf, plan, classes);
+  }
+
+  /** The sub-problems of a run, or null for a binary run ({@link org.sodm.jobs.phase.MulticlassKeys}). */
+  static org.sodm.model.Subproblems plan(Configuration conf) {
+    return org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+  }
+
+  static java.util.List<String> classes(Configuration conf) {
+    return org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+  }
+
+  /** Sub-problems of a run (1 for a plain binary run). */
+  static int subproblems(Configuration conf) {
+    org.sodm.model.Subproblems p = plan(conf);
+    return p == null ? 1 : p.count();
+  }
 
   /** The ingest scaler, or null. */
   static Scaler scaler(Configuration conf) throws IOException {
