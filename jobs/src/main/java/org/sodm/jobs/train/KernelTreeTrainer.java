@@ -185,6 +185,7 @@ public final class KernelTreeTrainer implements Trainer {
     Built built = buildModel(ctx, last, levels, transform, lastBlocks);
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("levels", TrainOutput.levels(levels));
+    if (plan != null && !plan.full()) return crossValidation(ctx, built, plan, levels, report);
     if (plan != null) {
       org.sodm.model.MulticlassModel mm = built.multi();
       if (plan.folds() > 0) {
@@ -210,6 +211,86 @@ public final class KernelTreeTrainer implements Trainer {
     report.put("blocks", model.blockCount());
     report.put("supportVectors", model.supportVectors());
     return new Trained(model, levels, report);
+  }
+
+  /**
+   * sodm cv: every row scored by its task models trained without its fold; the report gets the
+   * accuracy per fold, their mean and standard deviation, and the pooled accuracy (svm-train -v's
+   * figure). The model written is fold 0's (for inspection only).
+   */
+  private static Trained crossValidation(TrainContext ctx, Built built, org.sodm.model.Subproblems plan, List<LevelStats> levels,
+      Map<String, Object> report) throws IOException {
+    Configuration conf = ctx.conf();
+    List<String> classes = TrainKeys.classes(conf);
+    CvFolds folds = CvFolds.read(conf, new Path(conf.get(TrainKeys.CV_FOLDS_FILE)));
+    org.sodm.model.Subproblems tasks = new org.sodm.model.Subproblems(plan.classes(), plan.scheme());
+    KernelSpec kernel = ctx.spec().resolvedKernel();
+    org.sodm.data.Scaler scaler = ctx.data().scaler();
+    org.sodm.model.MulticlassModel[] byFold = new org.sodm.model.MulticlassModel[plan.folds()];
+    for (int f = 0; f < byFold.length; f++) {
+      org.sodm.model.Model[] sub = new org.sodm.model.Model[plan.tasks()];
+      for (int t = 0; t < sub.length; t++) sub[t] = built.all()[plan.sub(t, f)];
+      byFold[f] = new org.sodm.model.MulticlassModel(kernel, ctx.spec().loss(), scaler, classes, tasks, sub, null,
+          f == 0 ? ctx.provenance(levels) : null);
+    }
+    long[] rows = new long[byFold.length];
+    long[] correct = new long[byFold.length];
+    List<org.sodm.avro.Instance> batch = new ArrayList<>();
+    Runnable flush = () -> {
+      int n = batch.size();
+      int[] fold = new int[n];
+      boolean[] ok = new boolean[n];
+      java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+        org.sodm.avro.Instance in = batch.get(i);
+        fold[i] = folds.of(in.getId());
+        SparseVector x = Instances.features(in.getFeatures());
+        ok[i] = byFold[fold[i]].predict(x).equals(in.getLabel().toString());
+      });
+      for (int i = 0; i < n; i++) {
+        rows[fold[i]]++;
+        if (ok[i]) correct[fold[i]]++;
+      }
+      batch.clear();
+    };
+    AvroFiles.forEach(conf, new Path(ctx.data().dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      batch.add(org.sodm.avro.Instance.newBuilder(in).build());
+      if (batch.size() == 8192) flush.run();
+    });
+    flush.run();
+    List<Map<String, Object>> perFold = new ArrayList<>();
+    double mean = 0;
+    long allRows = 0;
+    long allCorrect = 0;
+    for (int f = 0; f < rows.length; f++) {
+      double acc = (double) correct[f] / rows[f];
+      mean += acc / rows.length;
+      allRows += rows[f];
+      allCorrect += correct[f];
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("fold", f);
+      m.put("rows", rows[f]);
+      m.put("correct", correct[f]);
+      m.put("accuracy", acc);
+      perFold.add(m);
+    }
+    double var = 0;
+    for (int f = 0; f < rows.length; f++) var += Math.pow((double) correct[f] / rows[f] - mean, 2);
+    double sd = rows.length > 1 ? Math.sqrt(var / (rows.length - 1)) : 0;
+    Map<String, Object> cv = new LinkedHashMap<>();
+    cv.put("folds", perFold);
+    cv.put("mean", mean);
+    cv.put("sd", sd);
+    cv.put("accuracy", (double) allCorrect / allRows);
+    cv.put("rows", allRows);
+    report.put("cv", cv);
+    report.put("classes", classes);
+    report.put("scheme", plan.scheme().id());
+    for (int f = 0; f < rows.length; f++) {
+      ctx.runner().note(String.format(Locale.ROOT, "cv fold %-4d %,9d rows  accuracy %.4f%%", f, rows[f], 100.0 * correct[f] / rows[f]));
+    }
+    ctx.runner().note(String.format(Locale.ROOT, "cv           %d folds: accuracy %.4f%% (%,d of %,d rows), per fold %.4f%% +- %.4f",
+        rows.length, 100.0 * allCorrect / allRows, allCorrect, allRows, 100 * mean, 100 * sd));
+    return new Trained(byFold[0], levels, report);
   }
 
   /** A level's model: binary ({@code model}), or multi-class ({@code multi}, with every sub-problem's model in {@code all}). */

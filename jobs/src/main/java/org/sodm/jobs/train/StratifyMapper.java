@@ -49,6 +49,8 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
   private org.sodm.model.Subproblems plan;
   private final java.util.Map<String, Integer> classIndex = new java.util.HashMap<>();
   private StreamingStratifiedAssigner[] dealers;
+  /** sodm cv: every row's fold; null otherwise (probability folds: a hash of the id). */
+  private CvFolds cvFolds;
   private long streamKey;
   private int[] subs;
   private double[] ys;
@@ -93,6 +95,8 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       if (plan != null) {
         List<String> classes = TrainKeys.classes(conf);
         for (int c = 0; c < classes.size(); c++) classIndex.put(classes.get(c), c);
+        String cv = conf.get(TrainKeys.CV_FOLDS_FILE);
+        if (cv != null) cvFolds = CvFolds.read(conf, new org.apache.hadoop.fs.Path(cv));
         dealers = new StreamingStratifiedAssigner[plan.count()];
         subs = new int[plan.count()];
         ys = new double[plan.count()];
@@ -164,7 +168,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       case KMEANS -> kmeans.assign(x);
       default -> -1;
     };
-    int fold = plan.folds() > 0 ? org.sodm.data.Seeds.fold(seed, inst.getId(), plan.folds()) : -1;
+    int fold = cvFolds != null ? cvFolds.of(inst.getId()) : plan.folds() > 0 ? org.sodm.data.Seeds.fold(seed, inst.getId(), plan.folds()) : -1;
     members = 0;
     plan.forEach(c, fold, (sub, y) -> {
       subs[members] = sub;

@@ -80,7 +80,7 @@ final class SubproblemModels {
   MulticlassModel model(KernelModel[] all, KernelSpec kernel, Loss loss, Scaler scaler, Platt[] platt, Provenance provenance) {
     Subproblems tasks = new Subproblems(plan.classes(), plan.scheme());
     Model[] sub = new Model[plan.tasks()];
-    for (int t = 0; t < sub.length; t++) sub[t] = all[plan.sub(t, -1)];
+    for (int t = 0; t < sub.length; t++) sub[t] = all[plan.sub(t, plan.full() ? -1 : 0)]; // cv: fold 0's models
     return new MulticlassModel(kernel, loss, scaler, classes, tasks, sub, platt, provenance);
   }
 

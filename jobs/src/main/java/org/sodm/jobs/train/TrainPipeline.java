@@ -106,8 +106,13 @@ public final class TrainPipeline {
       if (classes.size() < 2) {
         throw new SodmException("training needs at least two labels; " + req.inputs() + " has " + classes.size() + ": " + classes);
       }
-      org.sodm.model.Subproblems plan = plan(spec, data, classes);
+      org.sodm.model.Subproblems plan = plan(spec, data, classes, conf.getInt(TrainKeys.CV_FOLDS, 0));
       if (plan != null) TrainKeys.setPlan(conf, plan, classes);
+      if (plan != null && !plan.full()) { // sodm cv: every row's fold, stratified, before the stratify job reads it
+        Path folds = new Path(runner.work(), "cv-folds.bin");
+        CvFolds.write(conf, new Path(data.dir(), IngestJob.DATA), classes, plan.folds(), spec.seed(), folds);
+        conf.set(TrainKeys.CV_FOLDS_FILE, folds.toString());
+      }
       spec.checkRows(data.stats().getRows());
       List<Instance> validationRows = null;
       if (hasValidation) {
@@ -157,8 +162,8 @@ public final class TrainPipeline {
    * --probability's folds. Fails naming a class with a single row (LIBSVM trains it; its pairs
    * would be decided by one point and, with --probability, some fold models would have no row of it).
    */
-  static org.sodm.model.Subproblems plan(TrainSpec spec, IngestJob.Result data, List<String> classes) {
-    if (classes.size() == 2 && !spec.probability()) return null;
+  static org.sodm.model.Subproblems plan(TrainSpec spec, IngestJob.Result data, List<String> classes, int cvFolds) {
+    if (classes.size() == 2 && !spec.probability() && cvFolds == 0) return null;
     for (var l : data.stats().getLabels()) {
       if (l.getCount() < 2) {
         throw new SodmException("class '" + l.getLabel() + "' has a single training row (" + l.getFirstSeen()
@@ -171,6 +176,14 @@ public final class TrainPipeline {
     }
     if (spec.exact().single().equals("never")) {
       throw TrainSpec.bad(Param.EXACT_SINGLE, "multi-class runs end exact mode with one block per class pair; PBM (never) solves binary problems only");
+    }
+    if (cvFolds > 0) {
+      if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
+      if (spec.linearSolver() != null) {
+        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree; with --kernel linear add "
+            + Param.LINEAR_SOLVER.optionName() + " kernel");
+      }
+      return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);
     }
     return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), spec.probability() ? spec.probabilityFolds() : 0, true);
   }
