@@ -62,7 +62,14 @@ public final class KernelTreeTrainer implements Trainer {
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     org.sodm.model.Subproblems plan = TrainKeys.plan(conf); // multi-class or --probability: the sub-problems, else null
     long rows = plan == null ? data.stats().getRows() : plan.largestTaskRows(TrainPipeline.classCounts(data.stats(), TrainKeys.classes(conf)));
-    List<Integer> levelBlocks = spec.tree().levelBlocks(rows);
+    boolean smallTasks = plan != null && !spec.exact().on() && spec.exact().belowRows() > 0 && rows <= spec.exact().belowRows();
+    // multi-class, every task small (<= sodm.train.exact.below.rows): the tree would end in one exact block per task
+    // anyway; solve that block directly, as one level of the same job (a binary run keeps its tree, unchanged)
+    List<Integer> levelBlocks = smallTasks ? List.of(1) : spec.tree().levelBlocks(rows);
+    if (smallTasks) {
+      runner.note(String.format(Locale.ROOT, "tasks of at most %,d rows (<= %d): one block per task, solved in one job", rows,
+          spec.exact().belowRows()));
+    }
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
 
     // landmarks / k-means centres
@@ -144,7 +151,7 @@ public final class KernelTreeTrainer implements Trainer {
         break;
       }
     }
-    if (levelBlocks.size() < spec.tree().levelBlocks().size()) {
+    if (!smallTasks && levelBlocks.size() < spec.tree().levelBlocks().size()) {
       runner.note(String.format(Locale.ROOT, "stop: merging %d blocks further would exceed --max-block-rows %d",
           levelBlocks.get(levelBlocks.size() - 1), spec.tree().maxBlockRows()));
     }

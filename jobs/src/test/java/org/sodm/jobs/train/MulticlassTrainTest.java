@@ -65,6 +65,7 @@ class MulticlassTrainTest {
 
   @Test
   void ovoTrainsPredictsAndExportsAsLibsvmPredicts() throws Exception {
+    conf.setBoolean(Param.EXACT.key(), true); // the tree of every task, then one exact block per task
     TrainPipeline.Result r = train("ovo", List.of(resource("blobs4.libsvm").toString()), List.of(resource("blobs4.t.libsvm").toString()));
     MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
     assertEquals(List.of("1", "2", "3", "4"), m.classes());
@@ -72,6 +73,8 @@ class MulticlassTrainTest {
     assertEquals(6, m.plan().tasks());
     assertFalse(m.hasProbabilities());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 2") && l.contains("24 blocks")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 1") && l.contains("12 blocks")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact") && l.contains("one block")), String.join("\n", progress));
 
     PredictJob.Result p = PredictJob.run(conf, r.modelPath(), List.of(resource("blobs4.t.libsvm").toString()),
         new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString()));
@@ -122,10 +125,13 @@ class MulticlassTrainTest {
   void ovrWithOdmIsDeterministic() throws IOException {
     conf.set(SodmConf.LOSS, "odm");
     conf.set(Param.MULTICLASS.key(), "ovr");
+    conf.set(Param.EXACT_BELOW_ROWS.key(), "0"); // the merge tree alone: the model averages each task's last blocks
     TrainPipeline.Result a = train("ovr-a", List.of(resource("blobs4.libsvm").toString()), List.of(resource("blobs4.t.libsvm").toString()));
     MulticlassModel m = assertInstanceOf(MulticlassModel.class, a.model());
     assertEquals(Subproblems.Scheme.OVR, m.scheme());
     assertEquals(4, m.plan().tasks());
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 1") && l.contains("8 blocks")), String.join("\n", progress));
+    for (int t = 0; t < 4; t++) assertEquals(2, ((org.sodm.model.KernelModel) m.subModel(t)).blockCount(), "task " + t);
     double acc = a.levels().get(a.levels().size() - 1).getValidationAccuracy();
     assertTrue(acc >= 0.82, "accuracy " + acc);
     TrainPipeline.Result b = train("ovr-b", List.of(resource("blobs4.libsvm").toString()), null);
@@ -142,6 +148,8 @@ class MulticlassTrainTest {
     assertTrue(m.hasProbabilities());
     for (int t = 0; t < m.plan().tasks(); t++) assertTrue(m.platt(t).a() < 0, "task " + t + ": larger f, more likely +1");
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("probability")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.contains("one block per task")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.contains("36 blocks")), "6 tasks x (full + 5 folds): " + String.join("\n", progress));
     PredictJob.Result p = PredictJob.run(conf, r.modelPath(), List.of(resource("blobs4.t.libsvm").toString()),
         new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString()));
     for (Prediction q : predictions("pred")) {
