@@ -24,6 +24,10 @@ public final class EvaluateCommand extends SodmCommand {
   @Option(names = "--json", description = "Print JSON instead of a table.")
   boolean json;
 
+  @Option(names = "--reliability-png", paramLabel = "FILE",
+      description = "With probabilities (--probability models): also write a reliability diagram (accuracy against mean probability per bin) as a PNG.")
+  String reliabilityPng;
+
   @Override
   protected void applyOptions(Configuration conf) {}
 
@@ -39,6 +43,18 @@ public final class EvaluateCommand extends SodmCommand {
       } else {
         out().println("prediction mode: " + mode);
         out().println(ev.metrics().table());
+      }
+      if (reliabilityPng != null) {
+        if (ev.metrics().calibrationCounts() == null) {
+          throw new SodmException(predictions + " has no probabilities: --reliability-png needs a model trained with --probability");
+        }
+        Path png = new Path(reliabilityPng);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ReliabilityPng.write(ev.metrics(), "sodm reliability diagram: " + predictions, bytes);
+        try (java.io.OutputStream o = png.getFileSystem(conf).create(png, true)) {
+          o.write(bytes.toByteArray());
+        }
+        if (!json) out().println("reliability diagram: " + png);
       }
       return 0;
     }
