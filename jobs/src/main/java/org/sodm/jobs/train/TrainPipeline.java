@@ -163,6 +163,9 @@ public final class TrainPipeline {
    * would be decided by one point and, with --probability, some fold models would have no row of it).
    */
   static org.sodm.model.Subproblems plan(TrainSpec spec, IngestJob.Result data, List<String> classes, int cvFolds) {
+    if (classes.size() > spec.maxClasses()) { // an ingest directory given as input was not ingested with this limit
+      throw TrainSpec.bad(Param.MAX_CLASSES, "the training data has " + classes.size() + " distinct labels, more than " + spec.maxClasses());
+    }
     if (classes.size() == 2 && !spec.probability() && cvFolds == 0) return null;
     for (var l : data.stats().getLabels()) {
       if (l.getCount() < 2) {
