@@ -61,4 +61,13 @@ public final class Seeds {
     long h = seed * GOLDEN + t * 0xBF58476D1CE4E5B9L + k * 0x94D049BB133111EBL;
     return h ^ (h >>> 31);
   }
+
+  /**
+   * The cross-validation fold in [0, folds) of instance {@code id}: a seeded hash of the id (no
+   * data moved; the same row is in the same fold whatever the splits), for the internal
+   * cross-validation of the probability estimates.
+   */
+  public static int fold(long seed, long id, int folds) {
+    return (int) Long.remainderUnsigned(mix(seed ^ 0x43564F4C44L, id), folds);
+  }
 }

@@ -23,8 +23,113 @@ public final class LibsvmExport {
   private LibsvmExport() {}
 
   public static void write(Model m, Writer w) throws IOException {
-    if (m instanceof LinearModel l) writeLinear(l, w);
+    if (m instanceof MulticlassModel mm) writeMulticlass(mm, w);
+    else if (m instanceof LinearModel l) writeLinear(l, w);
     else writeKernel((KernelModel) m, w);
+  }
+
+  private static void header(KernelSpec k, Writer w) throws IOException {
+    w.write("svm_type c_svc\n");
+    w.write("kernel_type " + k.type().id().replace("poly", "polynomial") + "\n");
+    if (k.type() == KernelSpec.Type.POLY) w.write("degree " + k.degree() + "\n");
+    if (k.type() != KernelSpec.Type.LINEAR) w.write("gamma " + fmt(k.gamma()) + "\n");
+    if (k.type() == KernelSpec.Type.POLY || k.type() == KernelSpec.Type.SIGMOID) w.write("coef0 " + fmt(k.coef0()) + "\n");
+  }
+
+  /**
+   * A one-vs-one multi-class kernel model in LIBSVM's multi-class format: the classes in the
+   * model's order (so svm-predict breaks vote ties as sodm does), every distinct support vector
+   * (by instance id) once, in the group of its class, with K-1 coefficients: for pair (i, j) the
+   * coefficient of a class-i vector in column j-1 and of a class-j vector in column i. LIBSVM's
+   * pair decision is sum - rho, positive voting for i; sodm's f_ij votes for j when f &gt;= 0, so
+   * the coefficients are negated (and divided by the number of blocks), rho = the mean block bias,
+   * and LIBSVM's dec = -f votes alike, ties (f = 0) included. A vector's class is the class its
+   * pairs share; a vector in one pair only may go with either of its two classes (both predict
+   * the same). With sigmoids, probA = A and probB = -B (LIBSVM's sigmoid is of dec = -f for class i).
+   */
+  private static void writeMulticlass(MulticlassModel m, Writer w) throws IOException {
+    Subproblems plan = m.plan();
+    if (plan.scheme() != Subproblems.Scheme.OVO || m.classes().size() < 3) {
+      throw new IllegalArgumentException("LIBSVM's multi-class format is one-vs-one over 3 or more classes; this model is "
+          + plan.scheme().id() + " over " + m.classes().size() + " classes (train with --multiclass ovo to export it)");
+    }
+    int k = m.classes().size();
+    java.util.Map<Long, double[]> coef = new java.util.TreeMap<>();
+    java.util.Map<Long, SparseVector> vec = new java.util.HashMap<>();
+    java.util.Map<Long, Integer> group = new java.util.HashMap<>();
+    java.util.Map<Long, int[]> seen = new java.util.HashMap<>(); // the two classes of the first pair it was seen in
+    double[] rho = new double[plan.tasks()];
+    // first pass: the class of each vector
+    for (int t = 0; t < plan.tasks(); t++) {
+      if (!(m.subModel(t) instanceof KernelModel km)) {
+        throw new IllegalArgumentException("export of multi-class linear models is not supported (task " + t + " is linear)");
+      }
+      int i = plan.negativeClass(t);
+      int j = plan.positiveClass(t);
+      for (int b = 0; b < km.blockCount(); b++) {
+        for (int s = 0; s < km.block(b).size(); s++) {
+          long id = km.supportVectorId(b, s);
+          int[] first = seen.get(id);
+          if (first == null) {
+            seen.put(id, new int[] {i, j});
+            vec.put(id, km.block(b).supportVector(s));
+          } else if (!group.containsKey(id)) {
+            int c = (first[0] == i || first[0] == j) ? first[0] : first[1];
+            group.put(id, c);
+          }
+        }
+      }
+    }
+    for (var e : seen.entrySet()) group.putIfAbsent(e.getKey(), e.getValue()[0]);
+    for (int t = 0; t < plan.tasks(); t++) {
+      KernelModel km = (KernelModel) m.subModel(t);
+      int i = plan.negativeClass(t);
+      int j = plan.positiveClass(t);
+      int nb = km.blockCount();
+      for (int b = 0; b < nb; b++) {
+        KernelExpansion e = km.block(b);
+        rho[t] += e.bias() / nb;
+        for (int s = 0; s < e.size(); s++) {
+          long id = km.supportVectorId(b, s);
+          int g = group.get(id);
+          if (g != i && g != j) throw new IllegalStateException("support vector " + id + " of class " + g + " in pair (" + i + ", " + j + ")");
+          int col = g == i ? j - 1 : i;
+          coef.computeIfAbsent(id, x -> new double[k - 1])[col] += -e.coef(s) / nb;
+        }
+      }
+    }
+    long[] nsv = new long[k];
+    for (var e : coef.entrySet()) nsv[group.get(e.getKey())]++;
+    header(m.kernelSpec(), w);
+    w.write("nr_class " + k + "\n");
+    w.write("total_sv " + coef.size() + "\n");
+    StringBuilder sb = new StringBuilder("rho");
+    for (double r : rho) sb.append(' ').append(fmt(r));
+    w.write(sb + "\n");
+    w.write("label " + String.join(" ", m.classes()) + "\n");
+    if (m.hasProbabilities()) {
+      StringBuilder pa = new StringBuilder("probA");
+      StringBuilder pb = new StringBuilder("probB");
+      for (int t = 0; t < plan.tasks(); t++) {
+        pa.append(' ').append(fmt(m.platt(t).a()));
+        pb.append(' ').append(fmt(-m.platt(t).b()));
+      }
+      w.write(pa + "\n" + pb + "\n");
+    }
+    sb = new StringBuilder("nr_sv");
+    for (long n : nsv) sb.append(' ').append(n);
+    w.write(sb + "\n");
+    w.write("SV\n");
+    for (int c = 0; c < k; c++) {
+      for (var e : coef.entrySet()) {
+        if (group.get(e.getKey()) != c) continue;
+        StringBuilder line = new StringBuilder();
+        for (int q = 0; q < k - 1; q++) line.append(q == 0 ? "" : " ").append(fmt(e.getValue()[q]));
+        SparseVector v = vec.get(e.getKey());
+        for (int t = 0; t < v.nnz(); t++) line.append(' ').append(v.index(t)).append(':').append(fmt(v.value(t)));
+        w.write(line + " \n");
+      }
+    }
   }
 
   private static void writeKernel(KernelModel m, Writer w) throws IOException {

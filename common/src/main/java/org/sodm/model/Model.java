@@ -13,7 +13,7 @@ import org.sodm.solver.Loss;
  * solvers). Both score {@code scale(x)}; the Avro form is {@link ModelCodec}'s. Immutable and
  * thread-safe.
  */
-public sealed interface Model permits KernelModel, LinearModel {
+public sealed interface Model permits KernelModel, LinearModel, MulticlassModel {
 
   KernelSpec kernelSpec();
 

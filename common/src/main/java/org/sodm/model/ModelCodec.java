@@ -34,16 +34,57 @@ public final class ModelCodec {
 
   private ModelCodec() {}
 
+  /**
+   * The schemas a model's digest is computed with: ModelRecord's without the fields added after
+   * digests existed when the record leaves them null (its last field, multiclass, and the
+   * provenance's last field, dimension), so that a model written before them has the digest it was
+   * written with. [without multiclass][without dimension]; [0][0] is the full schema.
+   */
+  static final org.apache.avro.Schema[][] DIGEST_SCHEMAS = {{ModelRecord.getClassSchema(), digestSchema(false, true)},
+      {digestSchema(true, false), digestSchema(true, true)}};
+
+  /** ModelRecord's schema without its last field, multiclass: the layout of every binary model. */
+  static final org.apache.avro.Schema BINARY_SCHEMA = DIGEST_SCHEMAS[1][0];
+
+  private static org.apache.avro.Schema digestSchema(boolean noMulticlass, boolean noDimension) {
+    org.apache.avro.Schema full = ModelRecord.getClassSchema();
+    checkLast(full, "multiclass");
+    List<org.apache.avro.Schema.Field> fields = new ArrayList<>();
+    for (org.apache.avro.Schema.Field f : full.getFields()) {
+      if (noMulticlass && f.name().equals("multiclass")) continue;
+      org.apache.avro.Schema fs = f.schema();
+      if (noDimension && f.name().equals("provenance")) fs = withoutLast(fs, "dimension");
+      fields.add(new org.apache.avro.Schema.Field(f, fs));
+    }
+    return org.apache.avro.Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
+  }
+
+  private static void checkLast(org.apache.avro.Schema record, String name) {
+    if (!record.getFields().get(record.getFields().size() - 1).name().equals(name)) {
+      throw new IllegalStateException(record.getName() + "'s last field must be " + name + " (the digest relies on it)");
+    }
+  }
+
+  private static org.apache.avro.Schema withoutLast(org.apache.avro.Schema record, String name) {
+    checkLast(record, name);
+    List<org.apache.avro.Schema.Field> fields = new ArrayList<>();
+    for (org.apache.avro.Schema.Field f : record.getFields()) {
+      if (!f.name().equals(name)) fields.add(new org.apache.avro.Schema.Field(f, f.schema()));
+    }
+    return org.apache.avro.Schema.createRecord(record.getName(), record.getDoc(), record.getNamespace(), false, fields);
+  }
+
   public static ModelRecord toAvro(Model m) {
     KernelSpec ks = m.kernelSpec();
     KernelRecord k = new KernelRecord(ks.type().id(), ks.gamma(), ks.coef0(), ks.degree());
     List<BlockModel> bm = new ArrayList<>();
     LinearModelRecord lin = null;
     LocalRouting lr = null;
-    if (m instanceof LinearModel l) {
-      List<Double> w = new ArrayList<>();
-      for (double v : l.w()) w.add(v);
-      lin = new LinearModelRecord(w, l.bias(), l.solver());
+    org.sodm.avro.MulticlassRecord mc = null;
+    if (m instanceof MulticlassModel mm) {
+      mc = multiclassToAvro(mm);
+    } else if (m instanceof LinearModel l) {
+      lin = linearToAvro(l);
     } else {
       KernelModel km = (KernelModel) m;
       for (int b = 0; b < km.blockCount(); b++) {
@@ -55,7 +96,7 @@ public final class ModelCodec {
       if (km.routing() != null) lr = routingToAvro(km.routing());
     }
     ModelRecord r = new ModelRecord(FORMAT_VERSION, k, lossToAvro(m.loss()), m.labels().toAvro(),
-        m.scaler() == null ? null : m.scaler().toAvro(), "mean", bm, lin, m.provenance(), lr, null);
+        m.scaler() == null ? null : m.scaler().toAvro(), "mean", bm, lin, m.provenance(), lr, null, mc);
     r.setDigest(digest(r));
     return r;
   }
@@ -77,7 +118,10 @@ public final class ModelCodec {
     try {
       java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
       org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
-      new org.apache.avro.specific.SpecificDatumWriter<>(ModelRecord.class).write(c, enc);
+      // a record without the fields added since digests exist encodes with the schema before them: the same bytes, the same digest
+      org.apache.avro.Schema schema = DIGEST_SCHEMAS[c.getMulticlass() == null ? 1 : 0][c.getProvenance() == null
+          || c.getProvenance().getDimension() == null ? 1 : 0];
+      new org.apache.avro.specific.SpecificDatumWriter<ModelRecord>(schema).write(c, enc);
       enc.flush();
       byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(out.toByteArray());
       return java.util.HexFormat.of().formatHex(h);
@@ -114,12 +158,8 @@ public final class ModelCodec {
     Loss loss = lossFromAvro(r.getLoss());
     LabelMap labels = LabelMap.fromAvro(r.getLabels());
     Scaler scaler = r.getScaler() == null ? null : Scaler.fromAvro(r.getScaler());
-    if (r.getLinear() != null) {
-      LinearModelRecord lin = r.getLinear();
-      double[] w = new double[lin.getW().size()];
-      for (int f = 0; f < w.length; f++) w[f] = lin.getW().get(f);
-      return new LinearModel(loss, labels, scaler, w, lin.getBias(), lin.getSolver(), r.getProvenance());
-    }
+    if (r.getMulticlass() != null) return multiclassFromAvro(r.getMulticlass(), ks, kernel, loss, scaler, r.getProvenance());
+    if (r.getLinear() != null) return linearFromAvro(r.getLinear(), loss, labels, scaler, r.getProvenance());
     int nb = r.getBlocks().size();
     int[] ids = new int[nb];
     long[][] sv = new long[nb][];
@@ -132,6 +172,95 @@ public final class ModelCodec {
     }
     Routing routing = r.getRouting() == null ? null : routingFromAvro(r.getRouting(), kernel);
     return new KernelModel(ks, loss, labels, scaler, ids, sv, ex, r.getProvenance(), routing);
+  }
+
+  private static LinearModelRecord linearToAvro(LinearModel l) {
+    List<Double> w = new ArrayList<>();
+    for (double v : l.w()) w.add(v);
+    return new LinearModelRecord(w, l.bias(), l.solver());
+  }
+
+  private static LinearModel linearFromAvro(LinearModelRecord lin, Loss loss, LabelMap labels, Scaler scaler,
+      org.sodm.avro.Provenance provenance) {
+    double[] w = new double[lin.getW().size()];
+    for (int f = 0; f < w.length; f++) w[f] = lin.getW().get(f);
+    return new LinearModel(loss, labels, scaler, w, lin.getBias(), lin.getSolver(), provenance);
+  }
+
+  private static org.sodm.avro.MulticlassRecord multiclassToAvro(MulticlassModel mm) {
+    List<org.sodm.avro.TaskModel> tasks = new ArrayList<>();
+    Subproblems plan = mm.plan();
+    for (int t = 0; t < plan.tasks(); t++) {
+      Model sm = mm.subModel(t);
+      List<BlockModel> blocks = new ArrayList<>();
+      LinearModelRecord lin = null;
+      if (sm instanceof LinearModel l) {
+        lin = linearToAvro(l);
+      } else {
+        KernelModel km = (KernelModel) sm;
+        for (int b = 0; b < km.blockCount(); b++) {
+          KernelExpansion e = km.block(b);
+          List<Long> ids = new ArrayList<>();
+          for (int i = 0; i < e.size(); i++) ids.add(km.supportVectorId(b, i));
+          blocks.add(blockToAvro(km.blockId(b), e, ids));
+        }
+      }
+      Platt p = mm.platt(t);
+      tasks.add(new org.sodm.avro.TaskModel(plan.negativeClass(t), plan.positiveClass(t), blocks, lin, p == null ? null : p.a(),
+          p == null ? null : p.b()));
+    }
+    return new org.sodm.avro.MulticlassRecord(plan.scheme().id(), new ArrayList<>(mm.classes()), tasks);
+  }
+
+  /** The label map of task t: its two classes, or (ovr) "not c" and c. */
+  public static LabelMap taskLabels(List<String> classes, Subproblems plan, int t) {
+    int n = plan.negativeClass(t);
+    String pos = classes.get(plan.positiveClass(t));
+    return new LabelMap(n >= 0 ? classes.get(n) : "not " + pos, pos);
+  }
+
+  private static MulticlassModel multiclassFromAvro(org.sodm.avro.MulticlassRecord mc, KernelSpec ks, Kernel kernel, Loss loss,
+      Scaler scaler, org.sodm.avro.Provenance provenance) {
+    List<String> classes = new ArrayList<>();
+    for (Object c : mc.getClasses()) classes.add(c.toString());
+    Subproblems plan = new Subproblems(classes.size(), Subproblems.Scheme.parse(mc.getScheme().toString()));
+    if (mc.getTasks().size() != plan.tasks()) {
+      throw new IllegalArgumentException("the model has " + mc.getTasks().size() + " tasks; " + plan.scheme().id() + " over "
+          + classes.size() + " classes has " + plan.tasks());
+    }
+    Model[] sub = new Model[plan.tasks()];
+    Platt[] platt = null;
+    for (int t = 0; t < sub.length; t++) {
+      org.sodm.avro.TaskModel tm = mc.getTasks().get(t);
+      if (tm.getNegative() != plan.negativeClass(t) || tm.getPositive() != plan.positiveClass(t)) {
+        throw new IllegalArgumentException("task " + t + " of the model is (" + tm.getNegative() + ", " + tm.getPositive()
+            + "), expected (" + plan.negativeClass(t) + ", " + plan.positiveClass(t) + ")");
+      }
+      LabelMap lm = taskLabels(classes, plan, t);
+      if (tm.getLinear() != null) {
+        sub[t] = linearFromAvro(tm.getLinear(), loss, lm, scaler, null);
+      } else {
+        int nb = tm.getBlocks().size();
+        int[] ids = new int[nb];
+        long[][] sv = new long[nb][];
+        KernelExpansion[] ex = new KernelExpansion[nb];
+        for (int b = 0; b < nb; b++) {
+          BlockModel m = tm.getBlocks().get(b);
+          ids[b] = m.getBlock();
+          sv[b] = m.getIds().stream().mapToLong(Long::longValue).toArray();
+          ex[b] = expansionFromAvro(kernel, m);
+        }
+        sub[t] = new KernelModel(ks, loss, lm, scaler, ids, sv, ex, null);
+      }
+      if (tm.getPlattA() != null) {
+        if (platt == null) platt = new Platt[sub.length];
+        platt[t] = new Platt(tm.getPlattA(), tm.getPlattB());
+      }
+    }
+    if (platt != null) {
+      for (Platt p : platt) if (p == null) throw new IllegalArgumentException("some tasks of the model have a sigmoid and some not");
+    }
+    return new MulticlassModel(ks, loss, scaler, classes, plan, sub, platt, provenance);
   }
 
   public static KernelSpec kernelOf(KernelRecord k) {

@@ -23,6 +23,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "export-libsvm", description = {
     "Write the model in LIBSVM's format for svm-predict (the blocks' mean as one expansion, rho = -bias),",
     "and, when the model scales features, an svm-scale range file (use: svm-scale -r RANGE test > test.scaled).",
+    "A one-vs-one multi-class model is written in LIBSVM's multi-class format (each distinct support vector once",
+    "with K-1 coefficients; svm-predict reproduces sodm's labels); ovr models cannot be expressed in it.",
     "An existing file is replaced only with --overwrite and only when it is an earlier export (never the model or data)."})
 public final class ExportLibsvmCommand extends SodmCommand {
   @Parameters(index = "0", paramLabel = "MODEL", description = "model.avro or a training output directory.")
@@ -60,9 +62,17 @@ public final class ExportLibsvmCommand extends SodmCommand {
       if (fs.makeQualified(r).equals(fs.makeQualified(out))) throw new SodmException("--range " + r + " is the model file -o " + out);
       checkTarget(conf, fs, r, modelFile, overwrite, RANGE_START, "an svm-scale range file");
     }
-    write(fs, out, w -> LibsvmExport.write(m, w));
-    out().println("sodm export-libsvm: " + fs.makeQualified(out) + (m instanceof LinearModel ? " (linear model: one SV = w, rho = -b)"
-        : " (" + m.supportVectors() + " SVs)"));
+    java.io.StringWriter text = new java.io.StringWriter();
+    try {
+      LibsvmExport.write(m, text); // before anything is written: a model LIBSVM cannot express leaves no file behind
+    } catch (IllegalArgumentException e) {
+      throw new SodmException("export-libsvm " + model + ": " + e.getMessage());
+    }
+    write(fs, out, w -> w.write(text.toString()));
+    String what = m instanceof org.sodm.model.MulticlassModel mm
+        ? " (" + mm.classes().size() + " classes, one-vs-one, " + mm.distinctSupportVectors() + " distinct SVs)"
+        : m instanceof LinearModel ? " (linear model: one SV = w, rho = -b)" : " (" + m.supportVectors() + " SVs)";
+    out().println("sodm export-libsvm: " + fs.makeQualified(out) + what);
     if (r != null) {
       write(fs, r, w -> LibsvmExport.writeRange(m.scaler(), w));
       out().println("sodm export-libsvm: scale test data first: svm-scale -r " + r + " TEST > TEST.scaled");

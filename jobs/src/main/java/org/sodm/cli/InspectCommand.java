@@ -37,7 +37,23 @@ public final class InspectCommand extends SodmCommand {
     } + (l.getBias() ? ", regularised bias (k + 1)" : ", no bias")
         + (l.getPositiveWeight() != 1 || l.getNegativeWeight() != 1
             ? String.format(Locale.ROOT, ", class weights +1:%s -1:%s", l.getPositiveWeight(), l.getNegativeWeight()) : "")));
-    sb.append(String.format(Locale.ROOT, "labels     %s -> -1, %s -> +1%n", r.getLabels().getNegative(), r.getLabels().getPositive()));
+    var mc = r.getMulticlass();
+    if (mc == null) {
+      sb.append(String.format(Locale.ROOT, "labels     %s -> -1, %s -> +1%n", r.getLabels().getNegative(), r.getLabels().getPositive()));
+    } else {
+      java.util.List<String> cls = new java.util.ArrayList<>();
+      for (Object c : mc.getClasses()) cls.add(c.toString());
+      sb.append(String.format(Locale.ROOT, "classes    %d: %s (class index order)%n", cls.size(), String.join(", ", cls)));
+      sb.append(String.format(Locale.ROOT, "scheme     %s, %d binary tasks%s%n", mc.getScheme(), mc.getTasks().size(),
+          mc.getTasks().get(0).getPlattA() != null ? ", probability estimates (Platt sigmoids, pairwise coupling)" : ""));
+      for (var t : mc.getTasks()) {
+        long n = 0;
+        for (BlockModel b : t.getBlocks()) n += b.getCoef().size();
+        String neg = t.getNegative() < 0 ? "rest" : cls.get(t.getNegative());
+        sb.append(String.format(Locale.ROOT, "  task %-8s %,7d SV in %d block(s)%s%n", neg + "/" + cls.get(t.getPositive()), n,
+            t.getBlocks().size(), t.getPlattA() == null ? "" : String.format(Locale.ROOT, "  sigmoid A %.6g B %.6g", t.getPlattA(), t.getPlattB())));
+      }
+    }
     sb.append(String.format(Locale.ROOT, "scaler     %s%n", r.getScaler() == null ? "none"
         : String.format(Locale.ROOT, "[%s, %s] on %d features", r.getScaler().getLower(), r.getScaler().getUpper(), r.getScaler().getIndices().size())));
     if (r.getLinear() != null) {

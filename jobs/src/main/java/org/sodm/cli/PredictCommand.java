@@ -43,6 +43,7 @@ public final class PredictCommand extends SodmCommand {
         (System.nanoTime() - t0) / 1e9, r.output());
     if (r.unseenWarning() != null) System.err.println("sodm predict: warning: " + r.unseenWarning());
     if (r.metrics() != null) out().println(r.metrics().table(r.labels().positive(), r.labels().negative()));
+    if (r.multiclass() != null) out().println(r.multiclass().table());
     return 0;
   }
 }

@@ -272,8 +272,9 @@ class BadInputCorpusTest {
         .says(d("inf.libsvm") + ":3:", "infinite"));
     c.add(new Case("libsvm-missing-label").run("ingest", "-i", d("missing-label.libsvm"), "-o", out("libsvm-missing-label"))
         .says(d("missing-label.libsvm") + ":2:", "missing label"));
-    c.add(new Case("libsvm-third-label-train").run("train", "-i", d("third-label.libsvm"), "-o", out("libsvm-third-label-train"))
-        .says(d("third-label.libsvm") + ":3:", "'2'"));
+    // multi-class trains any number of classes up to --max-classes: a third label past that bound is the error
+    c.add(new Case("libsvm-third-label-train").run("train", "-i", d("third-label.libsvm"), "-o", out("libsvm-third-label-train"),
+        "--max-classes", "2").says(d("third-label.libsvm") + ":3:", "'2'", "--max-classes"));
     c.add(new Case("libsvm-bad-line-train").run("train", "-i", d("token.libsvm"), "-o", out("libsvm-bad-line-train"))
         .says(d("token.libsvm") + ":2:"));
     c.add(new Case("empty-input").run("ingest", "-i", d("empty.libsvm"), "-o", out("empty-input"))

@@ -40,7 +40,7 @@ import org.sodm.jobs.support.XzCodec;
  * <pre>
  * OUT/data/part-m-NNNNN.avro   Instances (id, canonical label, sparse features)
  * OUT/stats.avro               FeatureStats (rows, dimension, non-zeros, labels, per-feature min/max/sum)
- * OUT/labels.avro              LabelMapRecord, when exactly two labels were found
+ * OUT/labels.avro              LabelMapRecord, when exactly two labels were found (the classes of more: stats.avro's labels)
  * OUT/scaler.avro              ScalerRecord, when --scale was given
  * </pre>
  *
@@ -81,6 +81,20 @@ public final class IngestJob {
     List<Path> out = new ArrayList<>();
     for (String f : files) out.add(new Path(f));
     return out;
+  }
+
+  /** Internal: the parameter that set sodm.ingest.max.labels, named by the too-many-labels message (sodm train: sodm.train.max.classes). */
+  public static final String MAX_LABELS_NAME = "sodm.internal.ingest.max.labels.name";
+
+  /** "a third distinct label", or "distinct label number n". */
+  static String nthLabel(int n) {
+    return n == 3 ? "a third distinct label" : "distinct label number " + n;
+  }
+
+  /** The tail of the too-many-labels message: the limit and the parameter that raises it. */
+  static String limitText(Configuration conf, int max) {
+    String name = conf.get(MAX_LABELS_NAME, SodmConf.INGEST_MAX_LABELS);
+    return "at most " + max + " distinct labels are allowed (" + name + ")";
   }
 
   /** Format of one file: the configured one, or by extension when "auto". */
@@ -169,8 +183,8 @@ public final class IngestJob {
       List<String> byAppearance = total.labelsByAppearance();
       if (byAppearance.size() > maxLabels) {
         String third = byAppearance.get(maxLabels);
-        throw new SodmException(total.firstSeen(third) + ": label '" + third + "' is a third distinct label (after "
-            + byAppearance.subList(0, maxLabels) + "); sodm trains binary problems");
+        throw new SodmException(total.firstSeen(third) + ": label '" + third + "' is " + nthLabel(maxLabels + 1) + " (after "
+            + byAppearance.subList(0, maxLabels) + "); " + limitText(conf, maxLabels));
       }
       AvroFiles.writeOne(conf, new Path(out.temp(), STATS), FeatureStats.getClassSchema(), stats);
       LabelMap map = null;
@@ -178,7 +192,8 @@ public final class IngestJob {
         map = LabelMap.of(total.labels());
         AvroFiles.writeOne(conf, new Path(out.temp(), LABELS), LabelMapRecord.getClassSchema(), map.toAvro());
       } else {
-        LOG.warn("ingest: {} distinct label(s) {}: no label map written (training needs two)", total.labelCount(), total.labels());
+        LOG.info("ingest: {} distinct label(s) {}: no binary label map written (the classes are stats.avro's labels)", total.labelCount(),
+            total.labels());
       }
       Scaler scaler = null;
       if (range != null) {

@@ -167,8 +167,8 @@ final class IngestTask {
     String where = !newLabel ? null : linesBefore == 0 ? file + ":" + line : RELATIVE + Long.toString(line);
     stats.add(row.label(), row.features(), id, where);
     if (newLabel && stats.labelCount() > maxLabels) {
-      fail(file + ":" + absoluteLine() + ": label '" + row.label() + "' is a third distinct label (labels so far: "
-          + describeLabels() + "); sodm trains binary problems");
+      fail(file + ":" + absoluteLine() + ": label '" + row.label() + "' is " + IngestJob.nthLabel(maxLabels + 1) + " (labels so far: "
+          + describeLabels() + "); " + IngestJob.limitText(context.getConfiguration(), maxLabels));
     }
     Instance in = Instances.toAvro(id, row.label(), row.features());
     key.datum(in);

@@ -56,6 +56,11 @@ final class LinearKeys {
     return IngestJob.readScaler(conf, new Path(conf.get(INGEST_DIR)));
   }
 
+  /** Multi-class task: the label of +1 (set: only this task's rows, labelled by class). */
+  static final String TASK_POSITIVE = "sodm.internal.linear.task.positive";
+  /** Multi-class task: the label of -1, empty for every other class (one-vs-rest). */
+  static final String TASK_NEGATIVE = "sodm.internal.linear.task.negative";
+
   static LabelMap labels(Configuration conf) throws IOException {
     return IngestJob.readLabels(conf, new Path(conf.get(INGEST_DIR)));
   }

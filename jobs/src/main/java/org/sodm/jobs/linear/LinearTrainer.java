@@ -52,20 +52,88 @@ public abstract class LinearTrainer implements Trainer {
     return List.of(PhaseRunner.Planned.of("partition", true), PhaseRunner.Planned.of(name(), true));
   }
 
+  /** Multi-class runs name their per-task phases partition-tN and SOLVER-tN. */
+  @Override
+  public boolean conditional(String name) {
+    return name.matches("(partition|" + name() + ")-t[0-9]+");
+  }
+
   @Override
   public Trained train(TrainContext ctx) throws IOException {
+    org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(ctx.conf());
+    if (plan != null) return trainTasks(ctx, plan);
+    Task one = trainTask(ctx, ctx.conf(), "", ctx.data().labelMap());
+    return finish(ctx, one.model(), one.solution(), one.blocks());
+  }
+
+  /** One binary problem's partition and solve: the model, its solution and its block count. */
+  private record Task(LinearModel model, Solution solution, int blocks) {}
+
+  /**
+   * Multi-class: one binary problem per task (ovr: class c against the rest; ovo: the pair's
+   * rows), each partitioned and solved in turn by this solver (phases partition-tN, SOLVER-tN),
+   * assembled into a {@link org.sodm.model.MulticlassModel}. Unlike the kernel tree, whose jobs
+   * solve every sub-problem at once, the tasks run one after another here.
+   */
+  private Trained trainTasks(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
+    List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf());
+    ctx.runner().passed("partition", "none");
+    ctx.runner().passed(name(), "none");
+    Model[] sub = new Model[plan.tasks()];
+    double objective = 0;
+    double violation = 0;
+    double initial = 0;
+    int blocks = 0;
+    List<Map<String, Object>> tasks = new ArrayList<>();
+    for (int t = 0; t < plan.tasks(); t++) {
+      Configuration c = new Configuration(ctx.conf());
+      int neg = plan.negativeClass(t);
+      String pos = classes.get(plan.positiveClass(t));
+      c.set(LinearKeys.TASK_POSITIVE, pos);
+      c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+      Task task = trainTask(ctx, c, "-t" + t, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+      sub[t] = task.model();
+      objective += task.solution().objective();
+      violation = Math.max(violation, task.solution().violation());
+      initial = Math.max(initial, task.solution().initialViolation());
+      blocks += task.blocks();
+      tasks.add(entry("task", t, "positive", pos, "negative", neg < 0 ? "rest" : classes.get(neg), "iterations",
+          task.solution().iterations(), "objective", task.solution().objective()));
+    }
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    org.sodm.model.Subproblems tasksOnly = new org.sodm.model.Subproblems(plan.classes(), plan.scheme());
+    Model probe = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+        sub, null, null);
+    Double acc = ctx.validationAccuracy(probe);
+    LevelStats ls = new LevelStats(0, blocks, objective, violation, initial, 0L, 0L, ctx.runner().elapsed(), 0L, acc);
+    if (acc != null) {
+      ctx.runner().note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
+    }
+    Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+        sub, null, ctx.provenance(List.of(ls)));
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("solver", name());
+    report.put("classes", classes);
+    report.put("scheme", plan.scheme().id());
+    report.put("validationAccuracy", acc);
+    report.put("tasks", tasks);
+    return new Trained(model, List.of(ls), report);
+  }
+
+  private Task trainTask(TrainContext ctx, Configuration taskConf, String suffix, org.sodm.data.LabelMap labels) throws IOException {
     PhaseRunner runner = ctx.runner();
     TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
     int k = (int) Math.min(spec.linear().blocks(), Math.max(1, data.stats().getRows()));
-    Configuration conf = new Configuration(ctx.conf());
+    Configuration conf = new Configuration(taskConf);
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
 
-    PhaseRunner.Done part = runner.run("blocks", new PhaseRunner.Phase() {
+    PhaseRunner.Done part = runner.run("blocks" + suffix, new PhaseRunner.Phase() {
       @Override
       public String name() {
-        return "partition";
+        return "partition" + suffix;
       }
 
       @Override
@@ -79,10 +147,10 @@ public abstract class LinearTrainer implements Trainer {
       }
     });
 
-    PhaseRunner.Done solved = runner.run(name(), new PhaseRunner.Phase() {
+    PhaseRunner.Done solved = runner.run(name() + suffix, new PhaseRunner.Phase() {
       @Override
       public String name() {
-        return LinearTrainer.this.name();
+        return LinearTrainer.this.name() + suffix;
       }
 
       @Override
@@ -111,7 +179,16 @@ public abstract class LinearTrainer implements Trainer {
     Solution s = read(conf, solved.dir());
     double[] w = Arrays.copyOf(s.w(), dim);
     double bias = spec.loss().bias() ? s.w()[dim] : 0;
-    Model probe = new LinearModel(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), null);
+    return new Task(new LinearModel(spec.loss(), labels, data.scaler(), w, bias, name(), null), s, k);
+  }
+
+  /** The binary run's model, report and level statistics. */
+  private Trained finish(TrainContext ctx, LinearModel probe, Solution s, int k) {
+    PhaseRunner runner = ctx.runner();
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    double[] w = probe.w();
+    double bias = probe.bias();
     Double acc = ctx.validationAccuracy(probe);
     LevelStats ls = new LevelStats(0, k, s.objective(), s.violation(), s.initialViolation(), 0L, 0L, runner.elapsed(), 0L, acc);
     if (acc != null) {

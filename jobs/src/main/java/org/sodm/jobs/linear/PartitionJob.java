@@ -76,6 +76,8 @@ final class PartitionJob {
 
     private Scaler scaler;
     private LabelMap labels;
+    private String positive;
+    private String negative;
     private int blocks;
     private long seed;
     private final IntWritable key = new IntWritable();
@@ -86,7 +88,9 @@ final class PartitionJob {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
       scaler = LinearKeys.scaler(conf);
-      labels = LinearKeys.labels(conf);
+      positive = conf.get(LinearKeys.TASK_POSITIVE);
+      negative = conf.get(LinearKeys.TASK_NEGATIVE, "");
+      labels = positive == null ? LinearKeys.labels(conf) : null; // a multi-class task labels by class
       blocks = conf.getInt(LinearKeys.BLOCKS, 1);
       seed = TrainSpec.of(conf).seed();
     }
@@ -99,7 +103,15 @@ final class PartitionJob {
         JobFailure.report(context, msg);
         throw new IOException(msg);
       }
-      double y = labels.signed(inst.getLabel());
+      double y;
+      if (positive == null) {
+        y = labels.signed(inst.getLabel());
+      } else {
+        String l = inst.getLabel().toString();
+        if (l.equals(positive)) y = 1;
+        else if (negative.isEmpty() || l.equals(negative)) y = -1;
+        else return; // another class pair's row
+      }
       SparseVector x = Instances.features(inst.getFeatures());
       if (scaler != null) x = scaler.apply(x);
       int block = RandomPartitioner.partitionOf(inst.getId(), blocks, seed);

@@ -57,8 +57,12 @@ public final class PredictJob {
   /** Where the map tasks count the features the model never saw (one small text file per task). */
   static final String UNSEEN_DIR_KEY = "sodm.internal.predict.unseen.dir";
 
-  /** The predictions' directory, rows, metrics (null without labels), labels, and the unseen features ignored. */
-  public record Result(Path output, long rows, Metrics metrics, LabelMap labels, UnseenFeatures unseen, int dimension) {
+  /**
+   * The predictions' directory, rows, {@code metrics} for binary models and {@code multiclass} for
+   * multi-class ones (each null when some row has no label), the labels, and the unseen features ignored.
+   */
+  public record Result(Path output, long rows, Metrics metrics, LabelMap labels, org.sodm.model.MulticlassMetrics multiclass,
+      UnseenFeatures unseen, int dimension) {
     /** The warning about features the model never saw, or null. */
     public String unseenWarning() {
       return unseen.warning(dimension);
@@ -108,6 +112,7 @@ public final class PredictJob {
       } else {
         Configuration ic = new Configuration(conf);
         ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
+        ic.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails the evaluation by name
         ic.setBoolean(SodmConf.OVERWRITE, false);
         ingested = IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest"));
         data = new Path(ingested.dir(), IngestJob.DATA);
@@ -139,6 +144,20 @@ public final class PredictJob {
       fs.delete(new Path(od.temp(), "_failures"), true);
       UnseenFeatures unseen = readUnseen(fs, unseenDir);
       fs.delete(unseenDir, true);
+      if (model instanceof org.sodm.model.MulticlassModel mm) {
+        MulticlassEvaluation mev = evaluate(conf, od.temp(), mm);
+        if (mev.metrics() != null) {
+          try (OutputStream o = fs.create(new Path(od.temp(), METRICS))) {
+            o.write((mev.metrics().toJson() + "\n").getBytes(StandardCharsets.UTF_8));
+          }
+        }
+        try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
+          o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        fs.create(new Path(od.temp(), "_SUCCESS")).close();
+        od.commit();
+        return new Result(od.target(), mev.rows(), null, model.labels(), mev.metrics(), unseen, model.dimension());
+      }
       Evaluation ev = evaluate(conf, od.temp(), model.labels());
       if (ev.metrics() != null) {
         try (OutputStream o = fs.create(new Path(od.temp(), METRICS))) {
@@ -150,19 +169,21 @@ public final class PredictJob {
       }
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
-      return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), unseen, model.dimension());
+      return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension());
     }
   }
 
   /** Fails, naming the file and line of its first row, on a label the model does not have. */
   private static void checkLabels(IngestJob.Result data, Model model, Path modelFile) {
     if (data.stats().getLabels() == null) return;
+    List<String> known = model instanceof org.sodm.model.MulticlassModel mm ? mm.classes()
+        : List.of(model.labels().negative(), model.labels().positive());
     for (var l : data.stats().getLabels()) {
       if (l.getLabel() == null) continue;
       String label = l.getLabel().toString();
-      if (label.equals(model.labels().positive()) || label.equals(model.labels().negative())) continue;
-      throw new SodmException(l.getFirstSeen() + ": label '" + label + "' is not one of the model's labels (" + model.labels().negative()
-          + ", " + model.labels().positive() + " in " + modelFile + ")");
+      if (known.contains(label)) continue;
+      throw new SodmException(l.getFirstSeen() + ": label '" + label + "' is not one of the model's labels (" + String.join(", ", known)
+          + " in " + modelFile + ")");
     }
   }
 
@@ -182,6 +203,48 @@ public final class PredictJob {
 
   /** Rows read and metrics (null when some row has no label). */
   public record Evaluation(long rows, Metrics metrics) {}
+
+  /** Rows read and multi-class metrics (null when some row has no label). */
+  public record MulticlassEvaluation(long rows, org.sodm.model.MulticlassMetrics metrics) {}
+
+  /**
+   * Multi-class metrics of a predictions directory (per-class precision, recall, F1, macro and
+   * micro averages, confusion matrix; with probabilities the log-loss and calibration table); a
+   * true label that is not one of the model's classes fails naming it and the instance.
+   */
+  public static MulticlassEvaluation evaluate(Configuration conf, Path predictions, org.sodm.model.MulticlassModel model)
+      throws IOException {
+    java.util.Map<String, Integer> index = new java.util.HashMap<>();
+    for (int c = 0; c < model.classes().size(); c++) index.put(model.classes().get(c), c);
+    org.sodm.model.MulticlassMetrics.Builder b = new org.sodm.model.MulticlassMetrics.Builder(model.classes());
+    long[] counts = new long[3]; // rows, unlabelled, with probabilities
+    AvroFiles.forEach(conf, predictions, Prediction.class, r -> {
+      counts[0]++;
+      if (r.getLabel() == null) {
+        counts[1]++;
+        return;
+      }
+      Integer t = index.get(r.getLabel().toString());
+      if (t == null) {
+        throw new SodmException("instance " + r.getId() + ": label '" + r.getLabel() + "' is not one of the model's classes "
+            + model.classes() + " (it was not in the training data)");
+      }
+      Integer p = index.get(r.getPredicted().toString());
+      if (p == null) throw new SodmException("instance " + r.getId() + ": predicted label '" + r.getPredicted() + "' is not one of the model's classes");
+      double[] probs = null;
+      if (r.getProbabilities() != null) {
+        probs = new double[r.getProbabilities().size()];
+        for (int i = 0; i < probs.length; i++) probs[i] = r.getProbabilities().get(i);
+        if (probs.length != model.classes().size()) {
+          throw new SodmException("instance " + r.getId() + ": " + probs.length + " probabilities for " + model.classes().size() + " classes");
+        }
+        counts[2]++;
+      }
+      b.add(t, p, probs);
+    });
+    if (counts[1] > 0 || counts[0] == 0) return new MulticlassEvaluation(counts[0], null);
+    return new MulticlassEvaluation(counts[0], b.build());
+  }
 
   /** Metrics of a predictions directory; labels outside the model's two fail naming them. */
   public static Evaluation evaluate(Configuration conf, Path predictions, LabelMap labels) throws IOException {

@@ -45,9 +45,21 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   @Override
   protected void map(AvroKey<Instance> key, NullWritable value, Context context) throws IOException, InterruptedException {
     Instance in = key.datum();
+    if (model instanceof org.sodm.model.MulticlassModel mm) {
+      org.sodm.model.MulticlassModel.Scored sc = mm.score(Instances.features(in.getFeatures()), unseen);
+      java.util.List<Double> probs = null;
+      if (sc.probabilities() != null) {
+        probs = new java.util.ArrayList<>(sc.probabilities().length);
+        for (double p : sc.probabilities()) probs.add(p);
+      }
+      out.datum(new Prediction(in.getId(), in.getLabel(), sc.score(), mm.classes().get(sc.index()), probs));
+      context.write(out, NullWritable.get());
+      context.getCounter("sodm.predict", "instances").increment(1);
+      return;
+    }
     org.sodm.data.SparseVector x = model.prepare(Instances.features(in.getFeatures()), unseen);
     double f = routed != null ? routed.decisionLocalPrepared(x) : model.decisionPrepared(x);
-    out.datum(new Prediction(in.getId(), in.getLabel(), f, model.labels().original(f)));
+    out.datum(new Prediction(in.getId(), in.getLabel(), f, model.labels().original(f), null));
     context.write(out, NullWritable.get());
     context.getCounter("sodm.predict", "instances").increment(1);
   }

@@ -35,8 +35,9 @@ public enum Param {
           + "file system's block size), so the ingested parts, and the model, are the same on every file system."),
   INGEST_SCALE("sodm.ingest.scale", "none", Group.INGEST, Type.text("none, 0,1 or -1,1", Param::isScale), "--scale", "RANGE",
       "Feature scaling saved with the data and reused by prediction: none, 0,1 or -1,1 (as svm-scale)."),
-  INGEST_MAX_LABELS("sodm.ingest.max.labels", "2", Group.INGEST, Type.integer(2, 1_000_000), null, null,
-      "Distinct labels allowed (binary problems: 2); a further label fails the ingest naming where it was found."),
+  INGEST_MAX_LABELS("sodm.ingest.max.labels", "100", Group.INGEST, Type.integer(2, 1_000_000), null, null,
+      "Distinct labels allowed (classes); a further label fails the ingest naming where it was found. sodm train uses "
+          + "sodm.train.max.classes instead."),
   AVRO_CODEC("sodm.avro.codec", "deflate", Group.COMMON, Type.choice("null", "deflate", "snappy", "zstandard", "xz", "bzip2"), null, null,
       "Compression of the Avro files sodm writes: null, deflate, snappy, zstandard, xz or bzip2."),
 
@@ -57,6 +58,16 @@ public enum Param {
       "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi."),
   WEIGHT_NEGATIVE("sodm.train.weight.negative", "1.0", Group.LOSS, Type.positive(), "--weight-negative", "W",
       "Class weight of the -1 class."),
+  MULTICLASS("sodm.train.multiclass", "auto", Group.LOSS, Type.choice("auto", "ovo", "ovr"), "--multiclass", "M",
+      "More than two labels: ovo (one binary problem per class pair, prediction by votes, as LIBSVM) or ovr (one per class "
+          + "against the rest, the largest decision value, as LIBLINEAR); auto = ovo for kernels, ovr for the linear solvers."),
+  PROBABILITY("sodm.train.probability", "false", Group.LOSS, Type.bool(), "--probability", null,
+      "Fit probability estimates: Platt's sigmoid per binary problem on decision values of an internal cross-validation, "
+          + "coupled over the classes (Wu, Lin and Weng 2004); the predicted label is then the most probable class."),
+  PROBABILITY_FOLDS("sodm.train.probability.folds", "5", Group.LOSS, Type.integer(2, 100), null, null,
+      "Folds of the internal cross-validation that gives --probability its decision values (LIBSVM: 5)."),
+  MAX_CLASSES("sodm.train.max.classes", "100", Group.LOSS, Type.integer(2, 100_000), "--max-classes", "N",
+      "Most distinct labels a training set may have (a further label fails the ingest naming where it was found)."),
 
   // train: kernel
   KERNEL("sodm.kernel", "rbf", Group.KERNEL, Type.choice("linear", "poly", "rbf", "sigmoid"), "-k,--kernel", "K",

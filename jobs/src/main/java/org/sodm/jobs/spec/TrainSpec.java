@@ -302,6 +302,31 @@ public final class TrainSpec {
     return loss instanceof Loss.Odm ? LinearSolver.DSVRG : LinearSolver.BQO;
   }
 
+  /** The multi-class scheme: --multiclass, auto resolved (ovr for the linear solvers BQO and DSVRG, else ovo). */
+  public org.sodm.model.Subproblems.Scheme multiclass() {
+    String m = get(Param.MULTICLASS);
+    if (m.equals("auto")) {
+      LinearSolver ls = linearSolver();
+      return ls == LinearSolver.BQO || ls == LinearSolver.DSVRG ? org.sodm.model.Subproblems.Scheme.OVR
+          : org.sodm.model.Subproblems.Scheme.OVO;
+    }
+    return org.sodm.model.Subproblems.Scheme.parse(m);
+  }
+
+  /** --probability: Platt sigmoids from an internal cross-validation of {@link #probabilityFolds} folds. */
+  public boolean probability() {
+    return bool(Param.PROBABILITY);
+  }
+
+  public int probabilityFolds() {
+    return (int) integer(Param.PROBABILITY_FOLDS);
+  }
+
+  /** --max-classes. */
+  public int maxClasses() {
+    return (int) integer(Param.MAX_CLASSES);
+  }
+
   /** Fails naming --partitions when K exceeds the number of rows. */
   public void checkRows(long rows) {
     if (tree.partitions() > rows) {

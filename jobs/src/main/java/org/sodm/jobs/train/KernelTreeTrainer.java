@@ -60,7 +60,16 @@ public final class KernelTreeTrainer implements Trainer {
     IngestJob.Result data = ctx.data();
     KernelSpec kernel = spec.resolvedKernel();
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
-    List<Integer> levelBlocks = spec.tree().levelBlocks(data.stats().getRows());
+    org.sodm.model.Subproblems plan = TrainKeys.plan(conf); // multi-class or --probability: the sub-problems, else null
+    long rows = plan == null ? data.stats().getRows() : plan.largestTaskRows(TrainPipeline.classCounts(data.stats(), TrainKeys.classes(conf)));
+    boolean smallTasks = plan != null && !spec.exact().on() && spec.exact().belowRows() > 0 && rows <= spec.exact().belowRows();
+    // multi-class, every task small (<= sodm.train.exact.below.rows): the tree would end in one exact block per task
+    // anyway; solve that block directly, as one level of the same job (a binary run keeps its tree, unchanged)
+    List<Integer> levelBlocks = smallTasks ? List.of(1) : spec.tree().levelBlocks(rows);
+    if (smallTasks) {
+      runner.note(String.format(Locale.ROOT, "tasks of at most %,d rows (<= %d): one block per task, solved in one job", rows,
+          spec.exact().belowRows()));
+    }
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
 
     // landmarks / k-means centres
@@ -104,6 +113,7 @@ public final class KernelTreeTrainer implements Trainer {
       boolean bottom = i == 0;
       Path input = previous;
       LevelStats[] ls = new LevelStats[1];
+      conf.setInt(TrainKeys.BLOCKS_BELOW, bottom ? 0 : levelBlocks.get(i - 1));
       PhaseRunner.Done d = runner.run("level " + level, new PhaseRunner.Phase() {
         private long started = System.nanoTime();
 
@@ -123,7 +133,8 @@ public final class KernelTreeTrainer implements Trainer {
           double wall = (System.nanoTime() - started) / 1e9;
           List<BlockStats> stats = TrainIO.readStats(conf, new Path(dir, "stats"));
           long tv = System.nanoTime();
-          Double acc = ctx.validation() == null ? null : ctx.validationAccuracy(buildModel(ctx, new Path(dir, "data"), List.of(), null));
+          Double acc = ctx.validation() == null ? null
+              : ctx.validationAccuracy(buildModel(ctx, new Path(dir, "data"), List.of(), null, blocks).model());
           double validationSeconds = (System.nanoTime() - tv) / 1e9;
           ls[0] = levelStats(level, stats, wall, acc);
           return String.format(Locale.ROOT, "%4d blocks  obj %12.6g  viol %.2e  SV %,7d  mem %4d MB%s", ls[0].getBlocks(),
@@ -140,7 +151,7 @@ public final class KernelTreeTrainer implements Trainer {
         break;
       }
     }
-    if (levelBlocks.size() < spec.tree().levelBlocks().size()) {
+    if (!smallTasks && levelBlocks.size() < spec.tree().levelBlocks().size()) {
       runner.note(String.format(Locale.ROOT, "stop: merging %d blocks further would exceed --max-block-rows %d",
           levelBlocks.get(levelBlocks.size() - 1), spec.tree().maxBlockRows()));
     }
@@ -150,20 +161,24 @@ public final class KernelTreeTrainer implements Trainer {
     UnaryOperator<TrainRecord> transform = null;
     int merges = levels.size() - 1;
     ExactPhase.Result exactResult = null;
-    boolean bySize = spec.exact().bySize(data.stats().getRows(), levels.get(levels.size() - 1).getBlocks());
+    int lastBlocks = levelBlocks.get(levels.size() - 1); // per sub-problem
+    boolean bySize = spec.exact().bySize(rows, lastBlocks);
     if (spec.exact().on() || bySize) {
       LevelStats top1 = levels.get(levels.size() - 1);
-      ExactPhase.Result ex = new ExactPhase(conf, runner, spec).run(last, data.stats().getRows(), top1.getBlocks(),
-          top1.getSupportVectors(), bySize);
+      conf.setInt(TrainKeys.BLOCKS_BELOW, lastBlocks);
+      // multi-class: one block per sub-problem (PBM solves one problem; TrainPipeline refuses --exact-single never)
+      ExactPhase.Result ex = new ExactPhase(conf, runner, spec).run(last, rows, plan == null ? top1.getBlocks() : lastBlocks,
+          top1.getSupportVectors(), bySize || plan != null);
       last = ex.data();
       exactResult = ex;
       double beta = ex.beta();
       transform = r -> {
         TrainRecord c = ExactPhase.finalRecord(r, beta, spec.loss());
-        c.setBlock(0);
+        if (plan == null) c.setBlock(0); // multi-class: block = sub-problem (one block each)
         return c;
       };
-      KernelModel exModel = buildModel(ctx, last, List.of(), transform);
+      lastBlocks = 1;
+      org.sodm.model.Model exModel = buildModel(ctx, last, List.of(), transform, 1).model();
       Double acc = ctx.validationAccuracy(exModel);
       levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel.supportVectors(), 0L, ex.seconds(), 0L,
           acc));
@@ -174,24 +189,142 @@ public final class KernelTreeTrainer implements Trainer {
           acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), ex.seconds());
     }
 
-    KernelModel model = buildModel(ctx, last, levels, transform);
+    Built built = buildModel(ctx, last, levels, transform, lastBlocks);
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("levels", TrainOutput.levels(levels));
+    if (plan != null && !plan.full()) return crossValidation(ctx, built, plan, levels, report);
+    if (plan != null) {
+      org.sodm.model.MulticlassModel mm = built.multi();
+      if (plan.folds() > 0) {
+        long tp = System.nanoTime();
+        org.sodm.model.Platt[] platt = built.subs().platt(conf, new Path(data.dir(), IngestJob.DATA), built.all(), kernel, spec.loss(),
+            data.scaler(), spec.seed());
+        mm = mm.withPlatt(platt);
+        runner.say("probability", String.format(Locale.ROOT, "Platt's sigmoids of %d task(s) on the decision values of %d folds",
+            platt.length, plan.folds()), (System.nanoTime() - tp) / 1e9);
+      }
+      if (kmeans && levelBlocks.get(0) > 1) runner.note("multi-class models have no local routing (--mode local): the blocks are per class pair");
+      report.put("classes", mm.classes());
+      report.put("scheme", mm.scheme().id());
+      report.put("tasks", plan.tasks());
+      report.put("supportVectors", mm.supportVectors());
+      report.put("distinctSupportVectors", mm.distinctSupportVectors());
+      return new Trained(mm, levels, report);
+    }
+    KernelModel model = (KernelModel) built.model();
     if (kmeans && levelBlocks.get(0) > 1) {
       model = model.withRouting(routing(ctx, model, kernel, levelBlocks.get(0), merges, exactResult));
     }
-    Map<String, Object> report = new LinkedHashMap<>();
-    report.put("levels", TrainOutput.levels(levels));
     report.put("blocks", model.blockCount());
     report.put("supportVectors", model.supportVectors());
     return new Trained(model, levels, report);
   }
 
-  /** {@code transform} (or null) maps each record before it goes into the model (exact mode: final alpha, block 0). */
-  private static KernelModel buildModel(TrainContext ctx, Path levelData, List<LevelStats> levels, UnaryOperator<TrainRecord> transform)
-      throws IOException {
+  /**
+   * sodm cv: every row scored by its task models trained without its fold; the report gets the
+   * accuracy per fold, their mean and standard deviation, and the pooled accuracy (svm-train -v's
+   * figure). The model written is fold 0's (for inspection only).
+   */
+  private static Trained crossValidation(TrainContext ctx, Built built, org.sodm.model.Subproblems plan, List<LevelStats> levels,
+      Map<String, Object> report) throws IOException {
+    Configuration conf = ctx.conf();
+    List<String> classes = TrainKeys.classes(conf);
+    CvFolds folds = CvFolds.read(conf, new Path(conf.get(TrainKeys.CV_FOLDS_FILE)));
+    org.sodm.model.Subproblems tasks = new org.sodm.model.Subproblems(plan.classes(), plan.scheme());
+    KernelSpec kernel = ctx.spec().resolvedKernel();
+    org.sodm.data.Scaler scaler = ctx.data().scaler();
+    org.sodm.model.MulticlassModel[] byFold = new org.sodm.model.MulticlassModel[plan.folds()];
+    for (int f = 0; f < byFold.length; f++) {
+      org.sodm.model.Model[] sub = new org.sodm.model.Model[plan.tasks()];
+      for (int t = 0; t < sub.length; t++) sub[t] = built.all()[plan.sub(t, f)];
+      byFold[f] = new org.sodm.model.MulticlassModel(kernel, ctx.spec().loss(), scaler, classes, tasks, sub, null,
+          f == 0 ? ctx.provenance(levels) : null);
+    }
+    long[] rows = new long[byFold.length];
+    long[] correct = new long[byFold.length];
+    List<org.sodm.avro.Instance> batch = new ArrayList<>();
+    Runnable flush = () -> {
+      int n = batch.size();
+      int[] fold = new int[n];
+      boolean[] ok = new boolean[n];
+      java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+        org.sodm.avro.Instance in = batch.get(i);
+        fold[i] = folds.of(in.getId());
+        SparseVector x = Instances.features(in.getFeatures());
+        ok[i] = byFold[fold[i]].predict(x).equals(in.getLabel().toString());
+      });
+      for (int i = 0; i < n; i++) {
+        rows[fold[i]]++;
+        if (ok[i]) correct[fold[i]]++;
+      }
+      batch.clear();
+    };
+    AvroFiles.forEach(conf, new Path(ctx.data().dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      batch.add(org.sodm.avro.Instance.newBuilder(in).build());
+      if (batch.size() == 8192) flush.run();
+    });
+    flush.run();
+    List<Map<String, Object>> perFold = new ArrayList<>();
+    double mean = 0;
+    long allRows = 0;
+    long allCorrect = 0;
+    for (int f = 0; f < rows.length; f++) {
+      double acc = (double) correct[f] / rows[f];
+      mean += acc / rows.length;
+      allRows += rows[f];
+      allCorrect += correct[f];
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("fold", f);
+      m.put("rows", rows[f]);
+      m.put("correct", correct[f]);
+      m.put("accuracy", acc);
+      perFold.add(m);
+    }
+    double var = 0;
+    for (int f = 0; f < rows.length; f++) var += Math.pow((double) correct[f] / rows[f] - mean, 2);
+    double sd = rows.length > 1 ? Math.sqrt(var / (rows.length - 1)) : 0;
+    Map<String, Object> cv = new LinkedHashMap<>();
+    cv.put("folds", perFold);
+    cv.put("mean", mean);
+    cv.put("sd", sd);
+    cv.put("accuracy", (double) allCorrect / allRows);
+    cv.put("rows", allRows);
+    report.put("cv", cv);
+    report.put("classes", classes);
+    report.put("scheme", plan.scheme().id());
+    for (int f = 0; f < rows.length; f++) {
+      ctx.runner().note(String.format(Locale.ROOT, "cv fold %-4d %,9d rows  accuracy %.4f%%", f, rows[f], 100.0 * correct[f] / rows[f]));
+    }
+    ctx.runner().note(String.format(Locale.ROOT, "cv           %d folds: accuracy %.4f%% (%,d of %,d rows), per fold %.4f%% +- %.4f",
+        rows.length, 100.0 * allCorrect / allRows, allCorrect, allRows, 100 * mean, 100 * sd));
+    return new Trained(byFold[0], levels, report);
+  }
+
+  /** A level's model: binary ({@code model}), or multi-class ({@code multi}, with every sub-problem's model in {@code all}). */
+  private record Built(org.sodm.model.Model model, SubproblemModels subs, KernelModel[] all) {
+    org.sodm.model.MulticlassModel multi() {
+      return (org.sodm.model.MulticlassModel) model;
+    }
+  }
+
+  /**
+   * {@code transform} (or null) maps each record before it goes into the model (exact mode: final
+   * alpha, block 0); {@code blocksPerSub} is the level's blocks per sub-problem (multi-class).
+   */
+  private static Built buildModel(TrainContext ctx, Path levelData, List<LevelStats> levels, UnaryOperator<TrainRecord> transform,
+      int blocksPerSub) throws IOException {
+    IngestJob.Result data = ctx.data();
+    org.sodm.model.Subproblems plan = TrainKeys.plan(ctx.conf());
+    KernelSpec kernel = ctx.spec().resolvedKernel();
+    if (plan != null) {
+      SubproblemModels subs = new SubproblemModels(plan, TrainKeys.classes(ctx.conf()), blocksPerSub);
+      AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> subs.add(transform == null ? r : transform.apply(r)));
+      KernelModel[] all = subs.all(kernel, ctx.spec().loss(), data.scaler());
+      return new Built(subs.model(all, kernel, ctx.spec().loss(), data.scaler(), null, ctx.provenance(levels)), subs, all);
+    }
     ModelBuilder b = new ModelBuilder();
     AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
-    IngestJob.Result data = ctx.data();
-    return b.build(ctx.spec().resolvedKernel(), ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels));
+    return new Built(b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels)), null, null);
   }
 
   /**

@@ -13,7 +13,9 @@ import org.sodm.jobs.support.SodmConf;
 /**
  * A merge round, map side: block k of the level below goes to parent floor(k/p) with its
  * alpha (the parent's warm start is the concatenation of its children's solutions, Algorithm 1
- * lines 10-12). With {@code --merge cascade} only support vectors move up.
+ * lines 10-12). With {@code --merge cascade} only support vectors move up. Multi-class: block
+ * s * B + b (sub-problem s, local block b of B) goes to s * B' + floor(b/p), B' the blocks per
+ * sub-problem of the parent level.
  */
 public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
   @Override
@@ -32,6 +34,23 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
     TrainSpec spec = TrainSpec.of(context.getConfiguration());
     fanout = spec.tree().fanout();
     cascade = spec.tree().merge() == TrainSpec.Merge.CASCADE;
+    org.apache.hadoop.conf.Configuration conf = context.getConfiguration();
+    if (TrainKeys.subproblems(conf) > 1) {
+      below = conf.getInt(TrainKeys.BLOCKS_BELOW, 0);
+      blocks = conf.getInt(TrainKeys.BLOCKS, 0);
+      if (below <= 0 || blocks <= 0) throw new IllegalStateException("a multi-class merge round needs " + TrainKeys.BLOCKS_BELOW);
+    }
+  }
+
+  /** Multi-class: blocks per sub-problem below and at this level (0: one sub-problem, block ids are local). */
+  private int below;
+  private int blocks;
+
+  /** The parent of block b: floor(b / p), within b's sub-problem. */
+  int parent(int b) {
+    if (below == 0) return b / fanout;
+    int sub = b / below;
+    return sub * blocks + (b % below) / fanout;
   }
 
   @Override
@@ -39,6 +58,6 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
     TrainRecord r = in.datum();
     if (cascade && !TrainIO.isSupportVector(r)) return;
     value.datum(r);
-    context.write(key.set(r.getBlock() / fanout, r.getId()), value);
+    context.write(key.set(parent(r.getBlock()), r.getId()), value);
   }
 }

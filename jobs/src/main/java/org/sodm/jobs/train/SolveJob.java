@@ -64,7 +64,7 @@ final class SolveJob {
     job.setSortComparatorClass(BlockKey.Comparator.class);
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
     job.setReducerClass(BlockSolveReducer.class);
-    job.setNumReduceTasks(reducers(conf, blocks));
+    job.setNumReduceTasks(reducers(conf, blocks * TrainKeys.subproblems(conf))); // every sub-problem's blocks in the same job
     job.setOutputFormatClass(AvroKeyOutputFormat.class);
     AvroJob.setOutputKeySchema(job, TrainRecord.getClassSchema());
     FileOutputFormat.setOutputPath(job, data);

@@ -45,6 +45,16 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
   private int blocks;
   private long seed;
   private final BlockKey key = new BlockKey();
+  /** Multi-class (or --probability): the sub-problems, the class of each label, a dealer per sub-problem; else null. */
+  private org.sodm.model.Subproblems plan;
+  private final java.util.Map<String, Integer> classIndex = new java.util.HashMap<>();
+  private StreamingStratifiedAssigner[] dealers;
+  /** sodm cv: every row's fold; null otherwise (probability folds: a hash of the id). */
+  private CvFolds cvFolds;
+  private long streamKey;
+  private int[] subs;
+  private double[] ys;
+  private int members;
   private final AvroValue<TrainRecord> value = new AvroValue<>();
 
   @Override
@@ -53,7 +63,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
     Configuration conf = context.getConfiguration();
     try {
       scaler = TrainKeys.scaler(conf);
-      labels = TrainKeys.labels(conf);
+      labels = TrainKeys.plan(conf) == null ? TrainKeys.labels(conf) : null; // multi-class: no label map, the classes
       TrainSpec spec = TrainSpec.of(conf);
       partitioner = spec.tree().partitioner();
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
@@ -80,8 +90,19 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       }
       FileSplit split = (FileSplit) context.getInputSplit();
       // one split per ingested part (WholeFileAvroInputFormat): start is 0
-      long streamKey = split.getPath().getName().hashCode() * 1_000_003L + split.getStart();
+      streamKey = split.getPath().getName().hashCode() * 1_000_003L + split.getStart();
       dealer = new StreamingStratifiedAssigner(blocks, seed, streamKey);
+      plan = TrainKeys.plan(conf);
+      if (plan != null) {
+        List<String> classes = TrainKeys.classes(conf);
+        for (int c = 0; c < classes.size(); c++) classIndex.put(classes.get(c), c);
+        String cv = conf.get(TrainKeys.CV_FOLDS_FILE);
+        if (cv != null) cvFolds = CvFolds.read(conf, new org.apache.hadoop.fs.Path(cv));
+        dealers = new StreamingStratifiedAssigner[plan.count()];
+        subs = new int[plan.count()];
+        ys = new double[plan.count()];
+        dealers[0] = dealer;
+      }
     } catch (IOException | RuntimeException e) {
       JobFailure.report(context, "stratify task could not start: " + e);
       throw e;
@@ -95,6 +116,10 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       String msg = "training row " + inst.getId() + " has no label";
       JobFailure.report(context, msg);
       throw new IOException(msg);
+    }
+    if (plan != null) {
+      mapSubproblems(inst, context);
+      return;
     }
     double y;
     try {
@@ -122,5 +147,52 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
     }
     value.datum(new TrainRecord(inst.getId(), y, Instances.toAvro(x), stratum, block, List.of(), 0.0, List.of(), 0.0));
     context.write(key.set(block, inst.getId()), value);
+  }
+
+  /**
+   * Multi-class: the row goes to every sub-problem of its class (and fold), with that
+   * sub-problem's y; its stratum is computed once, its block dealt per sub-problem (each
+   * sub-problem its own deck per (stratum, class), as a binary run deals), and the key's block
+   * is s * K + b, so the reducers solve all sub-problems' blocks in the same job.
+   */
+  private void mapSubproblems(Instance inst, Context context) throws IOException, InterruptedException {
+    Integer c = classIndex.get(inst.getLabel().toString());
+    if (c == null) {
+      String msg = "training row " + inst.getId() + " has label '" + inst.getLabel() + "', not one of the classes " + classIndex.keySet();
+      JobFailure.report(context, msg);
+      throw new IOException(msg);
+    }
+    SparseVector x = Instances.features(inst.getFeatures());
+    if (scaler != null) x = scaler.apply(x);
+    int stratum = switch (partitioner) {
+      case STRATIFIED -> strata.assign(x);
+      case KMEANS -> kmeans.assign(x);
+      default -> -1;
+    };
+    int fold = cvFolds != null ? cvFolds.of(inst.getId()) : plan.folds() > 0 ? org.sodm.data.Seeds.fold(seed, inst.getId(), plan.folds()) : -1;
+    members = 0;
+    plan.forEach(c, fold, (sub, y) -> {
+      subs[members] = sub;
+      ys[members++] = y;
+    });
+    org.sodm.avro.Features features = Instances.toAvro(x);
+    for (int m = 0; m < members; m++) {
+      int sub = subs[m];
+      double y = ys[m];
+      int block = switch (partitioner) {
+        case STRATIFIED -> dealer(sub).next(2 * stratum + (y > 0 ? 1 : 0));
+        case KMEANS -> stratum;
+        default -> RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
+      };
+      int global = sub * blocks + block;
+      value.datum(new TrainRecord(inst.getId(), y, features, stratum, global, List.of(), 0.0, List.of(), 0.0));
+      context.write(key.set(global, inst.getId()), value);
+    }
+  }
+
+  private StreamingStratifiedAssigner dealer(int sub) {
+    StreamingStratifiedAssigner d = dealers[sub];
+    if (d == null) dealers[sub] = d = new StreamingStratifiedAssigner(blocks, seed, org.sodm.data.Seeds.mix(streamKey, sub));
+    return d;
   }
 }

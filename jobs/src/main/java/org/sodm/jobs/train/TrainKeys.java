@@ -11,7 +11,7 @@ import org.sodm.jobs.ingest.IngestJob;
  * Internal configuration keys the training driver sets for its tasks (resolved values, not
  * user parameters), and the task-side readers of the artifacts they point to.
  */
-final class TrainKeys {
+public final class TrainKeys {
   private TrainKeys() {}
 
   static final String INGEST_DIR = "sodm.internal.train.ingest";
@@ -19,6 +19,31 @@ final class TrainKeys {
   static final String BLOCKS = "sodm.internal.train.blocks";
   static final String STATS_DIR = "sodm.internal.train.stats";
   static final String LANDMARKS_DIR = "sodm.internal.train.landmarks";
+  /** Blocks per sub-problem at the level below a merge round (block b of sub-problem s is s * blocks + b). */
+  static final String BLOCKS_BELOW = "sodm.internal.train.blocks.below";
+  /** sodm cv: the number of folds (every task trained once per fold, without it; no full model). */
+  public static final String CV_FOLDS = "sodm.internal.train.cv.folds";
+  /** sodm cv: the file of every row's fold ({@link CvFolds}). */
+  static final String CV_FOLDS_FILE = "sodm.internal.train.cv.folds.file";
+
+  static void setPlan(Configuration conf, org.sodm.model.Subproblems plan, java.util.List<String> classes) {
+    org.sodm.jobs.phase.MulticlassKeys.setPlan(conf, plan, classes);
+  }
+
+  /** The sub-problems of a run, or null for a binary run ({@link org.sodm.jobs.phase.MulticlassKeys}). */
+  static org.sodm.model.Subproblems plan(Configuration conf) {
+    return org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+  }
+
+  static java.util.List<String> classes(Configuration conf) {
+    return org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+  }
+
+  /** Sub-problems of a run (1 for a plain binary run). */
+  static int subproblems(Configuration conf) {
+    org.sodm.model.Subproblems p = plan(conf);
+    return p == null ? 1 : p.count();
+  }
 
   /** The ingest scaler, or null. */
   static Scaler scaler(Configuration conf) throws IOException {

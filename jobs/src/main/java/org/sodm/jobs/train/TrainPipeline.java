@@ -102,19 +102,26 @@ public final class TrainPipeline {
     try (runner) {
       runner.prepare(params, resume, overwrite);
       IngestJob.Result data = ingest(conf, runner, req.inputs(), "ingest");
-      if (data.labelMap() == null) {
-        throw new SodmException("training needs exactly two labels; " + req.inputs() + " has " + data.stats().getLabels().size()
-            + ": " + data.stats().getLabels().stream().map(l -> l.getLabel()).toList());
+      List<String> classes = classes(data.stats());
+      if (classes.size() < 2) {
+        throw new SodmException("training needs at least two labels; " + req.inputs() + " has " + classes.size() + ": " + classes);
+      }
+      org.sodm.model.Subproblems plan = plan(spec, data, classes, conf.getInt(TrainKeys.CV_FOLDS, 0));
+      if (plan != null) TrainKeys.setPlan(conf, plan, classes);
+      if (plan != null && !plan.full()) { // sodm cv: every row's fold, stratified, before the stratify job reads it
+        Path folds = new Path(runner.work(), "cv-folds.bin");
+        CvFolds.write(conf, new Path(data.dir(), IngestJob.DATA), classes, plan.folds(), spec.seed(), folds);
+        conf.set(TrainKeys.CV_FOLDS_FILE, folds.toString());
       }
       spec.checkRows(data.stats().getRows());
       List<Instance> validationRows = null;
       if (hasValidation) {
         IngestJob.Result v = ingest(conf, runner, req.validation(), "validation");
-        List<String> unknown = v.stats().getLabels().stream().map(l -> l.getLabel())
-            .filter(l -> !data.labelMap().positive().equals(l) && !data.labelMap().negative().equals(l)).toList();
+        List<String> unknown = v.stats().getLabels().stream().map(l -> l.getLabel().toString())
+            .filter(l -> !classes.contains(l)).toList();
         if (!unknown.isEmpty()) {
           throw new SodmException("--validation " + req.validation() + " has labels " + unknown + " that the training data "
-              + req.inputs() + " does not have (its labels: " + data.labelMap().negative() + ", " + data.labelMap().positive() + ")");
+              + req.inputs() + " does not have (its labels: " + String.join(", ", classes) + ")");
         }
         validationRows = AvroFiles.readDir(conf, new Path(v.dir(), IngestJob.DATA), Instance.class);
       } else {
@@ -134,7 +141,62 @@ public final class TrainPipeline {
     }
   }
 
+  /** The classes of an ingest's statistics, in class-index order ({@link org.sodm.data.Labels#ORDER}). */
+  static List<String> classes(org.sodm.avro.FeatureStats stats) {
+    List<String> out = new ArrayList<>();
+    for (var l : stats.getLabels()) out.add(l.getLabel().toString());
+    out.sort(org.sodm.data.Labels.ORDER);
+    return out;
+  }
+
+  /** Rows per class, in the order of {@code classes}. */
+  static long[] classCounts(org.sodm.avro.FeatureStats stats, List<String> classes) {
+    long[] n = new long[classes.size()];
+    for (var l : stats.getLabels()) n[classes.indexOf(l.getLabel().toString())] = l.getCount();
+    return n;
+  }
+
+  /**
+   * The sub-problems of a run: null for two classes without --probability (the binary run, as
+   * before multi-class existed); else the scheme's tasks over the classes, each with
+   * --probability's folds. Fails naming a class with a single row (LIBSVM trains it; its pairs
+   * would be decided by one point and, with --probability, some fold models would have no row of it).
+   */
+  static org.sodm.model.Subproblems plan(TrainSpec spec, IngestJob.Result data, List<String> classes, int cvFolds) {
+    if (classes.size() > spec.maxClasses()) { // an ingest directory given as input was not ingested with this limit
+      throw TrainSpec.bad(Param.MAX_CLASSES, "the training data has " + classes.size() + " distinct labels, more than " + spec.maxClasses());
+    }
+    if (classes.size() == 2 && !spec.probability() && cvFolds == 0) return null;
+    for (var l : data.stats().getLabels()) {
+      if (l.getCount() < 2) {
+        throw new SodmException("class '" + l.getLabel() + "' has a single training row (" + l.getFirstSeen()
+            + "); every class needs at least 2 rows (remove the row or add rows of its class)");
+      }
+    }
+    if (spec.linearSolver() != null && spec.probability()) {
+      throw TrainSpec.bad(Param.PROBABILITY, "probability estimates are fitted for the kernel merge tree only; with --kernel linear add "
+          + Param.LINEAR_SOLVER.optionName() + " kernel");
+    }
+    if (spec.exact().single().equals("never")) {
+      throw TrainSpec.bad(Param.EXACT_SINGLE, "multi-class runs end exact mode with one block per class pair; PBM (never) solves binary problems only");
+    }
+    if (cvFolds > 0) {
+      if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
+      if (spec.linearSolver() != null) {
+        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree; with --kernel linear add "
+            + Param.LINEAR_SOLVER.optionName() + " kernel");
+      }
+      return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);
+    }
+    return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), spec.probability() ? spec.probabilityFolds() : 0, true);
+  }
+
   private static String describe(Model m) {
+    if (m instanceof org.sodm.model.MulticlassModel mm) {
+      return String.format(Locale.ROOT, "%d classes, %s %d task(s)%s, %,d support vectors (%,d distinct)", mm.classes().size(),
+          mm.scheme().id(), mm.plan().tasks(), mm.hasProbabilities() ? " with probabilities" : "", mm.supportVectors(),
+          mm.distinctSupportVectors());
+    }
     if (m instanceof LinearModel l) return String.format(Locale.ROOT, "linear (%s), %d weights", l.solver(), l.w().length);
     KernelModel k = (KernelModel) m;
     return String.format(Locale.ROOT, "%d block(s), %,d support vectors", k.blockCount(), k.supportVectors());
@@ -164,6 +226,9 @@ public final class TrainPipeline {
         Configuration c = new Configuration(conf);
         c.setBoolean(Param.OVERWRITE.key(), true); // the runner's temporary directory exists already
         if (phase.equals("validation")) c.set(Param.INGEST_SCALE.key(), "none"); // the model's scaler applies
+        // the classes a training set may have: --max-classes (validation: any number, unknown labels are refused by name)
+        c.set(Param.INGEST_MAX_LABELS.key(), phase.equals("validation") ? "1000000" : Integer.toString(TrainSpec.from(conf).maxClasses()));
+        c.set(IngestJob.MAX_LABELS_NAME, Param.MAX_CLASSES.key() + ", " + Param.MAX_CLASSES.optionName());
         result[0] = IngestJob.run(c, inputs, temp);
       }
 

@@ -180,6 +180,7 @@ class IngestJobTest {
 
   @Test
   void thirdLabelAcrossFilesFailsNamingIt() throws IOException {
+    conf.setLong(SodmConf.INGEST_MAX_LABELS, 2);
     Files.writeString(tmp.resolve("p1.txt"), "1 1:1\n-1 2:1\n");
     Files.writeString(tmp.resolve("p2.txt"), "1 1:1\n\n5 2:1\n");
     SodmException e = assertThrows(SodmException.class, () -> IngestJob.run(conf,

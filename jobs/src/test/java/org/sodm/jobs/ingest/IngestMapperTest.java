@@ -89,6 +89,7 @@ class IngestMapperTest {
 
   @Test
   void thirdLabelFailsNamingItAndWhere() {
+    driver.getConfiguration().setLong(SodmConf.INGEST_MAX_LABELS, 2);
     lines("1 1:1", "-1 1:2", "1 1:3", "7 1:4");
     IOException e = assertThrows(IOException.class, () -> driver.run());
     assertTrue(e.getMessage().startsWith(FILE + ":4: label '7' is a third distinct label"), e.getMessage());

@@ -180,6 +180,7 @@ class IngestSplitTest {
     ls.set(1500, "5 1:1");
     Path in = tmp.resolve("three.libsvm");
     write(in, ls);
+    conf.setLong(SodmConf.INGEST_MAX_LABELS, 2);
     SodmException e = assertThrows(SodmException.class, () -> ingest(in, Files.size(in) / 5, "o"));
     assertTrue(e.getMessage().contains("three.libsvm:1501: label '5' is a third distinct label"), e.getMessage());
   }

@@ -1,0 +1,302 @@
+package org.sodm.model;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.sodm.avro.Provenance;
+import org.sodm.data.LabelMap;
+import org.sodm.data.Scaler;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.solver.Loss;
+
+/**
+ * A model over K &gt; 2 classes (or a binary model with probability estimates, one task): one binary model per task of its {@link Subproblems} (ovo: per
+ * class pair (i, j), i &lt; j, class j is +1; ovr: per class, that class +1), each a
+ * {@link KernelModel} or a {@link LinearModel} on the same scaled features.
+ *
+ * <p>Prediction: ovo votes (f_ij &gt;= 0 a vote for j, else for i) and the class with the most
+ * votes wins, a tie going to the smaller class index (LIBSVM's rule; the classes are in
+ * {@link org.sodm.data.Labels#ORDER}); ovr takes the largest decision value (ties: the smaller
+ * index). With probability estimates (a {@link Platt} sigmoid per task) the predicted class is
+ * the argmax of the class probabilities instead: ovo couples the pairwise probabilities
+ * ({@link Coupling}, Wu, Lin and Weng 2004), ovr normalises the per-class sigmoids to sum 1.
+ *
+ * <p>Kernel sub-models share their support vectors by instance id: k(x, sv) is computed once per
+ * distinct support vector and reused by every pair that holds it (as LIBSVM does). Immutable,
+ * thread-safe.
+ */
+public final class MulticlassModel implements Model {
+  private final KernelSpec kernelSpec;
+  private final Loss loss;
+  private final Scaler scaler;
+  private final List<String> classes;
+  private final Subproblems plan;
+  private final Model[] sub;
+  private final Platt[] platt;
+  private final Provenance provenance;
+  // shared kernel evaluation (kernel sub-models without routing)
+  private final Kernel kernel;
+  private final SparseVector[] unique;
+  private final int[][][] index; // [task][block][i] -> unique
+  private final double[][][] coef; // [task][block][i]
+  private final double[][] bias; // [task][block]
+
+  /**
+   * @param plan the tasks (no folds)
+   * @param sub one binary model per task, in task order
+   * @param platt null, or one sigmoid per task
+   */
+  public MulticlassModel(KernelSpec kernelSpec, Loss loss, Scaler scaler, List<String> classes, Subproblems plan, Model[] sub,
+      Platt[] platt, Provenance provenance) {
+    if (classes.size() != plan.classes()) {
+      throw new IllegalArgumentException(classes.size() + " class names for a plan of " + plan.classes() + " classes");
+    }
+    if (plan.folds() != 0 || !plan.full()) throw new IllegalArgumentException("a model's plan has no folds");
+    if (sub.length != plan.tasks()) throw new IllegalArgumentException(sub.length + " sub-models for " + plan.tasks() + " tasks");
+    if (platt != null && platt.length != sub.length) throw new IllegalArgumentException(platt.length + " sigmoids for " + sub.length + " tasks");
+    for (Model m : sub) {
+      if (m instanceof MulticlassModel) throw new IllegalArgumentException("a sub-model must be binary");
+    }
+    this.kernelSpec = kernelSpec;
+    this.loss = loss;
+    this.scaler = scaler;
+    this.classes = List.copyOf(classes);
+    this.plan = plan;
+    this.sub = sub.clone();
+    this.platt = platt == null ? null : platt.clone();
+    this.provenance = provenance;
+    boolean shared = true;
+    for (Model m : sub) shared &= m instanceof KernelModel km && km.routing() == null;
+    if (!shared) {
+      kernel = null;
+      unique = null;
+      index = null;
+      coef = null;
+      bias = null;
+      return;
+    }
+    Map<Long, Integer> byId = new HashMap<>();
+    List<SparseVector> u = new ArrayList<>();
+    index = new int[sub.length][][];
+    coef = new double[sub.length][][];
+    bias = new double[sub.length][];
+    Kernel k = null;
+    for (int t = 0; t < sub.length; t++) {
+      KernelModel km = (KernelModel) sub[t];
+      int nb = km.blockCount();
+      index[t] = new int[nb][];
+      coef[t] = new double[nb][];
+      bias[t] = new double[nb];
+      for (int b = 0; b < nb; b++) {
+        KernelExpansion e = km.block(b);
+        k = e.kernel();
+        index[t][b] = new int[e.size()];
+        coef[t][b] = new double[e.size()];
+        bias[t][b] = e.bias();
+        for (int i = 0; i < e.size(); i++) {
+          long id = km.supportVectorId(b, i);
+          Integer at = byId.get(id);
+          if (at == null) {
+            at = u.size();
+            byId.put(id, at);
+            u.add(e.supportVector(i));
+          }
+          index[t][b][i] = at;
+          coef[t][b][i] = e.coef(i);
+        }
+      }
+    }
+    kernel = k != null ? k : kernelSpec.create();
+    unique = u.toArray(new SparseVector[0]);
+  }
+
+  public List<String> classes() {
+    return classes;
+  }
+
+  public Subproblems plan() {
+    return plan;
+  }
+
+  public Subproblems.Scheme scheme() {
+    return plan.scheme();
+  }
+
+  /** The binary model of task t. */
+  public Model subModel(int t) {
+    return sub[t];
+  }
+
+  /** Task t's sigmoid, or null without probability estimates. */
+  public Platt platt(int t) {
+    return platt == null ? null : platt[t];
+  }
+
+  public boolean hasProbabilities() {
+    return platt != null;
+  }
+
+  /** The same model with probability estimates. */
+  public MulticlassModel withPlatt(Platt[] p) {
+    return new MulticlassModel(kernelSpec, loss, scaler, classes, plan, sub, p, provenance);
+  }
+
+  /** Distinct support vectors (by instance id) over every task; linear sub-models count 0. */
+  public int distinctSupportVectors() {
+    return unique == null ? 0 : unique.length;
+  }
+
+  /** The decision value of every task on a prepared vector. */
+  public double[] decisionValues(SparseVector x) {
+    double[] f = new double[sub.length];
+    if (unique == null) {
+      for (int t = 0; t < sub.length; t++) f[t] = sub[t].decisionPrepared(x);
+      return f;
+    }
+    double[] kx = new double[unique.length];
+    kernel.column(x, unique, kx);
+    for (int t = 0; t < sub.length; t++) {
+      int nb = index[t].length;
+      double s = 0;
+      for (int b = 0; b < nb; b++) {
+        int[] ix = index[t][b];
+        double[] c = coef[t][b];
+        double v = bias[t][b];
+        for (int i = 0; i < ix.length; i++) v += c[i] * kx[ix[i]];
+        s += v;
+      }
+      f[t] = s / nb;
+    }
+    return f;
+  }
+
+  /** The class a vector of task decision values predicts without probabilities (votes or the largest value). */
+  public int predictIndex(double[] f) {
+    int k = classes.size();
+    if (plan.scheme() == Subproblems.Scheme.OVR) {
+      int best = 0;
+      for (int c = 1; c < k; c++) if (f[c] > f[best]) best = c;
+      return best;
+    }
+    int[] votes = votes(f);
+    int best = 0;
+    for (int c = 1; c < k; c++) if (votes[c] > votes[best]) best = c;
+    return best;
+  }
+
+  /** Votes per class of ovo decision values. */
+  public int[] votes(double[] f) {
+    int[] votes = new int[classes.size()];
+    for (int t = 0; t < f.length; t++) votes[f[t] >= 0 ? plan.positiveClass(t) : plan.negativeClass(t)]++;
+    return votes;
+  }
+
+  /** LIBSVM's bound on pairwise probabilities. */
+  static final double MIN_PROB = 1e-7;
+
+  /** Class probabilities from task decision values (needs the sigmoids). */
+  public double[] probabilities(double[] f) {
+    if (platt == null) throw new IllegalStateException("the model has no probability estimates (train with --probability)");
+    int k = classes.size();
+    if (plan.scheme() == Subproblems.Scheme.OVR) {
+      double[] p = new double[k];
+      double s = 0;
+      for (int c = 0; c < k; c++) {
+        p[c] = Math.min(Math.max(platt[c].probability(f[c]), MIN_PROB), 1 - MIN_PROB);
+        s += p[c];
+      }
+      for (int c = 0; c < k; c++) p[c] /= s;
+      return p;
+    }
+    double[][] r = new double[k][k];
+    for (int t = 0; t < f.length; t++) {
+      int i = plan.negativeClass(t);
+      int j = plan.positiveClass(t);
+      double pj = Math.min(Math.max(platt[t].probability(f[t]), MIN_PROB), 1 - MIN_PROB);
+      r[j][i] = pj;
+      r[i][j] = 1 - pj;
+    }
+    return Coupling.probabilities(r);
+  }
+
+  /** The index of the largest probability (ties: the smaller index). */
+  public static int argmax(double[] p) {
+    int best = 0;
+    for (int c = 1; c < p.length; c++) if (p[c] > p[best]) best = c;
+    return best;
+  }
+
+  /** A scored vector: the predicted class, its score (votes, decision value or probability) and the probabilities (or null). */
+  public record Scored(int index, double score, double[] probabilities) {}
+
+  /** Scores a raw (unscaled) vector. */
+  public Scored score(SparseVector raw) {
+    return score(raw, null);
+  }
+
+  /** Scores a raw (unscaled) vector, counting the features it has that the model never saw in {@code unseen} (or null). */
+  public Scored score(SparseVector raw, UnseenFeatures unseen) {
+    double[] f = decisionValues(prepare(raw, unseen));
+    if (platt != null) {
+      double[] p = probabilities(f);
+      int c = argmax(p);
+      return new Scored(c, p[c], p);
+    }
+    int c = predictIndex(f);
+    if (plan.scheme() == Subproblems.Scheme.OVR) return new Scored(c, f[c], null);
+    return new Scored(c, votes(f)[c], null);
+  }
+
+  @Override
+  public String predict(SparseVector raw) {
+    return classes.get(score(raw).index());
+  }
+
+  /** The predicted class's score: its votes (ovo), decision value (ovr) or probability (with estimates). */
+  @Override
+  public double decisionPrepared(SparseVector x) {
+    double[] f = decisionValues(x);
+    if (platt != null) {
+      double[] p = probabilities(f);
+      return p[argmax(p)];
+    }
+    int c = predictIndex(f);
+    return plan.scheme() == Subproblems.Scheme.OVR ? f[c] : votes(f)[c];
+  }
+
+  @Override
+  public KernelSpec kernelSpec() {
+    return kernelSpec;
+  }
+
+  @Override
+  public Loss loss() {
+    return loss;
+  }
+
+  /** The first two classes (a binary view for code that needs one; use {@link #classes()}). */
+  @Override
+  public LabelMap labels() {
+    return new LabelMap(classes.get(0), classes.get(1));
+  }
+
+  @Override
+  public Scaler scaler() {
+    return scaler;
+  }
+
+  @Override
+  public Provenance provenance() {
+    return provenance;
+  }
+
+  @Override
+  public long supportVectors() {
+    long s = 0;
+    for (Model m : sub) s += m.supportVectors();
+    return s;
+  }
+}

@@ -1,0 +1,311 @@
+package org.sodm.model;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Random;
+import org.apache.avro.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.ModelRecord;
+import org.sodm.avro.Provenance;
+import org.sodm.data.LabelMap;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.kernel.KernelSpec;
+import org.sodm.solver.Loss;
+
+class MulticlassModelTest {
+  @TempDir Path tmp;
+  private static final Provenance PROV = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of(), null);
+  private static final List<String> CLASSES = List.of("1", "2", "5", "10");
+
+  /**
+   * A random ovo model over 4 classes: 40 points with a class each; the model of pair (i, j) has
+   * two blocks, each over a random subset of the points of classes i and j (so points are shared
+   * between pairs, as support vectors of several pairs are in a trained model).
+   */
+  static MulticlassModel randomOvo(long seed, boolean platt) {
+    Random r = new Random(seed);
+    KernelSpec ks = KernelSpec.rbf(0.8);
+    Kernel k = ks.create();
+    int n = 40;
+    SparseVector[] pts = new SparseVector[n];
+    int[] cls = new int[n];
+    for (int i = 0; i < n; i++) {
+      pts[i] = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      cls[i] = i % 4;
+    }
+    Subproblems plan = new Subproblems(4, Subproblems.Scheme.OVO);
+    Model[] sub = new Model[plan.tasks()];
+    Platt[] sig = platt ? new Platt[plan.tasks()] : null;
+    for (int t = 0; t < plan.tasks(); t++) {
+      int a = plan.negativeClass(t);
+      int b = plan.positiveClass(t);
+      KernelExpansion[] ex = new KernelExpansion[2];
+      long[][] ids = new long[2][];
+      for (int blk = 0; blk < 2; blk++) {
+        List<Integer> members = new ArrayList<>();
+        for (int i = 0; i < n; i++) if ((cls[i] == a || cls[i] == b) && i % 2 == blk && r.nextDouble() < 0.8) members.add(i);
+        SparseVector[] sv = new SparseVector[members.size()];
+        double[] c = new double[sv.length];
+        ids[blk] = new long[sv.length];
+        for (int m = 0; m < sv.length; m++) {
+          int i = members.get(m);
+          sv[m] = pts[i];
+          c[m] = (cls[i] == b ? 1 : -1) * r.nextDouble() * 2;
+          ids[blk][m] = 1000 + i;
+        }
+        ex[blk] = new KernelExpansion(k, sv, c, r.nextGaussian() * 0.1);
+      }
+      sub[t] = new KernelModel(ks, Loss.hinge(1), ModelCodec.taskLabels(CLASSES, plan, t), null, new int[] {0, 1}, ids, ex, null);
+      if (platt) sig[t] = new Platt(-1 - r.nextDouble(), r.nextGaussian() * 0.2);
+    }
+    return new MulticlassModel(ks, Loss.hinge(1), null, CLASSES, plan, sub, sig, PROV);
+  }
+
+  /** LIBSVM's svm_predict_values vote: dec = -f for pair (i, j); dec > 0 votes i, else j; the first class with most votes. */
+  private static int libsvmVote(Subproblems plan, double[] f, int k) {
+    int[] vote = new int[k];
+    int p = 0;
+    for (int i = 0; i < k; i++) {
+      for (int j = i + 1; j < k; j++) {
+        assertEquals(i, plan.negativeClass(p));
+        assertEquals(j, plan.positiveClass(p));
+        if (-f[p] > 0) vote[i]++;
+        else vote[j]++;
+        p++;
+      }
+    }
+    int best = 0;
+    for (int i = 1; i < k; i++) if (vote[i] > vote[best]) best = i;
+    return best;
+  }
+
+  @Test
+  void sharedKernelEvaluationEqualsEachTaskAndVotesAsLibsvm() {
+    MulticlassModel m = randomOvo(1, false);
+    Random r = new Random(2);
+    for (int q = 0; q < 200; q++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      double[] f = m.decisionValues(x);
+      for (int t = 0; t < f.length; t++) assertEquals(m.subModel(t).decisionPrepared(x), f[t], 1e-12);
+      assertEquals(libsvmVote(m.plan(), f, 4), m.predictIndex(f));
+      assertEquals(CLASSES.get(libsvmVote(m.plan(), f, 4)), m.predict(x));
+    }
+    // ties: every pair's f exactly 0 votes for the larger class j; crafted vote vectors against the direct rule
+    Random g = new Random(3);
+    for (int q = 0; q < 2000; q++) {
+      double[] f = new double[6];
+      for (int t = 0; t < 6; t++) f[t] = g.nextInt(3) - 1; // -1, 0 or +1: many ties in the votes
+      assertEquals(libsvmVote(m.plan(), f, 4), m.predictIndex(f), java.util.Arrays.toString(f));
+    }
+  }
+
+  @Test
+  void ovrTakesTheLargestDecisionValueSmallerIndexOnTies() {
+    MulticlassModel ovo = randomOvo(1, false);
+    Model[] sub = new Model[4];
+    for (int c = 0; c < 4; c++) sub[c] = ovo.subModel(c);
+    MulticlassModel m = new MulticlassModel(ovo.kernelSpec(), ovo.loss(), null, CLASSES, new Subproblems(4, Subproblems.Scheme.OVR),
+        sub, null, PROV);
+    assertEquals(2, m.predictIndex(new double[] {0.1, -3, 0.7, 0.2}));
+    assertEquals(1, m.predictIndex(new double[] {0.1, 0.7, 0.7, 0.2}));
+    assertEquals(0, m.predictIndex(new double[] {-1, -1, -1, -1}));
+  }
+
+  @Test
+  void probabilitiesAreCoupledAndTheLabelIsTheirArgmax() {
+    MulticlassModel m = randomOvo(4, true);
+    Random r = new Random(5);
+    for (int q = 0; q < 100; q++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      MulticlassModel.Scored s = m.score(x);
+      double[] p = s.probabilities();
+      double sum = 0;
+      for (double v : p) sum += v;
+      assertEquals(1, sum, 1e-9);
+      int arg = 0;
+      for (int c = 1; c < 4; c++) if (p[c] > p[arg]) arg = c;
+      assertEquals(arg, s.index());
+      assertEquals(CLASSES.get(arg), m.predict(x));
+      assertEquals(p[arg], s.score(), 0);
+      // the coupling's input: r[j][i] = sigmoid of f_ij, clipped as LIBSVM does
+      double[] f = m.decisionValues(x);
+      double[][] rr = new double[4][4];
+      for (int t = 0; t < 6; t++) {
+        double pj = Math.min(Math.max(1 / (1 + Math.exp(m.platt(t).a() * f[t] + m.platt(t).b())), 1e-7), 1 - 1e-7);
+        rr[m.plan().positiveClass(t)][m.plan().negativeClass(t)] = pj;
+        rr[m.plan().negativeClass(t)][m.plan().positiveClass(t)] = 1 - pj;
+      }
+      assertArrayEquals(Coupling.probabilities(rr), p, 1e-12);
+    }
+  }
+
+  @Test
+  void codecRoundTripKeepsTasksSigmoidsAndPredictions() {
+    for (boolean platt : new boolean[] {false, true}) {
+      MulticlassModel m = randomOvo(7, platt);
+      ModelRecord rec = ModelCodec.toAvro(m);
+      assertNotNull(rec.getMulticlass());
+      assertTrue(rec.getBlocks().isEmpty());
+      MulticlassModel back = (MulticlassModel) ModelCodec.fromAvro(rec);
+      assertEquals(rec, ModelCodec.toAvro(back));
+      assertEquals(CLASSES, back.classes());
+      assertEquals(platt, back.hasProbabilities());
+      Random r = new Random(8);
+      for (int q = 0; q < 50; q++) {
+        SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+        assertArrayEquals(m.decisionValues(x), back.decisionValues(x), 0);
+        assertEquals(m.predict(x), back.predict(x));
+      }
+      // a changed coefficient is refused by the digest
+      rec.getMulticlass().getTasks().get(2).getBlocks().get(0).getCoef().set(0, 9.0);
+      assertThrows(IllegalArgumentException.class, () -> ModelCodec.fromAvro(rec));
+    }
+  }
+
+  /** A binary model's record encodes exactly as with the schema before the multiclass field (HEAD's Model.avsc, a test resource). */
+  @Test
+  void binaryRecordsEncodeAsBeforeTheMulticlassField() throws Exception {
+    Schema.Parser parser = new Schema.Parser();
+    java.util.Map<String, Schema> types = new java.util.HashMap<>();
+    types.put("org.sodm.avro.Features", org.sodm.avro.Features.getClassSchema());
+    types.put("org.sodm.avro.LabelMapRecord", org.sodm.avro.LabelMapRecord.getClassSchema());
+    types.put("org.sodm.avro.ScalerRecord", org.sodm.avro.ScalerRecord.getClassSchema());
+    parser.addTypes(types);
+    Schema before;
+    try (var in = getClass().getResourceAsStream("/model-before-multiclass.avsc")) {
+      before = parser.parse(in);
+    }
+    assertNull(before.getField("multiclass"));
+    for (boolean scaled : new boolean[] {false, true}) {
+      ModelRecord rec = ModelCodec.toAvro(MetricsAndModelTest.twoBlockModel(scaled));
+      assertNull(rec.getMulticlass());
+      ModelRecord noDigest = ModelRecord.newBuilder(rec).setDigest(null).build();
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      var enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+      new org.apache.avro.generic.GenericDatumWriter<Object>(before).write(noDigest, enc);
+      enc.flush();
+      String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(out.toByteArray()));
+      assertEquals(sha, rec.getDigest().toString(), "the digest of a binary model is the digest of its old encoding");
+    }
+  }
+
+  /**
+   * The exported LIBSVM model, evaluated by LIBSVM's prediction rule implemented here from the
+   * file (and by svm-predict itself when installed), gives sodm's label for every point.
+   */
+  @Test
+  void libsvmExportReproducesTheLabels() throws Exception {
+    MulticlassModel m = randomOvo(11, false);
+    StringWriter w = new StringWriter();
+    LibsvmExport.write(m, w);
+    String text = w.toString();
+    List<String> lines = text.lines().toList();
+    int sv = lines.indexOf("SV");
+    java.util.Map<String, String> head = new HashMap<>();
+    for (String l : lines.subList(0, sv)) head.put(l.split(" ")[0], l.substring(l.indexOf(' ') + 1));
+    int k = Integer.parseInt(head.get("nr_class"));
+    assertEquals(String.join(" ", CLASSES), head.get("label"));
+    String[] rhoS = head.get("rho").split(" ");
+    String[] nsvS = head.get("nr_sv").split(" ");
+    int[] start = new int[k];
+    int[] nsv = new int[k];
+    for (int c = 0; c < k; c++) {
+      nsv[c] = Integer.parseInt(nsvS[c]);
+      if (c > 0) start[c] = start[c - 1] + nsv[c - 1];
+    }
+    List<double[]> coef = new ArrayList<>();
+    List<SparseVector> vec = new ArrayList<>();
+    for (String l : lines.subList(sv + 1, lines.size())) {
+      String[] tok = l.trim().split(" ");
+      double[] c = new double[k - 1];
+      for (int q = 0; q < k - 1; q++) c[q] = Double.parseDouble(tok[q]);
+      double[] dense = new double[3];
+      for (int q = k - 1; q < tok.length; q++) {
+        String[] iv = tok[q].split(":");
+        dense[Integer.parseInt(iv[0]) - 1] = Double.parseDouble(iv[1]);
+      }
+      coef.add(c);
+      vec.add(SparseVector.ofDense(dense));
+    }
+    Kernel kern = KernelSpec.rbf(Double.parseDouble(head.get("gamma"))).create();
+    Random r = new Random(12);
+    List<SparseVector> xs = new ArrayList<>();
+    StringBuilder test = new StringBuilder();
+    for (int q = 0; q < 300; q++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      xs.add(x);
+      test.append("1 1:").append(x.value(0)).append(" 2:").append(x.value(1)).append(" 3:").append(x.value(2)).append('\n');
+      int[] vote = new int[k];
+      int p = 0;
+      for (int i = 0; i < k; i++) {
+        for (int j = i + 1; j < k; j++) {
+          double sum = 0;
+          for (int s = 0; s < nsv[i]; s++) sum += coef.get(start[i] + s)[j - 1] * kern.eval(vec.get(start[i] + s), x);
+          for (int s = 0; s < nsv[j]; s++) sum += coef.get(start[j] + s)[i] * kern.eval(vec.get(start[j] + s), x);
+          sum -= Double.parseDouble(rhoS[p]);
+          assertEquals(-m.decisionValues(x)[p], sum, 1e-9, "pair " + p);
+          if (sum > 0) vote[i]++;
+          else vote[j]++;
+          p++;
+        }
+      }
+      int best = 0;
+      for (int i = 1; i < k; i++) if (vote[i] > vote[best]) best = i;
+      assertEquals(m.predict(x), CLASSES.get(best));
+    }
+    if (!Files.isExecutable(Path.of("/usr/bin/svm-predict"))) return; // LIBSVM's own check needs it installed
+    Files.writeString(tmp.resolve("model"), text);
+    Files.writeString(tmp.resolve("test"), test.toString());
+    Process proc = new ProcessBuilder("svm-predict", tmp.resolve("test").toString(), tmp.resolve("model").toString(),
+        tmp.resolve("out").toString()).redirectErrorStream(true).start();
+    proc.getInputStream().readAllBytes();
+    assertEquals(0, proc.waitFor());
+    List<String> theirs = Files.readAllLines(tmp.resolve("out"));
+    for (int q = 0; q < xs.size(); q++) assertEquals(m.predict(xs.get(q)), theirs.get(q), "point " + q);
+  }
+
+  @Test
+  void ovrModelsAreNotExportable() {
+    MulticlassModel ovo = randomOvo(1, false);
+    Model[] sub = new Model[4];
+    for (int c = 0; c < 4; c++) sub[c] = ovo.subModel(c);
+    MulticlassModel m = new MulticlassModel(ovo.kernelSpec(), ovo.loss(), null, CLASSES, new Subproblems(4, Subproblems.Scheme.OVR),
+        sub, null, PROV);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LibsvmExport.write(m, new StringWriter()));
+    assertTrue(e.getMessage().contains("one-vs-one"), e.getMessage());
+  }
+
+  @Test
+  void metricsFromTheConfusionMatrix() {
+    MulticlassMetrics.Builder b = new MulticlassMetrics.Builder(List.of("a", "b", "c"));
+    int[][] rows = {{0, 0}, {0, 0}, {0, 1}, {1, 1}, {1, 2}, {2, 2}, {2, 2}, {2, 0}};
+    for (int[] r : rows) b.add(r[0], r[1], null);
+    MulticlassMetrics mm = b.build();
+    assertEquals(5.0 / 8, mm.accuracy(), 1e-15);
+    assertEquals(2.0 / 3, mm.precision(0), 1e-15); // predicted a: 3 rows, 2 right
+    assertEquals(2.0 / 3, mm.recall(0), 1e-15);
+    assertEquals(0.5, mm.precision(1), 1e-15);
+    assertEquals(0.5, mm.recall(1), 1e-15);
+    assertEquals(2.0 / 3, mm.precision(2), 1e-15);
+    assertEquals(2.0 / 3, mm.recall(2), 1e-15);
+    assertEquals((2.0 / 3 + 0.5 + 2.0 / 3) / 3, mm.macroF1(), 1e-15);
+    assertEquals(5.0 / 8, mm.micro(), 1e-15);
+    assertTrue(Double.isNaN(mm.logLoss()));
+    assertTrue(mm.toJson().contains("\"confusion\": [[2, 1, 0], [0, 1, 1], [1, 0, 2]]"), mm.toJson());
+    MulticlassMetrics.Builder pb = new MulticlassMetrics.Builder(List.of("a", "b"));
+    pb.add(0, 0, new double[] {0.9, 0.1}).add(1, 0, new double[] {0.6, 0.4}).add(1, 1, new double[] {0.25, 0.75});
+    MulticlassMetrics pm = pb.build();
+    assertEquals((-Math.log(0.9) - Math.log(0.4) - Math.log(0.75)) / 3, pm.logLoss(), 1e-15);
+    assertEquals(1, pm.calibrationCounts()[9][0]); // 0.9
+    assertEquals(1, pm.calibrationCounts()[7][0]); // 0.75
+    assertEquals(0, pm.calibrationCounts()[6][1]); // 0.6 predicted a, truly b
+  }
+}

@@ -1,0 +1,44 @@
+package org.sodm.jobs.phase;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.sodm.model.Subproblems;
+
+/**
+ * Internal configuration keys of a multi-class (or --probability) run, set by the training
+ * driver for every trainer and its tasks: the classes in class-index order, the scheme, the
+ * folds of the internal cross-validation and whether the full problems are trained.
+ */
+public final class MulticlassKeys {
+  private MulticlassKeys() {}
+
+  public static final String CLASSES = "sodm.internal.train.classes";
+  public static final String SCHEME = "sodm.internal.train.scheme";
+  public static final String FOLDS = "sodm.internal.train.folds";
+  public static final String FULL = "sodm.internal.train.full";
+
+  /** Sets the sub-problems of a run (the classes in class-index order). */
+  public static void setPlan(Configuration conf, Subproblems plan, List<String> classes) {
+    conf.setInt(CLASSES + ".count", classes.size());
+    for (int c = 0; c < classes.size(); c++) conf.set(CLASSES + "." + c, classes.get(c));
+    conf.set(SCHEME, plan.scheme().id());
+    conf.setInt(FOLDS, plan.folds());
+    conf.setBoolean(FULL, plan.full());
+  }
+
+  /** The sub-problems of a run, or null for a binary run without them (the label map decides +-1). */
+  public static Subproblems plan(Configuration conf) {
+    int k = conf.getInt(CLASSES + ".count", 0);
+    if (k == 0) return null;
+    return new Subproblems(k, Subproblems.Scheme.parse(conf.get(SCHEME)), conf.getInt(FOLDS, 0), conf.getBoolean(FULL, true));
+  }
+
+  /** The classes of {@link #setPlan}. */
+  public static List<String> classes(Configuration conf) {
+    int k = conf.getInt(CLASSES + ".count", 0);
+    List<String> out = new ArrayList<>();
+    for (int c = 0; c < k; c++) out.add(conf.get(CLASSES + "." + c));
+    return out;
+  }
+}

@@ -1,0 +1,65 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.ModelRecord;
+import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.model.ModelCodec;
+import org.sodm.testing.LocalConf;
+
+/**
+ * A binary problem trains exactly the model it trained before multi-class existed: the test
+ * resources {@code binary-before-*.avro} were written by sodm at the commit before this work
+ * (c80ea9d, {@code sodm train -i sample-data/svmguide1 ...} with the options below). With the old
+ * model's provenance (time, version, parameter list) put into the new record, the two records
+ * are equal field for field and their SHA-256 digests (of the Avro encoding) are the same bytes.
+ */
+class BinaryUnchangedTest {
+  @TempDir Path tmp;
+
+  private void same(String golden, Configuration conf) throws IOException {
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve(golden).toString()), false), s -> {});
+    ModelRecord now = ModelFiles.readRecord(conf, r.modelPath());
+    ModelRecord before = ModelFiles.readRecord(conf, new org.apache.hadoop.fs.Path(MulticlassTrainTest.resource(golden).toString()));
+    assertNull(now.getMulticlass());
+    ModelRecord aligned = ModelRecord.newBuilder(now).setProvenance(before.getProvenance()).setDigest(null).build();
+    aligned.setDigest(ModelCodec.digest(aligned));
+    assertEquals(before.getBlocks(), aligned.getBlocks(), "blocks, support vectors and coefficients");
+    assertEquals(before.getRouting(), aligned.getRouting());
+    assertEquals(before.toString(), aligned.toString());
+    assertEquals(before.getDigest(), aligned.getDigest(), "the same record bytes");
+  }
+
+  @Test
+  void exactModeHingeModelIsUnchanged() throws IOException {
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "2");
+    conf.set(SodmConf.GAMMA, "2");
+    conf.set(SodmConf.SEED, "5");
+    same("binary-before-exact.avro", conf);
+  }
+
+  @Test
+  void kmeansTreeOdmModelWithRoutingIsUnchanged() throws IOException {
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(Param.PARTITIONER.key(), "kmeans");
+    conf.set(SodmConf.PARTITIONS, "8");
+    conf.set(SodmConf.FANOUT, "2");
+    conf.set(SodmConf.LEVELS, "2");
+    conf.set(SodmConf.SEED, "3");
+    conf.set(Param.EXACT_BELOW_ROWS.key(), "0");
+    same("binary-before-kmeans-tree.avro", conf);
+  }
+}

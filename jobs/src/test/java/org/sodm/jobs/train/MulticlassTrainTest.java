@@ -1,0 +1,219 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.ModelRecord;
+import org.sodm.avro.Prediction;
+import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.model.LibsvmExport;
+import org.sodm.model.MulticlassModel;
+import org.sodm.model.Subproblems;
+import org.sodm.testing.LibsvmTools;
+import org.sodm.testing.LocalConf;
+
+/** Multi-class training end to end on a small 4-class set (test resources: blobs4.libsvm, 450 rows; blobs4.t.libsvm, 225). */
+class MulticlassTrainTest {
+  @TempDir Path tmp;
+  private Configuration conf;
+  private final List<String> progress = new ArrayList<>();
+
+  static Path resource(String name) {
+    try {
+      return Path.of(MulticlassTrainTest.class.getResource("/multiclass/" + name).toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @BeforeEach
+  void setUp() {
+    conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "4");
+    conf.set(SodmConf.GAMMA, "1");
+    conf.set(SodmConf.PARTITIONS, "4");
+    conf.set(SodmConf.FANOUT, "2");
+    conf.set(SodmConf.LANDMARKS, "8");
+  }
+
+  private TrainPipeline.Result train(String out, List<String> inputs, List<String> validation) throws IOException {
+    return TrainPipeline.run(conf, new TrainPipeline.Request(inputs, validation, new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()),
+        false), progress::add);
+  }
+
+  private List<Prediction> predictions(String dir) throws IOException {
+    List<Prediction> all = AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve(dir).toString()), Prediction.class);
+    all.sort(Comparator.comparingLong(Prediction::getId)); // ids ascend with the line's byte offset: file order
+    return all;
+  }
+
+  @Test
+  void ovoTrainsPredictsAndExportsAsLibsvmPredicts() throws Exception {
+    conf.setBoolean(Param.EXACT.key(), true); // the tree of every task, then one exact block per task
+    TrainPipeline.Result r = train("ovo", List.of(resource("blobs4.libsvm").toString()), List.of(resource("blobs4.t.libsvm").toString()));
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+    assertEquals(List.of("1", "2", "3", "4"), m.classes());
+    assertEquals(Subproblems.Scheme.OVO, m.scheme());
+    assertEquals(6, m.plan().tasks());
+    assertFalse(m.hasProbabilities());
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 2") && l.contains("24 blocks")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 1") && l.contains("12 blocks")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact") && l.contains("one block")), String.join("\n", progress));
+
+    PredictJob.Result p = PredictJob.run(conf, r.modelPath(), List.of(resource("blobs4.t.libsvm").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString()));
+    assertNull(p.metrics());
+    var mm = p.multiclass();
+    assertEquals(225, mm.n());
+    long[] support = new long[4];
+    for (int c = 0; c < 4; c++) for (long v : mm.confusion()[c]) support[c] += v;
+    assertArrayEquals(new long[] {75, 60, 50, 40}, support);
+    assertTrue(mm.accuracy() >= 0.85, "accuracy " + mm.accuracy());
+    assertEquals(r.levels().get(r.levels().size() - 1).getValidationAccuracy(), mm.accuracy(), 1e-12);
+    List<Prediction> preds = predictions("pred");
+    List<String> truth = LibsvmTools.labels(resource("blobs4.t.libsvm"));
+    for (int i = 0; i < preds.size(); i++) assertEquals(truth.get(i), preds.get(i).getLabel().toString());
+
+    // a label the training data does not have fails the evaluation by name; nothing is written
+    Path unseen = tmp.resolve("unseen.libsvm");
+    Files.writeString(unseen, Files.readString(resource("blobs4.t.libsvm")) + "9 1:0.5 2:0.5 3:0.5 4:0.1\n");
+    SodmException e = assertThrows(SodmException.class, () -> PredictJob.run(conf, r.modelPath(), List.of(unseen.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("pred-unseen").toString())));
+    assertTrue(e.getMessage().contains("unseen.libsvm:226: label '9' is not one of the model's labels (1, 2, 3, 4"), e.getMessage());
+    assertFalse(Files.exists(tmp.resolve("pred-unseen")));
+    try (var s = Files.list(tmp)) {
+      assertTrue(s.noneMatch(f -> f.getFileName().toString().contains("pred-unseen")), "no temporary output left");
+    }
+
+    if (!LibsvmTools.installed()) return; // the comparisons with LIBSVM need it installed
+    Path lib = tmp.resolve("model.libsvm");
+    Path range = tmp.resolve("model.range");
+    try (var w = Files.newBufferedWriter(lib)) {
+      LibsvmExport.write(m, w);
+    }
+    try (var w = Files.newBufferedWriter(range)) {
+      LibsvmExport.writeRange(m.scaler(), w);
+    }
+    Path scaled = tmp.resolve("test.scaled");
+    LibsvmTools.run(scaled, "svm-scale", "-r", range.toString(), resource("blobs4.t.libsvm").toString());
+    List<String> theirs = LibsvmTools.predict(scaled, lib, tmp);
+    for (int i = 0; i < preds.size(); i++) assertEquals(preds.get(i).getPredicted().toString(), theirs.get(i), "row " + (i + 1));
+    // LIBSVM with the same C and gamma on the same scaling
+    Path trainScaled = tmp.resolve("train.scaled");
+    LibsvmTools.run(trainScaled, "svm-scale", "-r", range.toString(), resource("blobs4.libsvm").toString());
+    double libsvm = LibsvmTools.trainAndTest(trainScaled, scaled, tmp, "-c", "4", "-g", "1");
+    assertTrue(mm.accuracy() >= libsvm - 0.02, "sodm " + mm.accuracy() + " vs LIBSVM " + libsvm);
+  }
+
+  @Test
+  void ovrWithOdmIsDeterministic() throws IOException {
+    conf.set(SodmConf.LOSS, "odm");
+    conf.set(Param.MULTICLASS.key(), "ovr");
+    conf.set(Param.EXACT_BELOW_ROWS.key(), "0"); // the merge tree alone: the model averages each task's last blocks
+    TrainPipeline.Result a = train("ovr-a", List.of(resource("blobs4.libsvm").toString()), List.of(resource("blobs4.t.libsvm").toString()));
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, a.model());
+    assertEquals(Subproblems.Scheme.OVR, m.scheme());
+    assertEquals(4, m.plan().tasks());
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("level 1") && l.contains("8 blocks")), String.join("\n", progress));
+    for (int t = 0; t < 4; t++) assertEquals(2, ((org.sodm.model.KernelModel) m.subModel(t)).blockCount(), "task " + t);
+    double acc = a.levels().get(a.levels().size() - 1).getValidationAccuracy();
+    assertTrue(acc >= 0.82, "accuracy " + acc);
+    TrainPipeline.Result b = train("ovr-b", List.of(resource("blobs4.libsvm").toString()), null);
+    ModelRecord ra = ModelFiles.readRecord(conf, a.modelPath());
+    ModelRecord rb = ModelFiles.readRecord(conf, b.modelPath());
+    assertEquals(ra.getMulticlass(), rb.getMulticlass(), "same data, parameters and seed: the same model");
+  }
+
+  @Test
+  void probabilitiesAreCalibratedOutputsAndTheLabelIsTheirArgmax() throws IOException {
+    conf.setBoolean(Param.PROBABILITY.key(), true);
+    TrainPipeline.Result r = train("prob", List.of(resource("blobs4.libsvm").toString()), null);
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+    assertTrue(m.hasProbabilities());
+    for (int t = 0; t < m.plan().tasks(); t++) assertTrue(m.platt(t).a() < 0, "task " + t + ": larger f, more likely +1");
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("probability")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.contains("one block per task")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.contains("36 blocks")), "6 tasks x (full + 5 folds): " + String.join("\n", progress));
+    PredictJob.Result p = PredictJob.run(conf, r.modelPath(), List.of(resource("blobs4.t.libsvm").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString()));
+    for (Prediction q : predictions("pred")) {
+      assertEquals(4, q.getProbabilities().size());
+      double sum = 0;
+      int arg = 0;
+      for (int c = 0; c < 4; c++) {
+        sum += q.getProbabilities().get(c);
+        if (q.getProbabilities().get(c) > q.getProbabilities().get(arg)) arg = c;
+      }
+      assertEquals(1, sum, 1e-9);
+      assertEquals(m.classes().get(arg), q.getPredicted().toString());
+    }
+    var mm = p.multiclass();
+    assertTrue(mm.accuracy() >= 0.85, "accuracy " + mm.accuracy());
+    assertTrue(mm.logLoss() > 0 && mm.logLoss() < 0.45, "log-loss " + mm.logLoss()); // uniform guessing: ln 4 = 1.39
+    assertNotNull(mm.calibrationCounts());
+    assertTrue(mm.toJson().contains("\"logLoss\""));
+  }
+
+  @Test
+  void badInputFailsClearlyAndWritesNoModel() throws IOException {
+    Path one = tmp.resolve("one.libsvm");
+    Files.writeString(one, Files.readString(resource("blobs4.libsvm")) + "7 1:0.5 2:0.5 3:0.5 4:0.1\n");
+    SodmException e = assertThrows(SodmException.class, () -> train("one", List.of(one.toString()), null));
+    assertTrue(e.getMessage().contains("class '7' has a single training row (" + "file:" + one + ":451)"), e.getMessage());
+    assertFalse(Files.exists(tmp.resolve("one").resolve("model.avro")));
+
+    conf.set(Param.MAX_CLASSES.key(), "3");
+    e = assertThrows(SodmException.class, () -> train("max", List.of(resource("blobs4.libsvm").toString()), null));
+    assertTrue(e.getMessage().contains("is distinct label number 4") && e.getMessage().contains("sodm.train.max.classes"), e.getMessage());
+    assertFalse(Files.exists(tmp.resolve("max").resolve("model.avro")));
+    assertFalse(Files.exists(tmp.resolve("max").resolve("work").resolve("ingest")), "the failed ingest left no phase");
+  }
+
+  /** --kernel linear: BQO one-vs-rest (the default scheme of the linear solvers), as LIBLINEAR's -s 3 -B 1 with the same C. */
+  @Test
+  void linearSolversTrainOneVsRest() throws Exception {
+    conf.set(SodmConf.KERNEL, "linear");
+    conf.set(SodmConf.C, "1");
+    conf.setBoolean(Param.BIAS.key(), true);
+    TrainPipeline.Result r = train("lin", List.of(resource("blobs4.libsvm").toString()), List.of(resource("blobs4.t.libsvm").toString()));
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+    assertEquals(Subproblems.Scheme.OVR, m.scheme());
+    for (int t = 0; t < 4; t++) assertInstanceOf(org.sodm.model.LinearModel.class, m.subModel(t));
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("bqo-t3")), String.join("\n", progress));
+    double acc = r.levels().get(0).getValidationAccuracy();
+    assertTrue(acc >= 0.84, "accuracy " + acc);
+    if (!java.nio.file.Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
+    Path range = tmp.resolve("lin.range");
+    try (var w = Files.newBufferedWriter(range)) {
+      LibsvmExport.writeRange(m.scaler(), w);
+    }
+    Path trainS = tmp.resolve("lin.train");
+    Path testS = tmp.resolve("lin.test");
+    LibsvmTools.run(trainS, "svm-scale", "-r", range.toString(), resource("blobs4.libsvm").toString());
+    LibsvmTools.run(testS, "svm-scale", "-r", range.toString(), resource("blobs4.t.libsvm").toString());
+    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "3", "-c", "1", "-B", "1", trainS.toString(), tmp.resolve("ll.model").toString());
+    LibsvmTools.run(null, "liblinear-predict", testS.toString(), tmp.resolve("ll.model").toString(), tmp.resolve("ll.out").toString());
+    List<String> theirs = Files.readAllLines(tmp.resolve("ll.out"));
+    List<String> truth = LibsvmTools.labels(resource("blobs4.t.libsvm"));
+    int ok = 0;
+    for (int i = 0; i < truth.size(); i++) if (truth.get(i).equals(theirs.get(i))) ok++;
+    double liblinear = (double) ok / truth.size();
+    assertTrue(Math.abs(acc - liblinear) <= 0.02, "sodm " + acc + " vs LIBLINEAR " + liblinear); // 225 rows: 1 row = 0.44 point
+  }
+}
