@@ -91,6 +91,12 @@ public enum Param {
   MAX_BLOCK_ROWS("sodm.train.max.block.rows", "0", Group.TREE, Type.integer(0, Long.MAX_VALUE), "--max-block-rows", "N",
       "Stop merging before blocks would exceed this many rows on average (0 = merge down to fanout blocks); with a fixed bottom "
           + "block size, training time then grows linearly in n."),
+  BLOCK_C("sodm.train.block.c", "scaled", Group.TREE, Type.choice("scaled", "same"), "--block-c", "MODE",
+      "Hinge losses: C of a block at a level of B blocks. scaled (default): C times B, so that a block of n/B rows weighs its "
+          + "errors against ||w||^2 as the whole problem does (C n / m, the same regularised risk), and merged blocks start from "
+          + "the mean of their children's alpha; same: the whole problem's C in every block (each block is then more "
+          + "regularised, and the average of the last level's blocks is too smooth). ODM averages its loss over the block's rows "
+          + "either way."),
 
   // train: exact mode
   EXACT("sodm.train.exact", "false", Group.EXACT, Type.bool(), "--exact", null,
@@ -125,6 +131,10 @@ public enum Param {
           + "PBM iteration prints the relative objective error against it."),
   EXACT_GAP("sodm.train.exact.gap", "0", Group.EXACT, Type.real(0, true, Double.POSITIVE_INFINITY, false), null, null,
       "Exact mode: with sodm.train.exact.reference, also stop when the relative objective error is at most this (0: off)."),
+  EXACT_ALLOW_UNCONVERGED("sodm.train.exact.allow.unconverged", "false", Group.EXACT, Type.bool(), "--allow-unconverged", null,
+      "Exact mode: keep the model of an exact solve that stopped before its tolerance (PBM's iteration cap or a zero step, the "
+          + "one-block solve's epoch cap) and exit 0; without it such a run warns, writes the model with converged=false in its "
+          + "report and exits non-zero."),
 
   // train: solver
   EPS("sodm.solver.eps", "0.001", Group.SOLVER, Type.positive(), "-e,--eps", "E",

@@ -295,6 +295,16 @@ public final class TrainSpec {
     return seed;
   }
 
+  /** Hinge losses: whether a block of a level of B blocks solves with C times B ({@link Param#BLOCK_C}). */
+  public boolean blockScaledC() {
+    return get(Param.BLOCK_C).equals("scaled");
+  }
+
+  /** Whether an unconverged exact solve may end the run with exit code 0 ({@link Param#EXACT_ALLOW_UNCONVERGED}). */
+  public boolean allowUnconverged() {
+    return bool(Param.EXACT_ALLOW_UNCONVERGED);
+  }
+
   /** The linear solver that trains this spec, or null when the kernel pipeline does (any other kernel, or --linear-solver kernel). */
   public LinearSolver linearSolver() {
     if (kernel.type() != KernelSpec.Type.LINEAR || linear.solver() == LinearSolver.KERNEL) return null;

@@ -102,6 +102,7 @@ public final class KernelTreeTrainer implements Trainer {
       int level = top - i;
       int blocks = levelBlocks.get(i);
       boolean bottom = i == 0;
+      int childBlocks = bottom ? 0 : levelBlocks.get(i - 1);
       Path input = previous;
       LevelStats[] ls = new LevelStats[1];
       PhaseRunner.Done d = runner.run("level " + level, new PhaseRunner.Phase() {
@@ -115,7 +116,7 @@ public final class KernelTreeTrainer implements Trainer {
         @Override
         public void write(Path temp) throws IOException {
           started = System.nanoTime();
-          SolveJob.run(conf, input, bottom, level, blocks, new Path(temp, "data"), new Path(temp, "stats"));
+          SolveJob.run(conf, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
         }
 
         @Override
