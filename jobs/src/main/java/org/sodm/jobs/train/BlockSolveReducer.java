@@ -62,6 +62,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   private int blocks;
   private int childBlocks;
   private boolean scaleC;
+  private boolean carryParked;
   private final AvroKey<TrainRecord> out = new AvroKey<>();
 
   @Override
@@ -77,6 +78,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
       childBlocks = conf.getInt(TrainKeys.CHILD_BLOCKS, 0);
       scaleC = spec.blockScaledC();
+      carryParked = spec.tree().merge() == TrainSpec.Merge.CASCADE && conf.getBoolean(TrainKeys.CASCADE_CARRY, false)
+          && childBlocks > 0;
     } catch (RuntimeException e) {
       JobFailure.report(context, "solve task could not start: " + e.getMessage());
       throw e;
@@ -96,6 +99,14 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     int block = key.block();
     List<TrainRecord> recs = new ArrayList<>();
     for (AvroValue<TrainRecord> v : values) recs.add(TrainRecord.newBuilder(v.datum()).build());
+    // cascade merge round: only the children's support vectors are solved; the others are carried along with alpha = 0
+    // (MergeMapper sends them with TrainKeys.CASCADE_CARRY), so that every level holds every row for exact mode
+    List<TrainRecord> parked = new ArrayList<>();
+    if (carryParked) {
+      List<TrainRecord> solved = new ArrayList<>();
+      for (TrainRecord r : recs) (TrainIO.isSupportVector(r) ? solved : parked).add(r);
+      recs = solved;
+    }
     int n = recs.size();
     SparseVector[] x = new SparseVector[n];
     double[] y = new double[n];
@@ -140,6 +151,14 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       List<Double> a = new ArrayList<>(vars);
       for (int j = 0; j < vars; j++) a.add(alpha[i * vars + j]);
       r.setAlpha(a);
+      r.setBlock(block);
+      out.datum(r);
+      context.write(out, NullWritable.get());
+    }
+    for (TrainRecord r : parked) {
+      List<Double> zero = new ArrayList<>(vars);
+      for (int j = 0; j < vars; j++) zero.add(0.0);
+      r.setAlpha(zero);
       r.setBlock(block);
       out.datum(r);
       context.write(out, NullWritable.get());

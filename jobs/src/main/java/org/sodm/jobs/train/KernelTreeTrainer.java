@@ -36,6 +36,9 @@ import org.sodm.model.Routing;
  * blocks, or is exact mode's one expansion.
  */
 public final class KernelTreeTrainer implements Trainer {
+  /** Model provenance entries (results, not parameters): whether exact mode's solve converged, and its final violation. */
+  public static final String EXACT_CONVERGED = "sodm.result.exact.converged";
+  public static final String EXACT_VIOLATION = "sodm.result.exact.violation";
 
   @Override
   public List<PhaseRunner.Planned> phases(TrainSpec spec) {
@@ -116,7 +119,9 @@ public final class KernelTreeTrainer implements Trainer {
         @Override
         public void write(Path temp) throws IOException {
           started = System.nanoTime();
-          SolveJob.run(conf, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
+          Configuration c = new Configuration(conf);
+          c.setBoolean(TrainKeys.CASCADE_CARRY, true); // every level keeps every row (exact mode solves the whole problem)
+          SolveJob.run(c, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
         }
 
         @Override
@@ -176,6 +181,25 @@ public final class KernelTreeTrainer implements Trainer {
     }
 
     KernelModel model = buildModel(ctx, last, levels, transform);
+    Map<String, Object> exactReport = null;
+    if (exactResult != null) {
+      // issue 19 item 6: the model and the report say whether the exact solve converged, and its final violation
+      model.provenance().getParameters().put(EXACT_CONVERGED, Boolean.toString(exactResult.converged()));
+      model.provenance().getParameters().put(EXACT_VIOLATION, Double.toString(exactResult.violation()));
+      exactReport = new LinkedHashMap<>();
+      exactReport.put("method", exactResult.pbm() ? "pbm" : "one block");
+      exactReport.put("converged", exactResult.converged());
+      exactReport.put("violation", exactResult.violation());
+      exactReport.put("tolerance", exactResult.pbm() ? spec.exact().tolerance() : spec.solver().eps());
+      exactReport.put("objective", exactResult.objective());
+      exactReport.put("iterations", exactResult.iterations());
+      if (!exactResult.converged()) {
+        runner.note(String.format(Locale.ROOT, "WARNING: the exact solve did NOT converge: violation %.3e > tolerance %.3e%s; "
+            + "the model is not the whole problem's optimum%s", exactResult.violation(), (double) exactReport.get("tolerance"),
+            exactResult.pbm() ? " after " + exactResult.iterations() + " PBM iterations (--exact-max-iterations)" : " (--max-epochs)",
+            spec.allowUnconverged() ? " (kept: --allow-unconverged)" : "; the run will exit non-zero (--allow-unconverged keeps it)"));
+      }
+    }
     if (kmeans && levelBlocks.get(0) > 1) {
       model = model.withRouting(routing(ctx, model, kernel, levelBlocks.get(0), merges, exactResult));
     }
@@ -183,6 +207,7 @@ public final class KernelTreeTrainer implements Trainer {
     report.put("levels", TrainOutput.levels(levels));
     report.put("blocks", model.blockCount());
     report.put("supportVectors", model.supportVectors());
+    if (exactReport != null) report.put("exact", exactReport);
     return new Trained(model, levels, report);
   }
 

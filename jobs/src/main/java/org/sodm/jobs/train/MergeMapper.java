@@ -13,7 +13,9 @@ import org.sodm.jobs.support.SodmConf;
 /**
  * A merge round, map side: block k of the level below goes to parent floor(k/p) with its
  * alpha (the parent's warm start is the concatenation of its children's solutions, Algorithm 1
- * lines 10-12). With {@code --merge cascade} only support vectors move up.
+ * lines 10-12). With {@code --merge cascade} only support vectors move up into the parent's solve; in the
+ * tree's levels ({@link TrainKeys#CASCADE_CARRY}) the other rows travel along unsolved with alpha = 0,
+ * so that exact mode's round finds every row (issue 19 item 6).
  */
 public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
   @Override
@@ -23,6 +25,7 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
 
   private int fanout;
   private boolean cascade;
+  private boolean carry;
   private final BlockKey key = new BlockKey();
   private final AvroValue<TrainRecord> value = new AvroValue<>();
 
@@ -32,12 +35,13 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
     TrainSpec spec = TrainSpec.of(context.getConfiguration());
     fanout = spec.tree().fanout();
     cascade = spec.tree().merge() == TrainSpec.Merge.CASCADE;
+    carry = context.getConfiguration().getBoolean(TrainKeys.CASCADE_CARRY, false);
   }
 
   @Override
   protected void map(AvroKey<TrainRecord> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
     TrainRecord r = in.datum();
-    if (cascade && !TrainIO.isSupportVector(r)) return;
+    if (cascade && !carry && !TrainIO.isSupportVector(r)) return; // (with carry the reducer solves only the support vectors)
     value.datum(r);
     context.write(key.set(r.getBlock() / fanout, r.getId()), value);
   }
