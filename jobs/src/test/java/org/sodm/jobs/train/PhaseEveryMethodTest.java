@@ -34,7 +34,7 @@ class PhaseEveryMethodTest {
             List.of("ingest", "validation", "landmarks", "level-2", "level-1", "level-0")),
         Arguments.of("pbm", new String[] {SodmConf.LOSS, "hinge", SodmConf.C, "2", SodmConf.GAMMA, "2", SodmConf.PARTITIONS, "4",
             SodmConf.FANOUT, "4", SodmConf.PARTITIONER, "random", SodmConf.EXACT, "true", SodmConf.EXACT_SINGLE, "never",
-            SodmConf.EXACT_MAX_ITERATIONS, "2"},
+            SodmConf.EXACT_MAX_ITERATIONS, "2", org.sodm.jobs.spec.Param.EXACT_ALLOW_UNCONVERGED.key(), "true"},
             List.of("ingest", "validation", "level-1", "refine", "pbm-init", "pbm-0", "pbm-1")),
         Arguments.of("bqo", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "hinge", SodmConf.LINEAR_EPS, "0.05"},
             List.of("ingest", "validation", "partition", "bqo")),
