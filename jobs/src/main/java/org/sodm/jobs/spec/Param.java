@@ -67,8 +67,11 @@ public enum Param {
   // train: tree
   PARTITIONS("sodm.train.partitions", "0", Group.TREE, Type.integer(0, 1_000_000), "--partitions", "K",
       "Blocks K at the bottom level; 0 = fanout^levels."),
-  LEVELS("sodm.train.levels", "2", Group.TREE, Type.integer(0, 20), "--levels", "L",
-      "Levels L of the merge tree when --partitions is 0 (K = p^L)."),
+  LEVELS("sodm.train.levels", "auto", Group.TREE, Type.text("auto or an integer in [0, 20]", Param::isLevels), "--levels", "L",
+      "Levels L of the merge tree when --partitions is 0 (K = p^L). auto: the shape from the row count and the cache: data of "
+          + "at most sodm.train.exact.below.rows rows as L = 2 (p^2 -> p blocks, then the one exact block); larger data ends in "
+          + "B = ceil(n / m) blocks, m = floor(sqrt(cache bytes / 4)) the rows whose whole float kernel matrix fits --cache-mb "
+          + "(8,192 at 256 MB): one level of B blocks when B <= p^2, else a bottom level of p B blocks merged once into B."),
   FANOUT("sodm.train.fanout", "4", Group.TREE, Type.integer(2, Integer.MAX_VALUE), "--fanout", "P",
       "Fan-in p of a merge: block k goes to parent floor(k/p); the tree stops at p blocks or fewer (>= 2)."),
   LANDMARKS("sodm.train.landmarks", "64", Group.TREE, Type.integer(1, 1_000_000), "--landmarks", "S",
@@ -222,6 +225,16 @@ public enum Param {
   PREDICT_MODE("sodm.predict.mode", "global", Group.PREDICT, Type.choice("global", "local"), "--mode", "M",
       "sodm predict --mode: global (the model's decision function) or local (the block of the nearest k-means centre: DC-SVM "
           + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans).");
+
+  private static boolean isLevels(String v) {
+    if (v.equals("auto")) return true;
+    try {
+      int l = Integer.parseInt(v);
+      return l >= 0 && l <= 20;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
 
   private static boolean isLoss(String v) {
     try {

@@ -65,6 +65,10 @@ public final class KernelTreeTrainer implements Trainer {
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     List<Integer> levelBlocks = spec.tree().levelBlocks(data.stats().getRows());
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
+    if (spec.tree().auto() && data.stats().getRows() > spec.tree().autoAboveRows()) {
+      runner.note(String.format(Locale.ROOT, "tree         automatic shape for %,d rows and a %d MB cache: %s blocks (--levels or "
+          + "--partitions to choose)", data.stats().getRows(), spec.tree().cacheBytes() >> 20, spec.tree().shape(data.stats().getRows())));
+    }
 
     // landmarks / k-means centres
     boolean kmeans = spec.tree().partitioner() == TrainSpec.Partitioner.KMEANS;
@@ -146,7 +150,7 @@ public final class KernelTreeTrainer implements Trainer {
         break;
       }
     }
-    if (levelBlocks.size() < spec.tree().levelBlocks().size()) {
+    if (levelBlocks.size() < spec.tree().shape(data.stats().getRows()).size()) {
       runner.note(String.format(Locale.ROOT, "stop: merging %d blocks further would exceed --max-block-rows %d",
           levelBlocks.get(levelBlocks.size() - 1), spec.tree().maxBlockRows()));
     }
