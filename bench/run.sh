@@ -48,6 +48,9 @@ Data sets (default all: $ALL_SETS, or none when --scaling is given):
   --no-validation        time sodm train without --validation TEST (no per-level accuracy: the plot
                          then has only the final point; accuracy comes from sodm predict)
   --params SET=C,GAMMA   override a set's parameters; repeatable
+  --libsvm-defaults      also run every set at LIBSVM's default parameters, as set SET@default
+                         (C = 1, gamma = 1/d, d = the training file's largest feature index);
+                         SET@default may also be named in --sets
   --peer-cache MB        svm-train -m (default 1000, as in BENCHMARKS.md)
   --raw LIST             sets used as distributed, without the [0,1] svm-scale step (default ijcnn1,
                          already in [-1,1]: BENCHMARKS.md's peer figures are on that file; 'none' scales all)
@@ -76,8 +79,9 @@ die() { say "error: $*"; exit 1; }
 
 sets=""; pairs=3; modes=(); odm=0; odm_opts=""; sodm_opts=""; peer_cache=1000; raw_sets="ijcnn1"; seed=1
 scaling=""; block_rows=12500; scaling_opts="--loss hinge -c 4 -g 1"; scaling_gen="--features 5 --noise 0.02"; scaling_test=20000
+in_list_early() { [[ ",$2," == *",$1,"* ]]; }
 datasets="$root/../shared/datasets"; scratch="${TMPDIR:-/tmp}/sodm-bench"; out=""; java_opts=""; timeout_s=0
-keep_models=0; install=1; validate=1; report_only=""; self_check=0
+keep_models=0; install=1; validate=1; report_only=""; self_check=0; libsvm_defaults=0
 invocation="bench/run.sh $*"
 
 while [ $# -gt 0 ]; do
@@ -88,6 +92,7 @@ while [ $# -gt 0 ]; do
     --odm) odm=1; shift ;;
     --odm-opts) odm=1; odm_opts="$2"; shift 2 ;;
     --sodm-opts) sodm_opts="$2"; shift 2 ;;
+    --libsvm-defaults) libsvm_defaults=1; shift ;;
     --params) p="$2"; s="${p%%=*}"; v="${p#*=}"; PC[$s]="${v%%,*}"; PG[$s]="${v#*,}"; NOTE[$s]="given with --params"; shift 2 ;;
     --peer-cache) peer_cache="$2"; shift 2 ;;
     --raw) raw_sets="$2"; shift 2 ;;
@@ -112,6 +117,14 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -z "$sets" ] && [ -z "$scaling" ] && sets="$ALL_SETS"
+if [ "$libsvm_defaults" = 1 ] && [ -n "$sets" ]; then
+  with_defaults=""
+  for s in ${sets//,/ }; do
+    with_defaults+="${with_defaults:+,}$s"
+    [[ "$s" == *@default ]] || in_list_early "$s@default" "$sets" || with_defaults+=",$s@default"
+  done
+  sets="$with_defaults"
+fi
 [ "${#modes[@]}" -eq 0 ] && modes=(block)
 [[ "$pairs" =~ ^[1-9][0-9]*$ ]] || die "--pairs must be a positive integer"
 [ "$pairs" -lt 3 ] && say "note: the protocol asks for at least 3 pairs (running $pairs)"
@@ -420,10 +433,17 @@ run_peer() { # SET PAIR TRAIN TEST
 # ------------------------------------------------------------------ the data sets
 if [ -n "$sets" ]; then
   for set in ${sets//,/ }; do
-    [ -n "${TRAIN_FILE[$set]:-}" ] || die "unknown set '$set' (known: $ALL_SETS)"
+    [ -n "${TRAIN_FILE[${set%@default}]:-}" ] || die "unknown set '$set' (known: $ALL_SETS, each also as SET@default)"
   done
   for set in ${sets//,/ }; do
-    prepare "$set"
+    prepare "${set%@default}"
+    if [[ "$set" == *@default ]]; then
+      # LIBSVM's defaults: C = 1, gamma = 1 / (largest feature index of the training file), as svm-train computes it
+      dim=$(awk '{ for (i = 2; i <= NF; i++) { split($i, a, ":"); if (a[1] + 0 > m) m = a[1] + 0 } } END { print m + 0 }' "$DATA_TRAIN")
+      [ "$dim" -gt 0 ] || die "$set: no features in $DATA_TRAIN"
+      PC[$set]=1; PG[$set]=$(awk -v d="$dim" 'BEGIN { printf "%.17g", 1 / d }')
+      NOTE[$set]="LIBSVM's defaults: C = 1, gamma = 1/$dim (the training file's largest feature index)"
+    fi
     ntr=$(wc -l <"$DATA_TRAIN"); nte=$(wc -l <"$DATA_TEST")
     {
       echo "set=$set"

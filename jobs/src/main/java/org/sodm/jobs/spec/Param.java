@@ -81,8 +81,11 @@ public enum Param {
   // train: tree
   PARTITIONS("sodm.train.partitions", "0", Group.TREE, Type.integer(0, 1_000_000), "--partitions", "K",
       "Blocks K at the bottom level; 0 = fanout^levels."),
-  LEVELS("sodm.train.levels", "2", Group.TREE, Type.integer(0, 20), "--levels", "L",
-      "Levels L of the merge tree when --partitions is 0 (K = p^L)."),
+  LEVELS("sodm.train.levels", "auto", Group.TREE, Type.text("auto or an integer in [0, 20]", Param::isLevels), "--levels", "L",
+      "Levels L of the merge tree when --partitions is 0 (K = p^L). auto: the shape from the row count and the cache: data of "
+          + "at most sodm.train.exact.below.rows rows as L = 2 (p^2 -> p blocks, then the one exact block); larger data ends in "
+          + "B = ceil(n / m) blocks, m = floor(sqrt(cache bytes / 4)) the rows whose whole float kernel matrix fits --cache-mb "
+          + "(8,192 at 256 MB): one level of B blocks when B <= p^2, else a bottom level of p B blocks merged once into B."),
   FANOUT("sodm.train.fanout", "4", Group.TREE, Type.integer(2, Integer.MAX_VALUE), "--fanout", "P",
       "Fan-in p of a merge: block k goes to parent floor(k/p); the tree stops at p blocks or fewer (>= 2)."),
   LANDMARKS("sodm.train.landmarks", "64", Group.TREE, Type.integer(1, 1_000_000), "--landmarks", "S",
@@ -105,6 +108,12 @@ public enum Param {
   MAX_BLOCK_ROWS("sodm.train.max.block.rows", "0", Group.TREE, Type.integer(0, Long.MAX_VALUE), "--max-block-rows", "N",
       "Stop merging before blocks would exceed this many rows on average (0 = merge down to fanout blocks); with a fixed bottom "
           + "block size, training time then grows linearly in n."),
+  BLOCK_C("sodm.train.block.c", "scaled", Group.TREE, Type.choice("scaled", "same"), "--block-c", "MODE",
+      "Hinge losses: C of a block at a level of B blocks. scaled (default): C times B, so that a block of n/B rows weighs its "
+          + "errors against ||w||^2 as the whole problem does (C n / m, the same regularised risk), and merged blocks start from "
+          + "the mean of their children's alpha; same: the whole problem's C in every block (each block is then more "
+          + "regularised, and the average of the last level's blocks is too smooth). ODM averages its loss over the block's rows "
+          + "either way."),
 
   // train: exact mode
   EXACT("sodm.train.exact", "false", Group.EXACT, Type.bool(), "--exact", null,
@@ -139,6 +148,10 @@ public enum Param {
           + "PBM iteration prints the relative objective error against it."),
   EXACT_GAP("sodm.train.exact.gap", "0", Group.EXACT, Type.real(0, true, Double.POSITIVE_INFINITY, false), null, null,
       "Exact mode: with sodm.train.exact.reference, also stop when the relative objective error is at most this (0: off)."),
+  EXACT_ALLOW_UNCONVERGED("sodm.train.exact.allow.unconverged", "false", Group.EXACT, Type.bool(), "--allow-unconverged", null,
+      "Exact mode: keep the model of an exact solve that stopped before its tolerance (PBM's iteration cap or a zero step, the "
+          + "one-block solve's epoch cap) and exit 0; without it such a run warns, writes the model with converged=false in its "
+          + "report and exits non-zero."),
 
   // train: solver
   EPS("sodm.solver.eps", "0.001", Group.SOLVER, Type.positive(), "-e,--eps", "E",
@@ -226,6 +239,16 @@ public enum Param {
   PREDICT_MODE("sodm.predict.mode", "global", Group.PREDICT, Type.choice("global", "local"), "--mode", "M",
       "sodm predict --mode: global (the model's decision function) or local (the block of the nearest k-means centre: DC-SVM "
           + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans).");
+
+  private static boolean isLevels(String v) {
+    if (v.equals("auto")) return true;
+    try {
+      int l = Integer.parseInt(v);
+      return l >= 0 && l <= 20;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
 
   private static boolean isLoss(String v) {
     try {

@@ -51,7 +51,38 @@ public final class TrainSpec {
 
   /** The merge tree. */
   public record Tree(int partitions, int fanout, int landmarks, int candidates, long landmarkDriverRows, Partitioner partitioner,
-      Merge merge, boolean earlyStop, long maxBlockRows, int reducers) {
+      Merge merge, boolean earlyStop, long maxBlockRows, int reducers, boolean auto, long cacheBytes, long autoAboveRows) {
+
+    /** As before issue 18 item 1: a fixed shape (no automatic tree). */
+    public Tree(int partitions, int fanout, int landmarks, int candidates, long landmarkDriverRows, Partitioner partitioner,
+        Merge merge, boolean earlyStop, long maxBlockRows, int reducers) {
+      this(partitions, fanout, landmarks, candidates, landmarkDriverRows, partitioner, merge, earlyStop, maxBlockRows, reducers, false,
+          0, 0);
+    }
+
+    /**
+     * The automatic tree ({@code --levels auto} with {@code --partitions 0}, the default; issue 18
+     * item 1) for data of {@code rows} rows: m = floor(sqrt(cacheBytes / 4)) rows is the largest
+     * block whose whole kernel matrix fits the kernel cache as floats (8,192 rows at 256 MB), so its
+     * solve computes each kernel column once; the last level has B = ceil(rows / m) blocks of at
+     * most m rows (larger final blocks are more accurate, and the cache bounds what one solve can
+     * hold); one level of B blocks when B <= p^2, else a bottom level of p B blocks of about m / p
+     * rows merged once into B (the merge keeps each bottom solve small for large n). Data of at
+     * most {@code autoAboveRows} rows (sodm.train.exact.below.rows) keeps p^2 -> p: it ends with the
+     * one exact block anyway, for which the tree is the warm start.
+     */
+    public static List<Integer> autoShape(long rows, long cacheBytes, int fanout) {
+      long m = Math.max(2, (long) Math.floor(Math.sqrt(cacheBytes / 4.0)));
+      long top = Math.max(1, (rows + m - 1) / m);
+      long p2 = (long) fanout * fanout;
+      if (top <= p2 || top * fanout > 1_000_000) return List.of((int) Math.min(top, 1_000_000));
+      return List.of((int) (top * fanout), (int) top);
+    }
+
+    /** The block counts per level for {@code rows} rows before --max-block-rows: the automatic shape, or {@link #levelBlocks()}. */
+    public List<Integer> shape(long rows) {
+      return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, fanout) : levelBlocks();
+    }
 
     /** Block counts per level from the bottom up: K, ceil(K/p), ..., down to <= p blocks (at least one level). */
     public List<Integer> levelBlocks() {
@@ -72,7 +103,7 @@ public final class TrainSpec {
      * training time per row, independent of n.
      */
     public List<Integer> levelBlocks(long rows) {
-      List<Integer> all = levelBlocks();
+      List<Integer> all = shape(rows);
       if (maxBlockRows <= 0) return all;
       int keep = 1;
       while (keep < all.size() && (rows + all.get(keep) - 1) / all.get(keep) <= maxBlockRows) keep++;
@@ -141,14 +172,17 @@ public final class TrainSpec {
 
     int fanout = (int) integer(Param.FANOUT);
     long k = integer(Param.PARTITIONS);
+    boolean autoTree = k == 0 && get(Param.LEVELS).equals("auto");
     if (k == 0) {
       k = 1;
-      for (long l = integer(Param.LEVELS); l > 0; l--) k *= fanout;
+      // auto: planned as L = 2 (the phases' names; small data runs it), the shape from n once the data is read (Tree.shape)
+      for (long l = autoTree ? 2 : integer(Param.LEVELS); l > 0; l--) k *= fanout;
       if (k > 1_000_000) throw bad(Param.LEVELS, "fanout^levels = " + k + " blocks is more than 1000000");
     }
     tree = new Tree((int) k, fanout, (int) integer(Param.LANDMARKS), (int) integer(Param.LANDMARK_CANDIDATES),
         integer(Param.LANDMARK_DRIVER_ROWS), choice(Param.PARTITIONER, Partitioner.class), choice(Param.MERGE, Merge.class),
-        bool(Param.EARLY_STOP), integer(Param.MAX_BLOCK_ROWS), (int) integer(Param.TRAIN_REDUCERS));
+        bool(Param.EARLY_STOP), integer(Param.MAX_BLOCK_ROWS), (int) integer(Param.TRAIN_REDUCERS), autoTree,
+        integer(Param.CACHE_MB) << 20, integer(Param.EXACT_BELOW_ROWS));
 
     String ref = get(Param.EXACT_REFERENCE);
     exact = new Exact(bool(Param.EXACT), integer(Param.EXACT_BELOW_ROWS), real(Param.EXACT_TOLERANCE),
@@ -293,6 +327,16 @@ public final class TrainSpec {
 
   public long seed() {
     return seed;
+  }
+
+  /** Hinge losses: whether a block of a level of B blocks solves with C times B ({@link Param#BLOCK_C}). */
+  public boolean blockScaledC() {
+    return get(Param.BLOCK_C).equals("scaled");
+  }
+
+  /** Whether an unconverged exact solve may end the run with exit code 0 ({@link Param#EXACT_ALLOW_UNCONVERGED}). */
+  public boolean allowUnconverged() {
+    return bool(Param.EXACT_ALLOW_UNCONVERGED);
   }
 
   /** The linear solver that trains this spec, or null when the kernel pipeline does (any other kernel, or --linear-solver kernel). */

@@ -25,6 +25,7 @@ import org.sodm.solver.Loss;
 import org.sodm.solver.SolveReport;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
+import org.sodm.solver.WarmStart;
 
 /**
  * Solves one block: receives its instances in id order (secondary sort), warm-starts from the
@@ -58,6 +59,10 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   private Loss loss;
   private SolverOptions options;
   private int level;
+  private int blocks;
+  private int childBlocks;
+  private boolean scaleC;
+  private boolean carryParked;
   private final AvroKey<TrainRecord> out = new AvroKey<>();
 
   @Override
@@ -70,6 +75,11 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       loss = spec.loss();
       options = spec.solver();
       level = conf.getInt(TrainKeys.LEVEL, 0);
+      blocks = conf.getInt(TrainKeys.BLOCKS, 1);
+      childBlocks = conf.getInt(TrainKeys.CHILD_BLOCKS, 0);
+      scaleC = spec.blockScaledC();
+      carryParked = spec.tree().merge() == TrainSpec.Merge.CASCADE && conf.getBoolean(TrainKeys.CASCADE_CARRY, false)
+          && childBlocks > 0;
     } catch (RuntimeException e) {
       JobFailure.report(context, "solve task could not start: " + e.getMessage());
       throw e;
@@ -89,6 +99,14 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     int block = key.block();
     List<TrainRecord> recs = new ArrayList<>();
     for (AvroValue<TrainRecord> v : values) recs.add(TrainRecord.newBuilder(v.datum()).build());
+    // cascade merge round: only the children's support vectors are solved; the others are carried along with alpha = 0
+    // (MergeMapper sends them with TrainKeys.CASCADE_CARRY), so that every level holds every row for exact mode
+    List<TrainRecord> parked = new ArrayList<>();
+    if (carryParked) {
+      List<TrainRecord> solved = new ArrayList<>();
+      for (TrainRecord r : recs) (TrainIO.isSupportVector(r) ? solved : parked).add(r);
+      recs = solved;
+    }
     int n = recs.size();
     SparseVector[] x = new SparseVector[n];
     double[] y = new double[n];
@@ -96,8 +114,10 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     int vars = loss.dual(new double[] {1}, 1).variablesPerInstance();
     double[] alpha0 = new double[n * vars];
     boolean warm = true;
+    int[] child = new int[n];
     for (int i = 0; i < n; i++) {
       TrainRecord r = recs.get(i);
+      child[i] = r.getBlock();
       x[i] = Instances.features(r.getFeatures());
       y[i] = r.getY();
       if (y[i] > 0) positives++;
@@ -111,7 +131,10 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     SolveResult res;
     KernelDualSolver solver = new KernelDualSolver(kernel, options);
     try {
-      res = solver.solve(x, y, loss, warm ? alpha0 : null);
+      // the block's loss (hinge: C times the level's blocks) and the children's alpha scaled to it (WarmStart)
+      Loss blockLoss = WarmStart.blockLoss(loss, blocks, scaleC);
+      if (warm && n > 0) WarmStart.apply(alpha0, vars, WarmStart.factors(loss, scaleC, child, blocks, childBlocks));
+      res = solver.solve(x, y, blockLoss, warm ? alpha0 : null);
     } catch (RuntimeException e) {
       String msg = "solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
       JobFailure.report(context, msg);
@@ -128,6 +151,14 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       List<Double> a = new ArrayList<>(vars);
       for (int j = 0; j < vars; j++) a.add(alpha[i * vars + j]);
       r.setAlpha(a);
+      r.setBlock(block);
+      out.datum(r);
+      context.write(out, NullWritable.get());
+    }
+    for (TrainRecord r : parked) {
+      List<Double> zero = new ArrayList<>(vars);
+      for (int j = 0; j < vars; j++) zero.add(0.0);
+      r.setAlpha(zero);
       r.setBlock(block);
       out.datum(r);
       context.write(out, NullWritable.get());

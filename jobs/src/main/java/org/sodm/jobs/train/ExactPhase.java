@@ -63,7 +63,7 @@ final class ExactPhase {
   }
 
   /** A one-block solve of the last level's records (every block to parent 0) with the given merge mode. */
-  private PhaseRunner.Phase oneBlock(String name, Path last, String merge, SummaryOf summary) {
+  private PhaseRunner.Phase oneBlock(String name, Path last, int lastBlocks, String merge, SummaryOf summary) {
     return new PhaseRunner.Phase() {
       @Override
       public String name() {
@@ -76,7 +76,7 @@ final class ExactPhase {
         TrainSpec one = spec.with(Param.PARTITIONS, Integer.toString(spec.tree().partitions()))
             .with(Param.FANOUT, Integer.toString(Integer.MAX_VALUE)).with(Param.MERGE, merge);
         Configuration c = one.writeTo(new Configuration(conf));
-        SolveJob.run(c, last, false, 0, 1, new Path(temp, "data"), new Path(temp, "stats"));
+        SolveJob.run(c, last, false, 0, 1, lastBlocks, new Path(temp, "data"), new Path(temp, "stats"));
       }
 
       @Override
@@ -108,7 +108,7 @@ final class ExactPhase {
     };
     if (blocks <= 1 || oneBlock) single = true;
     if (single) {
-      PhaseRunner.Done d = runner.run("exact", oneBlock("level-0", last, "warm", s -> String.format(Locale.ROOT,
+      PhaseRunner.Done d = runner.run("exact", oneBlock("level-0", last, blocks, "warm", s -> String.format(Locale.ROOT,
           "one block (SV %d x N %d x 4 B %s cache): obj %.10g viol %.2e%s", supportVectors, rows, fits ? "<=" : ">",
           s.getObjective(), s.getMaxViolation(), gap(s.getObjective()))));
       BlockStats s = TrainIO.readStats(conf, new Path(d.dir(), "stats")).get(0);
@@ -124,7 +124,7 @@ final class ExactPhase {
         runner.note("exact        refine skipped: ODM's terms m c_i depend on the problem size, so the SV problem is another problem");
         runner.passed("refine", "none");
       } else {
-        PhaseRunner.Done d = runner.run("refine", oneBlock("refine", last, "cascade", s -> String.format(Locale.ROOT,
+        PhaseRunner.Done d = runner.run("refine", oneBlock("refine", last, blocks, "cascade", s -> String.format(Locale.ROOT,
             "%d support vectors re-solved: obj %.10g, SV %d", s.getSize(), s.getObjective(), s.getSupportVectors())));
         vectors = new Path(d.dir(), "data");
         replace = true;

@@ -36,6 +36,9 @@ import org.sodm.model.Routing;
  * blocks, or is exact mode's one expansion.
  */
 public final class KernelTreeTrainer implements Trainer {
+  /** Model provenance entries (results, not parameters): whether exact mode's solve converged, and its final violation. */
+  public static final String EXACT_CONVERGED = "sodm.result.exact.converged";
+  public static final String EXACT_VIOLATION = "sodm.result.exact.violation";
 
   @Override
   public List<PhaseRunner.Planned> phases(TrainSpec spec) {
@@ -71,6 +74,10 @@ public final class KernelTreeTrainer implements Trainer {
           spec.exact().belowRows()));
     }
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
+    if (!smallTasks && spec.tree().auto() && rows > spec.tree().autoAboveRows()) {
+      runner.note(String.format(Locale.ROOT, "tree         automatic shape for %,d rows and a %d MB cache: %s blocks (--levels or "
+          + "--partitions to choose)", rows, spec.tree().cacheBytes() >> 20, spec.tree().shape(rows)));
+    }
 
     // landmarks / k-means centres
     boolean kmeans = spec.tree().partitioner() == TrainSpec.Partitioner.KMEANS;
@@ -111,6 +118,7 @@ public final class KernelTreeTrainer implements Trainer {
       int level = top - i;
       int blocks = levelBlocks.get(i);
       boolean bottom = i == 0;
+      int childBlocks = bottom ? 0 : levelBlocks.get(i - 1);
       Path input = previous;
       LevelStats[] ls = new LevelStats[1];
       conf.setInt(TrainKeys.BLOCKS_BELOW, bottom ? 0 : levelBlocks.get(i - 1));
@@ -125,7 +133,9 @@ public final class KernelTreeTrainer implements Trainer {
         @Override
         public void write(Path temp) throws IOException {
           started = System.nanoTime();
-          SolveJob.run(conf, input, bottom, level, blocks, new Path(temp, "data"), new Path(temp, "stats"));
+          Configuration c = new Configuration(conf);
+          c.setBoolean(TrainKeys.CASCADE_CARRY, true); // every level keeps every row (exact mode solves the whole problem)
+          SolveJob.run(c, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
         }
 
         @Override
@@ -151,7 +161,7 @@ public final class KernelTreeTrainer implements Trainer {
         break;
       }
     }
-    if (!smallTasks && levelBlocks.size() < spec.tree().levelBlocks().size()) {
+    if (!smallTasks && levelBlocks.size() < spec.tree().shape(rows).size()) {
       runner.note(String.format(Locale.ROOT, "stop: merging %d blocks further would exceed --max-block-rows %d",
           levelBlocks.get(levelBlocks.size() - 1), spec.tree().maxBlockRows()));
     }
@@ -192,6 +202,26 @@ public final class KernelTreeTrainer implements Trainer {
     Built built = buildModel(ctx, last, levels, transform, lastBlocks);
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("levels", TrainOutput.levels(levels));
+    Map<String, Object> exactReport = null;
+    if (exactResult != null) {
+      // issue 19 item 6: the model and the report say whether the exact solve converged, and its final violation
+      built.model().provenance().getParameters().put(EXACT_CONVERGED, Boolean.toString(exactResult.converged()));
+      built.model().provenance().getParameters().put(EXACT_VIOLATION, Double.toString(exactResult.violation()));
+      exactReport = new LinkedHashMap<>();
+      exactReport.put("method", exactResult.pbm() ? "pbm" : "one block");
+      exactReport.put("converged", exactResult.converged());
+      exactReport.put("violation", exactResult.violation());
+      exactReport.put("tolerance", exactResult.pbm() ? spec.exact().tolerance() : spec.solver().eps());
+      exactReport.put("objective", exactResult.objective());
+      exactReport.put("iterations", exactResult.iterations());
+      if (!exactResult.converged()) {
+        runner.note(String.format(Locale.ROOT, "WARNING: the exact solve did NOT converge: violation %.3e > tolerance %.3e%s; "
+            + "the model is not the whole problem's optimum%s", exactResult.violation(), (double) exactReport.get("tolerance"),
+            exactResult.pbm() ? " after " + exactResult.iterations() + " PBM iterations (--exact-max-iterations)" : " (--max-epochs)",
+            spec.allowUnconverged() ? " (kept: --allow-unconverged)" : "; the run will exit non-zero (--allow-unconverged keeps it)"));
+      }
+      report.put("exact", exactReport);
+    }
     if (plan != null && !plan.full()) return crossValidation(ctx, built, plan, levels, report);
     if (plan != null) {
       org.sodm.model.MulticlassModel mm = built.multi();

@@ -13,9 +13,11 @@ import org.sodm.jobs.support.SodmConf;
 /**
  * A merge round, map side: block k of the level below goes to parent floor(k/p) with its
  * alpha (the parent's warm start is the concatenation of its children's solutions, Algorithm 1
- * lines 10-12). With {@code --merge cascade} only support vectors move up. Multi-class: block
- * s * B + b (sub-problem s, local block b of B) goes to s * B' + floor(b/p), B' the blocks per
- * sub-problem of the parent level.
+ * lines 10-12). With {@code --merge cascade} only support vectors move up into the parent's solve; in the
+ * tree's levels ({@link TrainKeys#CASCADE_CARRY}) the other rows travel along unsolved with alpha = 0,
+ * so that exact mode's round finds every row (issue 19 item 6). Multi-class: block s * B + b
+ * (sub-problem s, local block b of B) goes to s * B' + floor(b/p), B' the blocks per sub-problem of
+ * the parent level.
  */
 public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
   @Override
@@ -25,6 +27,7 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
 
   private int fanout;
   private boolean cascade;
+  private boolean carry;
   private final BlockKey key = new BlockKey();
   private final AvroValue<TrainRecord> value = new AvroValue<>();
 
@@ -35,6 +38,7 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
     fanout = spec.tree().fanout();
     cascade = spec.tree().merge() == TrainSpec.Merge.CASCADE;
     org.apache.hadoop.conf.Configuration conf = context.getConfiguration();
+    carry = conf.getBoolean(TrainKeys.CASCADE_CARRY, false);
     if (TrainKeys.subproblems(conf) > 1) {
       below = conf.getInt(TrainKeys.BLOCKS_BELOW, 0);
       blocks = conf.getInt(TrainKeys.BLOCKS, 0);
@@ -56,7 +60,7 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
   @Override
   protected void map(AvroKey<TrainRecord> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
     TrainRecord r = in.datum();
-    if (cascade && !TrainIO.isSupportVector(r)) return;
+    if (cascade && !carry && !TrainIO.isSupportVector(r)) return; // (with carry the reducer solves only the support vectors)
     value.datum(r);
     context.write(key.set(parent(r.getBlock()), r.getId()), value);
   }

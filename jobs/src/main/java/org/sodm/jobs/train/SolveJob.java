@@ -41,10 +41,17 @@ final class SolveJob {
     return blocks;
   }
 
-  @SuppressWarnings("rawtypes")
   static void run(Configuration base, Path input, boolean bottom, int level, int blocks, Path data, Path stats)
       throws IOException {
+    run(base, input, bottom, level, blocks, 0, data, stats);
+  }
+
+  /** As above; {@code childBlocks}: a merge round's block count of the level below (0 at the bottom). */
+  @SuppressWarnings("rawtypes")
+  static void run(Configuration base, Path input, boolean bottom, int level, int blocks, int childBlocks, Path data, Path stats)
+      throws IOException {
     Configuration conf = new Configuration(base);
+    conf.setInt(TrainKeys.CHILD_BLOCKS, childBlocks);
     conf.setInt(TrainKeys.LEVEL, level);
     conf.setInt(TrainKeys.BLOCKS, blocks);
     conf.set(TrainKeys.STATS_DIR, stats.toString());

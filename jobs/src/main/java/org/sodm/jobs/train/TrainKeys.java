@@ -17,6 +17,10 @@ public final class TrainKeys {
   static final String INGEST_DIR = "sodm.internal.train.ingest";
   static final String LEVEL = "sodm.internal.train.level";
   static final String BLOCKS = "sodm.internal.train.blocks";
+  /** A merge round: the block count of the level below (the warm start's scale, {@link org.sodm.solver.WarmStart}). */
+  /** Cascade merge rounds of the tree: carry the non-support vectors along (alpha 0, not solved) instead of dropping them. */
+  static final String CASCADE_CARRY = "sodm.internal.train.cascade.carry";
+  static final String CHILD_BLOCKS = "sodm.internal.train.child.blocks";
   static final String STATS_DIR = "sodm.internal.train.stats";
   static final String LANDMARKS_DIR = "sodm.internal.train.landmarks";
   /** Blocks per sub-problem at the level below a merge round (block b of sub-problem s is s * blocks + b). */

@@ -134,6 +134,12 @@ public final class TrainPipeline {
       long tm = System.nanoTime();
       Path modelPath = TrainOutput.write(runner, t);
       runner.say("model", String.format(Locale.ROOT, "%s -> %s", describe(t.model()), modelPath), (System.nanoTime() - tm) / 1e9);
+      if (t.report().get("exact") instanceof java.util.Map<?, ?> ex && Boolean.FALSE.equals(ex.get("converged"))
+          && !spec.allowUnconverged()) {
+        throw new SodmException(String.format(Locale.ROOT, "the exact solve did not converge (violation %s > tolerance %s, %s); "
+            + "the model %s records converged=false. Raise --exact-max-iterations (PBM) or --max-epochs (one block), or pass "
+            + "--allow-unconverged to accept it", ex.get("violation"), ex.get("tolerance"), ex.get("method"), modelPath));
+      }
       return new Result(t.model(), modelPath, t.levels(), runner.elapsed());
     } catch (PhaseRunner.StopAfterPhase stop) {
       runner.reportStopped(new Path(runner.out(), MODEL));

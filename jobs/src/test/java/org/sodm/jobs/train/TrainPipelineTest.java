@@ -133,6 +133,10 @@ class TrainPipelineTest {
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3089); // svmguide1's rows: still exact
     assertEquals(1, ((KernelModel) train("at", false).model()).blockCount());
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3088);
+    // above the threshold the automatic tree (issue 18) holds all 3,089 rows in one block: the cache fits their kernel matrix
+    TrainPipeline.Result one = train("above-auto", false);
+    assertEquals(List.of(List.of(2, 1)), one.levels().stream().map(l -> List.of(l.getLevel(), l.getBlocks())).toList());
+    conf.set(SodmConf.LEVELS, "2"); // the fixed tree: the 4 averaged blocks, no exact block
     TrainPipeline.Result tree = train("above", false);
     assertEquals(List.of(2, 1), tree.levels().stream().map(l -> l.getLevel()).toList());
     assertEquals(4, ((KernelModel) tree.model()).blockCount());

@@ -1,0 +1,163 @@
+package org.sodm.solver;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.kernel.KernelSpec;
+
+/**
+ * The merge tree's block loss and warm start ({@link WarmStart}, issue 18 item 0 and issue 19 item
+ * 2): the rescaled start of a merged block is closer to the parent's optimum than the
+ * concatenated children's variables, both starts reach the same optimum, and on a parent whose
+ * children already hold its solution (p copies of one block) the rescaled start is the optimum,
+ * so the tree's early stop (initial violation <= eps) fires there and does not without the rescale.
+ */
+class WarmStartTest {
+  private static final Kernel K = KernelSpec.rbf(0.5).create();
+  private static final Loss ODM = Loss.odm(100, 0.3, 0.5);
+  private static final Loss HINGE = Loss.hinge(2);
+
+  private static SolveResult solve(SparseVector[] x, double[] y, Loss loss, double[] start, double eps) {
+    return new KernelDualSolver(K, new SolverOptions(eps, 100_000, true, 16L << 20, 3)).solve(x, y, loss, start);
+  }
+
+  /** p children of random sizes from a noisy two-class problem. */
+  private record Merge(SparseVector[] x, double[] y, int[] child, int children) {}
+
+  private static Merge problem(long seed, int children) {
+    Random r = new Random(seed);
+    int[] sizes = new int[children];
+    int n = 0;
+    for (int c = 0; c < children; c++) n += sizes[c] = 25 + r.nextInt(30);
+    SparseVector[] x = new SparseVector[n];
+    double[] y = new double[n];
+    int[] child = new int[n];
+    int i = 0;
+    for (int c = 0; c < children; c++) {
+      for (int k = 0; k < sizes[c]; k++, i++) {
+        double a = r.nextGaussian();
+        double b = r.nextGaussian();
+        x[i] = SparseVector.ofDense(a, b, r.nextGaussian() * 0.3);
+        y[i] = (a * a + 0.5 * b > 0.6) ^ (r.nextDouble() < 0.05) ? 1 : -1;
+        child[i] = c;
+      }
+    }
+    return new Merge(x, y, child, children);
+  }
+
+  /** The children's solutions concatenated (each child solved with the loss of a level of {@code childBlocks} blocks). */
+  private static double[] children(Merge m, Loss loss, int childBlocks, int vars) {
+    double[] alpha = new double[m.x().length * vars];
+    for (int c = 0; c < m.children(); c++) {
+      int cc = c;
+      int[] idx = java.util.stream.IntStream.range(0, m.x().length).filter(i -> m.child()[i] == cc).toArray();
+      SparseVector[] xs = new SparseVector[idx.length];
+      double[] ys = new double[idx.length];
+      for (int k = 0; k < idx.length; k++) {
+        xs[k] = m.x()[idx[k]];
+        ys[k] = m.y()[idx[k]];
+      }
+      double[] a = solve(xs, ys, WarmStart.blockLoss(loss, childBlocks, true), null, 1e-9).alpha();
+      for (int k = 0; k < idx.length; k++) System.arraycopy(a, k * vars, alpha, idx[k] * vars, vars);
+    }
+    return alpha;
+  }
+
+  private static void rescaledStartIsCloserAndReachesTheSameOptimum(Loss loss, int vars) {
+    for (long seed = 1; seed <= 6; seed++) {
+      int p = 2 + (int) (seed % 3);
+      Merge m = problem(seed, p);
+      // children at a level of p blocks, the parent at a level of one block (the whole problem)
+      double[] concat = children(m, loss, p, vars);
+      double[] scaled = concat.clone();
+      WarmStart.apply(scaled, vars, WarmStart.factors(loss, true, m.child(), 1, p));
+      Loss parent = WarmStart.blockLoss(loss, 1, true);
+      SolveResult a = solve(m.x(), m.y(), parent, concat, 1e-9);
+      SolveResult b = solve(m.x(), m.y(), parent, scaled, 1e-9);
+      assertTrue(b.report().initialViolation() < a.report().initialViolation(),
+          loss.id() + " seed " + seed + ": rescaled start violation " + b.report().initialViolation() + " vs unscaled "
+              + a.report().initialViolation());
+      double oa = a.report().dualObjective();
+      double ob = b.report().dualObjective();
+      assertEquals(oa, ob, 1e-7 * Math.abs(oa), loss.id() + " seed " + seed + ": both starts reach the same optimum");
+      // the optimum is the cold solve's (an independent start)
+      double cold = solve(m.x(), m.y(), parent, null, 1e-9).report().dualObjective();
+      assertEquals(cold, ob, 1e-7 * Math.abs(cold));
+    }
+  }
+
+  @Test
+  void odmRescaledStartIsCloserWithTheSameOptimum() {
+    rescaledStartIsCloserAndReachesTheSameOptimum(ODM, 2);
+  }
+
+  @Test
+  void hingeBlockCStartIsCloserWithTheSameOptimum() {
+    rescaledStartIsCloserAndReachesTheSameOptimum(HINGE, 1);
+  }
+
+  /** p copies of one block: the children's mean is the parent's optimum; the early stop fires only with the rescale. */
+  private static void earlyStopFiresOnCopies(Loss loss, int vars) {
+    double eps = 1e-3;
+    for (int p : new int[] {2, 4}) {
+      Merge one = problem(11, 1);
+      int m = one.x().length;
+      SparseVector[] x = new SparseVector[m * p];
+      double[] y = new double[m * p];
+      int[] child = new int[m * p];
+      for (int c = 0; c < p; c++) {
+        for (int i = 0; i < m; i++) {
+          x[c * m + i] = one.x()[i];
+          y[c * m + i] = one.y()[i];
+          child[c * m + i] = c;
+        }
+      }
+      // each child (a copy) solved as a block of a level of p blocks, to the tree's eps
+      double[] a = solve(one.x(), one.y(), WarmStart.blockLoss(loss, p, true), null, eps / 10).alpha();
+      double[] concat = new double[m * p * vars];
+      for (int c = 0; c < p; c++) System.arraycopy(a, 0, concat, c * m * vars, m * vars);
+      double[] scaled = concat.clone();
+      WarmStart.apply(scaled, vars, WarmStart.factors(loss, true, child, 1, p));
+      Loss parent = WarmStart.blockLoss(loss, 1, true);
+      SolveResult rescaled = solve(x, y, parent, scaled, eps);
+      SolveResult unscaled = solve(x, y, parent, concat, eps);
+      assertTrue(rescaled.report().initialViolation() <= eps, loss.id() + " p=" + p + ": the rescaled start is converged: "
+          + rescaled.report().initialViolation());
+      assertEquals(0, rescaled.report().epochs(), "no work at a converged start");
+      assertTrue(unscaled.report().initialViolation() > 10 * eps, loss.id() + " p=" + p + ": the concatenated start is not: "
+          + unscaled.report().initialViolation());
+    }
+  }
+
+  @Test
+  void earlyStopFiresForOdmCopiesOnlyWithTheRescale() {
+    earlyStopFiresOnCopies(ODM, 2);
+  }
+
+  @Test
+  void earlyStopFiresForHingeCopiesOnlyWithTheRescale() {
+    earlyStopFiresOnCopies(HINGE, 1);
+  }
+
+  @Test
+  void blockLossAndFactors() {
+    assertEquals(Loss.hinge(8), WarmStart.blockLoss(Loss.hinge(2), 4, true));
+    assertEquals(Loss.squaredHinge(8), WarmStart.blockLoss(Loss.squaredHinge(2), 4, true));
+    assertEquals(Loss.hinge(2), WarmStart.blockLoss(Loss.hinge(2), 4, false));
+    assertEquals(ODM, WarmStart.blockLoss(ODM, 4, true), "ODM averages its loss over the block's rows already");
+    // hinge: B_parent / B_child; same C: 1; ODM: m_child / m_parent per row
+    int[] child = {0, 0, 0, 1};
+    assertArrayEquals(new double[] {0.25, 0.25, 0.25, 0.25}, WarmStart.factors(HINGE, true, child, 4, 16));
+    assertArrayEquals(new double[] {1, 1, 1, 1}, WarmStart.factors(HINGE, false, child, 4, 16));
+    assertArrayEquals(new double[] {0.75, 0.75, 0.75, 0.25}, WarmStart.factors(ODM, true, child, 4, 16));
+    assertThrows(IllegalArgumentException.class, () -> WarmStart.factors(HINGE, true, child, 4, 0));
+    double[] a = {1, 2, 3, 4};
+    WarmStart.apply(a, 2, new double[] {0.5, 2});
+    assertArrayEquals(new double[] {0.5, 1, 6, 8}, a);
+    assertTrue(Arrays.stream(a).allMatch(v -> v > 0));
+  }
+}

@@ -1,0 +1,95 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.BlockModel;
+import org.sodm.avro.ModelRecord;
+import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.testing.LocalConf;
+
+/** Issue 18 item 1: the default tree from the row count and the cache ({@code --levels auto}). */
+class TreeShapeTest {
+  @TempDir Path tmp;
+
+  private static TrainSpec spec(String... kv) {
+    Configuration c = new Configuration(false);
+    for (int i = 0; i < kv.length; i += 2) c.set(kv[i], kv[i + 1]);
+    return TrainSpec.from(c);
+  }
+
+  @Test
+  void chosenShapesForATableOfRowCounts() {
+    TrainSpec d = spec(); // defaults: --levels auto, fanout 4, 256 MB cache (m = 8,192 rows), exact below 10,000 rows
+    assertTrue(d.tree().auto());
+    long[] n = {12, 3_089, 10_000, 10_001, 16_384, 16_385, 32_561, 49_990, 131_072, 131_073, 196_046, 1_000_000, 4_000_000};
+    List<List<Integer>> want = List.of(List.of(16, 4), List.of(16, 4), List.of(16, 4), List.of(2), List.of(2), List.of(3), List.of(4),
+        List.of(7), List.of(16), List.of(68, 17), List.of(96, 24), List.of(492, 123), List.of(1956, 489));
+    for (int i = 0; i < n.length; i++) assertEquals(want.get(i), d.tree().shape(n[i]), "n = " + n[i]);
+
+    TrainSpec small = spec(Param.CACHE_MB.key(), "64"); // m = 4,096
+    assertEquals(List.of(13), small.tree().shape(49_990));
+    assertEquals(List.of(68, 17), small.tree().shape(65_537));
+    TrainSpec p8 = spec(Param.FANOUT.key(), "8");
+    assertEquals(List.of(64, 8), p8.tree().shape(3_089), "small data: p^2 -> p");
+    assertEquals(List.of(984, 123), p8.tree().shape(1_000_000), "123 final blocks > 8^2: a bottom level of 8 x 123");
+    assertEquals(List.of(7), p8.tree().shape(49_990), "7 <= 8^2: one level");
+  }
+
+  @Test
+  void explicitChoicesOverrideTheRule() {
+    assertFalse(spec(Param.LEVELS.key(), "2").tree().auto());
+    assertEquals(List.of(16, 4), spec(Param.LEVELS.key(), "2").tree().shape(1_000_000));
+    assertEquals(List.of(8, 2), spec(Param.PARTITIONS.key(), "8").tree().shape(1_000_000));
+    assertEquals(List.of(8), spec(Param.LEVELS.key(), "1", Param.FANOUT.key(), "8").tree().shape(1_000_000));
+    assertEquals(List.of(16, 4), spec(Param.EXACT_BELOW_ROWS.key(), "2000000").tree().shape(1_000_000),
+        "data that ends with the exact block keeps p^2 -> p");
+    assertEquals(List.of(492), spec(Param.MAX_BLOCK_ROWS.key(), "5000").tree().levelBlocks(1_000_000),
+        "--max-block-rows still cuts the merge");
+  }
+
+  private static List<Object> coefficients(ModelRecord r) {
+    List<Object> all = new ArrayList<>();
+    for (BlockModel b : r.getBlocks()) {
+      all.add(b.getBlock());
+      all.add(b.getIds());
+      all.add(b.getCoef());
+    }
+    return all;
+  }
+
+  private ModelRecord train(String out, String... kv) throws IOException {
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "2");
+    conf.set(SodmConf.GAMMA, "2");
+    conf.set(SodmConf.CACHE_MB, "1"); // m = 512 rows
+    conf.set(SodmConf.FANOUT, "2");
+    conf.set(Param.EXACT_BELOW_ROWS.key(), "1000"); // svmguide1's 3,089 rows then take the automatic shape
+    for (int i = 0; i < kv.length; i += 2) conf.set(kv[i], kv[i + 1]);
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
+        null, new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), false), l -> {});
+    return ModelFiles.readRecord(conf, r.modelPath());
+  }
+
+  /** The automatic tree builds the model of the same shape given explicitly: ceil(3089 / 512) = 7 > 2^2, so 14 -> 7 blocks. */
+  @Test
+  void modelEqualsTheExplicitShape() throws IOException {
+    assertEquals(List.of(14, 7), spec(Param.CACHE_MB.key(), "1", Param.FANOUT.key(), "2", Param.EXACT_BELOW_ROWS.key(), "1000")
+        .tree().shape(3_089));
+    ModelRecord auto = train("auto");
+    ModelRecord explicit = train("explicit", SodmConf.PARTITIONS, "14", SodmConf.MAX_BLOCK_ROWS, "512");
+    assertEquals(7, auto.getBlocks().size());
+    assertEquals(coefficients(explicit), coefficients(auto));
+  }
+}
