@@ -152,13 +152,14 @@ public final class ModelCodec {
     } else if (loss instanceof Loss.SquaredHinge s) {
       c = s.c();
     }
+    Double nu = loss instanceof Loss.Nu n && !n.isDefault() ? n.nu() : null;
     return new LossRecord(loss.id(), c, lambda, theta, mu, loss.bias(), loss.weights().positive(),
-        loss.weights().negative());
+        loss.weights().negative(), nu);
   }
 
   static Loss lossFromAvro(LossRecord l) {
-    return Loss.of(l.getType(), l.getC(), l.getLambda(), l.getTheta(), l.getMu(), l.getBias(), l.getPositiveWeight(),
-        l.getNegativeWeight());
+    return Loss.of(l.getType(), l.getC(), l.getLambda(), l.getTheta(), l.getMu(), l.getNu() == null ? Double.NaN : l.getNu(),
+        l.getBias(), l.getPositiveWeight(), l.getNegativeWeight());
   }
 
   private static BlockModel blockToAvro(int block, KernelExpansion e, List<Long> ids) {

@@ -39,7 +39,25 @@ public abstract class LinearTrainer implements Trainer {
 
   /** What a solve produced: w (with the bias weight last), the objective, violation (final, first) and the per-iteration history. */
   public record Solution(double[] w, int iterations, double objective, double violation, double initialViolation,
-      List<Map<String, Object>> history) {}
+      List<Map<String, Object>> history, Map<String, Object> extra) {
+    public Solution(double[] w, int iterations, double objective, double violation, double initialViolation,
+        List<Map<String, Object>> history) {
+      this(w, iterations, objective, violation, initialViolation, history, Map.of());
+    }
+  }
+
+  /** Checks the data against the spec once ingest has run, before the partition job (bad input fails before any other job). */
+  protected void checkData(TrainContext ctx) {}
+
+  /** The model's bias from a solution (w has dim + 1 entries, the bias weight last). */
+  protected double bias(TrainSpec spec, Solution s, int dim) {
+    return spec.loss().bias() ? s.w()[dim] : 0;
+  }
+
+  /** The loss the model records. */
+  protected org.sodm.solver.Loss modelLoss(TrainSpec spec, Solution s) {
+    return spec.loss();
+  }
 
   /** The solver's name (the solve phase and the model's solver field). */
   protected abstract String name();
@@ -59,6 +77,7 @@ public abstract class LinearTrainer implements Trainer {
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
     int k = (int) Math.min(spec.linear().blocks(), Math.max(1, data.stats().getRows()));
+    checkData(ctx);
     Configuration conf = new Configuration(ctx.conf());
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
 
@@ -96,6 +115,7 @@ public abstract class LinearTrainer implements Trainer {
         m.put("violation", s.violation());
         m.put("initialViolation", s.initialViolation());
         m.put("history", s.history());
+        m.put("extra", s.extra());
         try (OutputStream o = fs.create(new Path(temp, "solution.json"), false)) {
           o.write(JSON.writeValueAsBytes(m));
         }
@@ -110,20 +130,22 @@ public abstract class LinearTrainer implements Trainer {
 
     Solution s = read(conf, solved.dir());
     double[] w = Arrays.copyOf(s.w(), dim);
-    double bias = spec.loss().bias() ? s.w()[dim] : 0;
-    Model probe = new LinearModel(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), null);
+    double bias = bias(spec, s, dim);
+    org.sodm.solver.Loss loss = modelLoss(spec, s);
+    Model probe = new LinearModel(loss, data.labelMap(), data.scaler(), w, bias, name(), null);
     Double acc = ctx.validationAccuracy(probe);
     LevelStats ls = new LevelStats(0, k, s.objective(), s.violation(), s.initialViolation(), 0L, 0L, runner.elapsed(), 0L, acc);
     if (acc != null) {
       runner.note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
-    Model model = new LinearModel(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), ctx.provenance(List.of(ls)));
+    Model model = new LinearModel(loss, data.labelMap(), data.scaler(), w, bias, name(), ctx.provenance(List.of(ls)));
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("solver", name());
     report.put("blocks", k);
     report.put("iterations", s.iterations());
     report.put("objective", s.objective());
     report.put("validationAccuracy", acc);
+    report.putAll(s.extra());
     report.put("history", s.history());
     return new Trained(model, List.of(ls), report);
   }
@@ -137,7 +159,8 @@ public abstract class LinearTrainer implements Trainer {
     }
     return new Solution(w, ((Number) m.get("iterations")).intValue(), ((Number) m.get("objective")).doubleValue(),
         ((Number) m.get("violation")).doubleValue(), ((Number) m.get("initialViolation")).doubleValue(),
-        new ArrayList<>((List<Map<String, Object>>) m.get("history")));
+        new ArrayList<>((List<Map<String, Object>>) m.get("history")),
+        m.get("extra") == null ? Map.of() : new LinkedHashMap<>((Map<String, Object>) m.get("extra")));
   }
 
   /** One iteration's entry of the history (insertion-ordered). */

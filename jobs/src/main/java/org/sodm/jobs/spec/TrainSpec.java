@@ -114,11 +114,17 @@ public final class TrainSpec {
     }
   }
 
+  /**
+   * Saddle-SVC / Saddle-DSVC (seed 002): at most {@code maxIterations} iterations per beta, a gap check every
+   * {@code checkInterval} (0: the paper's T).
+   */
+  public record Saddle(long maxIterations, long checkInterval) {}
+
   /** How BQO and DSVRG iterate: one resident AllReduce job for the whole run, or one MapReduce job per iteration. */
   public enum IterationMode { ALLREDUCE, JOBS }
 
   /** Which solver trains a linear-kernel model. */
-  public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL }
+  public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL, SADDLE }
 
   private final Map<Param, String> values;
   private final Loss loss;
@@ -126,6 +132,7 @@ public final class TrainSpec {
   private final Tree tree;
   private final Exact exact;
   private final Linear linear;
+  private final Saddle saddle;
   private final SolverOptions solver;
   private final long seed;
   /** The training data's dimension once known (0 before ingest): resolves gamma 0 = 1/d. */
@@ -135,8 +142,10 @@ public final class TrainSpec {
   private TrainSpec(Map<Param, String> values, int dimension) {
     this.values = Collections.unmodifiableMap(values);
     this.dimension = dimension;
-    loss = Loss.of(get(Param.LOSS), real(Param.C), real(Param.LAMBDA), real(Param.THETA), real(Param.MU), bool(Param.BIAS),
-        real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
+    String nu = get(Param.NU);
+    loss = Loss.of(get(Param.LOSS), real(Param.C), real(Param.LAMBDA), real(Param.THETA), real(Param.MU),
+        nu.isEmpty() ? Double.NaN : Double.parseDouble(nu), bool(Param.BIAS), real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
+    if (!nu.isEmpty() && !(loss instanceof Loss.Nu)) throw bad(Param.NU, "nu applies to --loss nu only, not " + loss.id());
     kernel = new Kernel(KernelSpec.Type.parse(get(Param.KERNEL)), real(Param.GAMMA), real(Param.COEF0), (int) integer(Param.DEGREE));
 
     int fanout = (int) integer(Param.FANOUT);
@@ -168,6 +177,24 @@ public final class TrainSpec {
     if (ls == LinearSolver.DSVRG && !odm) {
       throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + loss.id() + " (use bqo or auto)");
     }
+    boolean saddleLoss = loss instanceof Loss.Nu || loss instanceof Loss.HardMargin;
+    if (saddleLoss && kernel.type() != KernelSpec.Type.LINEAR) {
+      throw bad(Param.KERNEL, loss.id() + " needs --kernel linear (Saddle-SVC, seed 002); the kernel nu-SVC dual is not implemented");
+    }
+    if (saddleLoss && ls != LinearSolver.AUTO && ls != LinearSolver.SADDLE) {
+      throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve " + loss.id() + " (use saddle or auto)");
+    }
+    if (ls == LinearSolver.SADDLE && !saddleLoss) {
+      throw bad(Param.LINEAR_SOLVER, "saddle solves nu and hard-margin, not " + loss.id() + " (use auto)");
+    }
+    if (saddleLoss && !(real(Param.LINEAR_EPS) < 1)) {
+      throw bad(Param.LINEAR_EPS, "Saddle-SVC needs a relative duality gap eps in (0, 1), got " + get(Param.LINEAR_EPS));
+    }
+    if (saddleLoss && choice(Param.ITERATION_MODE, IterationMode.class) == IterationMode.JOBS) {
+      throw bad(Param.ITERATION_MODE, "Saddle-DSVC runs as one resident AllReduce job only (thousands of rounds of a few scalars; "
+          + "a job per round is not an option): use allreduce");
+    }
+    saddle = new Saddle(integer(Param.SADDLE_MAX_ITERATIONS), integer(Param.SADDLE_CHECK_INTERVAL));
     linear = new Linear(ls, (int) integer(Param.LINEAR_BLOCKS), real(Param.LINEAR_EPS), (int) integer(Param.LINEAR_MAX_ITERATIONS),
         (int) integer(Param.LINEAR_INNER_PASSES), real(Param.LINEAR_TAU), choice(Param.LINEAR_LINE_SEARCH, BqoState.LineSearch.class),
         (int) integer(Param.LINEAR_EPOCHS), real(Param.LINEAR_STEP), choice(Param.ITERATION_MODE, IterationMode.class));
@@ -287,6 +314,10 @@ public final class TrainSpec {
     return linear;
   }
 
+  public Saddle saddle() {
+    return saddle;
+  }
+
   public SolverOptions solver() {
     return solver;
   }
@@ -299,6 +330,7 @@ public final class TrainSpec {
   public LinearSolver linearSolver() {
     if (kernel.type() != KernelSpec.Type.LINEAR || linear.solver() == LinearSolver.KERNEL) return null;
     if (linear.solver() != LinearSolver.AUTO) return linear.solver();
+    if (loss instanceof Loss.Nu || loss instanceof Loss.HardMargin) return LinearSolver.SADDLE;
     return loss instanceof Loss.Odm ? LinearSolver.DSVRG : LinearSolver.BQO;
   }
 
