@@ -179,7 +179,8 @@ public final class TrainSpec {
     }
     boolean saddleLoss = loss instanceof Loss.Nu || loss instanceof Loss.HardMargin;
     if (saddleLoss && kernel.type() != KernelSpec.Type.LINEAR) {
-      throw bad(Param.KERNEL, loss.id() + " needs --kernel linear (Saddle-SVC, seed 002); the kernel nu-SVC dual is not implemented");
+      throw bad(Param.KERNEL, loss.id() + " needs --kernel linear (Saddle-SVC, seed 002); the merge tree has no nu-SVC or "
+          + "hard-margin blocks");
     }
     if (saddleLoss && ls != LinearSolver.AUTO && ls != LinearSolver.SADDLE) {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve " + loss.id() + " (use saddle or auto)");
