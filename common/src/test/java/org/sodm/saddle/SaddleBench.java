@@ -68,19 +68,22 @@ public final class SaddleBench {
     for (int i = 0; i < x.length; i++) for (int k = 0; k < x[i].nnz(); k++) dense[i][x[i].index(k) - 1] = x[i].value(k);
     long t1 = System.nanoTime();
     double c1 = cpu();
-    double[] g = gilbert(dense, y, eps);
+    double limit = Double.parseDouble(System.getProperty("gilbert.cpu.limit", "600"));
+    double[] g = gilbert(dense, y, eps, limit);
     double tg = (System.nanoTime() - t1) / 1e9;
     double cg = cpu() - c1;
-    System.out.printf(Locale.ROOT, "gilbert n=%d seconds=%.3f cpu=%.3f iterations=%d gap=%.3e lower=%.6g upper=%.6g%n", x.length, tg, cg,
-        (long) g[2],
+    System.out.printf(Locale.ROOT, "gilbert n=%d seconds=%.3f cpu=%.3f reached=%s iterations=%d gap=%.3e lower=%.6g upper=%.6g%n",
+        x.length, tg, cg, g[3] > 0, (long) g[2],
         1 - g[0] * g[0] / (g[1] * g[1]), g[0], g[1]);
   }
 
   /**
    * Gilbert's algorithm (as {@link HardMarginReference#gilbert}, one pass of n dot products per
-   * iteration) until 1 - lower^2 / upper^2 &lt;= eps: {lower, upper, iterations}.
+   * iteration) until 1 - lower^2 / upper^2 &lt;= eps or {@code cpuLimit} CPU seconds: {lower, upper,
+   * iterations, 1 when eps was reached}.
    */
-  static double[] gilbert(double[][] x, double[] y, double eps) {
+  static double[] gilbert(double[][] x, double[] y, double eps, double cpuLimit) {
+    double c0 = cpu();
     int n = x.length;
     int d = x[0].length;
     int p0 = -1;
@@ -112,7 +115,8 @@ public final class SaddleBench {
       double zs = vp - vq;
       double lower = zs / Math.sqrt(zz);
       double upper = Math.sqrt(zz);
-      if (lower > 0 && 1 - lower * lower / (upper * upper) <= eps) return new double[] {lower, upper, it};
+      if (lower > 0 && 1 - lower * lower / (upper * upper) <= eps) return new double[] {lower, upper, it, 1};
+      if ((it & 255) == 0 && cpu() - c0 > cpuLimit) return new double[] {lower, upper, it, 0};
       double[] dir = new double[d];
       for (int j = 0; j < d; j++) dir[j] = x[ip][j] - x[iq][j] - z[j];
       double t = Math.min(1, Math.max(0, -SaddleTestData.dot(z, dir) / SaddleTestData.dot(dir, dir)));
