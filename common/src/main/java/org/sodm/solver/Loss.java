@@ -298,8 +298,8 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
   /**
    * nu-SVM (Schoelkopf et al.; LIBSVM's {@code svm-train -s 1}): nu bounds the fraction of margin
    * errors from above and of support vectors from below. With the linear kernel it is trained by
-   * Saddle-SVC / Saddle-DSVC (seed 002). Other kernels: {@link NuSvcSolver} solves the kernel
-   * nu-SVC dual on one block, but the merge tree does not use it yet, so {@link #dual} refuses. {@code nu} NaN: the default of seed 002, section 5, nu = 2 alpha min(n1, n2) / n with
+   * Saddle-SVC / Saddle-DSVC (seed 002); with other kernels the merge tree solves each block with
+   * {@link NuSvcSolver} (LIBSVM's Solver_NU), so {@link #dual} (a box-constrained problem) refuses. {@code nu} NaN: the default of seed 002, section 5, nu = 2 alpha min(n1, n2) / n with
    * alpha = 0.85 (the cap 1 / (alpha min(n1, n2)) on the hulls' weights).
    */
   record Nu(double nu) implements Loss {
@@ -348,8 +348,14 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
 
     @Override
     public DualProblem dual(double[] y, int m) {
-      throw new IllegalArgumentException("nu is trained with the linear kernel only (Saddle-SVC); the merge tree has no nu-SVC "
-          + "blocks (NuSvcSolver solves one block)");
+      throw new IllegalArgumentException("nu-SVC's dual has two equality constraints, not a box: it is solved by NuSvcSolver "
+          + "(kernel blocks) or Saddle-SVC (linear), not by the box-constrained solvers");
+    }
+
+    /** Its box 1/n depends on the problem size. */
+    @Override
+    public boolean sizeDependent() {
+      return true;
     }
 
     @Override

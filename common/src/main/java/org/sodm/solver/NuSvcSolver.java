@@ -51,11 +51,12 @@ public final class NuSvcSolver {
    * @param objective 1/2 a'Qa
    * @param libsvmObjective 1/2 alpha'Q alpha = n^2 objective, what {@code svm-train} prints as obj
    * @param rho, r LIBSVM's rho and r before the scaling (its model file has rho / r)
-   * @param maxViolation max(m_+ - M_+, m_- - M_-) at the end (alpha scaling)
+   * @param initialViolation, maxViolation max(m_+ - M_+, m_- - M_-) at the start and at the end (alpha scaling)
    * @param supportVectors instances with a_i &gt; 0
    */
   public record Result(double[] a, double[] coef, double bias, double objective, double libsvmObjective, double rho, double r,
-      double maxViolation, long iterations, int supportVectors, boolean converged) {
+      double initialViolation, double maxViolation, long iterations, int supportVectors, boolean converged, long kernelEvaluations,
+      long cacheHits, long peakCacheBytes) {
 
     /** The decision function over the support vectors. */
     public KernelExpansion expansion(Kernel k, SparseVector[] x) {
@@ -112,6 +113,7 @@ public final class NuSvcSolver {
     long maxIter = Math.max(10_000_000L, n > Long.MAX_VALUE / 100 ? Long.MAX_VALUE : 100L * n);
     long iter = 0;
     double violation;
+    double initialViolation = Double.NaN;
     boolean converged;
     while (true) {
       // working-set selection of Solver_NU::select_working_set
@@ -164,6 +166,7 @@ public final class NuSvcSolver {
         }
       }
       violation = Math.max(gmaxp + gmaxp2, gmaxn + gmaxn2);
+      if (iter == 0) initialViolation = violation;
       if (violation < opts.eps() || jmin == -1) {
         converged = true;
         break;
@@ -252,6 +255,7 @@ public final class NuSvcSolver {
       coef[i] = alpha[i] * yy[i] / r;
       if (alpha[i] > 0) sv++;
     }
-    return new Result(a, coef, -rho / r, obj / ((double) n * n), obj, rho, r, violation, iter, sv, converged);
+    return new Result(a, coef, -rho / r, obj / ((double) n * n), obj, rho, r, initialViolation, violation, iter, sv, converged,
+        q.kernelEvaluations(), cache.hits(), cache.peakBytes());
   }
 }

@@ -101,6 +101,6 @@ class LossTest {
         .contains("takes no class weights"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.hardMargin().primal()).getMessage().contains("Saddle-SVC"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.nu(0.5).dual(new double[] {1, -1}, 2)).getMessage()
-        .contains("linear kernel only"));
+        .contains("two equality constraints"));
   }
 }

@@ -41,7 +41,8 @@ public enum Param {
   LOSS("sodm.train.loss", "odm", Group.LOSS, Type.text("odm, hinge (or l1), squared-hinge (or l2), nu or hard-margin", Param::isLoss),
       "--loss", "L",
       "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM, also l1), squared-hinge (also l2), nu (nu-SVM, as svm-train "
-          + "-s 1) or hard-margin (separable data); nu and hard-margin need --kernel linear (Saddle-SVC, seed 002)."),
+          + "-s 1) or hard-margin (separable data). With --kernel linear nu and hard-margin are trained by Saddle-SVC (seed 002); nu with another "
+          + "kernel by the merge tree with nu-SVC blocks; hard-margin needs --kernel linear."),
   C("sodm.train.c", "1.0", Group.LOSS, Type.positive(), "-c,--cost", "C", "C of the hinge and squared-hinge losses (> 0)."),
   LAMBDA("sodm.train.lambda", "10000", Group.LOSS, Type.positive(), "--lambda", "X",
       "ODM lambda: weight of the margin-distribution loss against the regulariser (> 0; the loss is averaged over the rows, "

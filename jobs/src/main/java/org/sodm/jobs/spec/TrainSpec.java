@@ -178,20 +178,23 @@ public final class TrainSpec {
       throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + loss.id() + " (use bqo or auto)");
     }
     boolean saddleLoss = loss instanceof Loss.Nu || loss instanceof Loss.HardMargin;
-    if (saddleLoss && kernel.type() != KernelSpec.Type.LINEAR) {
-      throw bad(Param.KERNEL, loss.id() + " needs --kernel linear (Saddle-SVC, seed 002); the merge tree has no nu-SVC or "
-          + "hard-margin blocks");
+    if (loss instanceof Loss.HardMargin && kernel.type() != KernelSpec.Type.LINEAR) {
+      throw bad(Param.KERNEL, "hard-margin needs --kernel linear (Saddle-SVC, seed 002)");
     }
-    if (saddleLoss && ls != LinearSolver.AUTO && ls != LinearSolver.SADDLE) {
+    boolean nuTree = loss instanceof Loss.Nu && (kernel.type() != KernelSpec.Type.LINEAR || ls == LinearSolver.KERNEL);
+    if (nuTree && "never".equalsIgnoreCase(get(Param.EXACT_SINGLE))) {
+      throw bad(Param.EXACT_SINGLE, "nu-SVC's exact mode is the one-block solve (its dual is not a box: no PBM)");
+    }
+    if (saddleLoss && !nuTree && ls != LinearSolver.AUTO && ls != LinearSolver.SADDLE) {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve " + loss.id() + " (use saddle or auto)");
     }
     if (ls == LinearSolver.SADDLE && !saddleLoss) {
       throw bad(Param.LINEAR_SOLVER, "saddle solves nu and hard-margin, not " + loss.id() + " (use auto)");
     }
-    if (saddleLoss && !(real(Param.LINEAR_EPS) < 1)) {
+    if (saddleLoss && !nuTree && !(real(Param.LINEAR_EPS) < 1)) {
       throw bad(Param.LINEAR_EPS, "Saddle-SVC needs a relative duality gap eps in (0, 1), got " + get(Param.LINEAR_EPS));
     }
-    if (saddleLoss && choice(Param.ITERATION_MODE, IterationMode.class) == IterationMode.JOBS) {
+    if (saddleLoss && !nuTree && choice(Param.ITERATION_MODE, IterationMode.class) == IterationMode.JOBS) {
       throw bad(Param.ITERATION_MODE, "Saddle-DSVC runs as one resident AllReduce job only (thousands of rounds of a few scalars; "
           + "a job per round is not an option): use allreduce");
     }

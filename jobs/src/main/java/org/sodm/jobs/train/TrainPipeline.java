@@ -123,6 +123,7 @@ public final class TrainPipeline {
         runner.passed("validation", "none");
       }
       spec = spec.withDimension(data.stats().getDimension());
+      spec = KernelTreeTrainer.resolveNu(spec, data);
       spec.writeTo(conf);
       TrainContext ctx = new TrainContext(conf, spec, runner, data, validationRows, req.inputs());
       Trainer.Trained t = trainer.train(ctx);

@@ -174,7 +174,7 @@ class SaddleTrainTest {
     assertFalse(lines.stream().anyMatch(l -> l.contains("blocks ")), "no partition job: " + lines);
 
     for (String[] bad : new String[][] {{SodmConf.NU, "1.5", "--nu"}, {SodmConf.NU, "0", "--nu"},
-        {SodmConf.KERNEL, "rbf", "--kernel"}, {SodmConf.LINEAR_SOLVER, "bqo", "--linear-solver"},
+        {SodmConf.LINEAR_SOLVER, "bqo", "--linear-solver"},
         {SodmConf.ITERATION_MODE, "jobs", "--iteration-mode"}}) {
       Configuration c = conf("nu", 2);
       c.set(bad[0], bad[1]);
@@ -184,6 +184,10 @@ class SaddleTrainTest {
       assertTrue(ex.getMessage().contains(bad[2]), ex.getMessage());
       assertTrue(l.isEmpty(), "nothing ran: " + l);
     }
+    Configuration hardRbf = conf("hard-margin", 2);
+    hardRbf.set(SodmConf.KERNEL, "rbf");
+    assertTrue(assertThrows(Exception.class, () -> train(hardRbf, data, "hard-rbf", new ArrayList<>())).getMessage()
+        .contains("hard-margin needs --kernel linear"));
     Configuration nuForHinge = conf("hinge", 2);
     nuForHinge.set(SodmConf.NU, "0.3");
     Exception ex = assertThrows(Exception.class, () -> train(nuForHinge, data, "nu-hinge", new ArrayList<>()));
