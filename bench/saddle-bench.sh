@@ -3,6 +3,7 @@
 # liblinear-train, Saddle-DSVC with k = 1, 2, 4, 8 tasks. Each figure: REPS runs (default 3), the
 # median is taken by the reader from the log. Peers run in the same script, alternately with ours.
 # Usage: bench/saddle-bench.sh [OUT_DIR] [REPS]    (needs ../shared/datasets; run from the project root)
+# WHAT=hard,nu,dsvc selects the figures; BENCH_JAVA_OPTS=-Dgilbert.cpu.limit=S caps Gilbert's CPU seconds (600).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-/tmp/saddle-bench}"
@@ -19,13 +20,13 @@ what="${WHAT:-hard,nu,dsvc}"
 for r in $(seq 1 "$reps"); do
   if [[ $what == *hard* ]]; then
     echo "== rep $r hard mushrooms" >> "$log"
-    java -Xmx2g -cp "$cp" org.sodm.saddle.SaddleBench hard "$out/mushrooms" 1e-3 1 >> "$log" 2>&1
+    java -Xmx2g ${BENCH_JAVA_OPTS:-} -cp "$cp" org.sodm.saddle.SaddleBench hard "$out/mushrooms" 1e-3 1 >> "$log" 2>&1
     echo "== rep $r hard synthetic n=10000 d=512 gap=0.1" >> "$log"
-    java -Xmx2g -cp "$cp" org.sodm.saddle.SaddleBench hard synthetic:10000:512:0.1 1e-3 1 >> "$log" 2>&1
+    java -Xmx2g ${BENCH_JAVA_OPTS:-} -cp "$cp" org.sodm.saddle.SaddleBench hard synthetic:10000:512:0.1 1e-3 1 >> "$log" 2>&1
   fi
   if [[ $what == *nu* ]]; then
     echo "== rep $r nu a9a" >> "$log"
-    java -Xmx2g -cp "$cp" org.sodm.saddle.SaddleBench nu "$out/a9a" "$out/a9a.t" default 1e-3 1 >> "$log" 2>&1
+    java -Xmx2g ${BENCH_JAVA_OPTS:-} -cp "$cp" org.sodm.saddle.SaddleBench nu "$out/a9a" "$out/a9a.t" default 1e-3 1 >> "$log" 2>&1
     nu=$(grep "saddle-nu" "$log" | tail -n 1 | sed 's/.* nu=\([0-9.e-]*\) .*/\1/')
     echo "svm-train -s 1 -t 0 -n $nu" >> "$log"
     { t svm-train -q -s 1 -t 0 -n "$nu" "$out/a9a" "$out/a9a.nu.model"; } >> "$log" 2>&1
