@@ -281,13 +281,16 @@ public final class ModelCodec {
     } else if (loss instanceof Loss.SquaredHinge s) {
       c = s.c();
     }
+    // nu-SVM keeps its nu in the c field (the schema, and so the digests of earlier models, unchanged)
+    if (loss instanceof Loss.Nu n) c = n.nu();
     return new LossRecord(loss.id(), c, lambda, theta, mu, loss.bias(), loss.weights().positive(),
         loss.weights().negative());
   }
 
   static Loss lossFromAvro(LossRecord l) {
-    return Loss.of(l.getType(), l.getC(), l.getLambda(), l.getTheta(), l.getMu(), l.getBias(), l.getPositiveWeight(),
-        l.getNegativeWeight());
+    boolean nu = Loss.canonicalId(l.getType()).equals("nu");
+    return Loss.of(l.getType(), nu ? 1 : l.getC(), l.getLambda(), l.getTheta(), l.getMu(), nu ? l.getC() : Double.NaN, l.getBias(),
+        l.getPositiveWeight(), l.getNegativeWeight());
   }
 
   private static BlockModel blockToAvro(int block, KernelExpansion e, List<Long> ids) {

@@ -174,6 +174,27 @@ final class ClassShard {
     return weight.clone();
   }
 
+  /** The iterate's state (not the points), for a checkpoint. */
+  void write(java.io.DataOutputStream out) throws java.io.IOException {
+    out.writeInt(size);
+    for (double[] a : new double[][] {weight, previous, log, margin, weightSum}) org.sodm.allreduce.StateCodec.writeArray(out, a);
+    out.writeDouble(localMax);
+  }
+
+  /** Restores what {@link #write} wrote for a shard of the same points. */
+  void read(java.io.DataInputStream in) throws java.io.IOException {
+    int n = in.readInt();
+    if (n != size) throw new java.io.IOException("checkpoint of a shard of " + n + " points, this shard has " + size);
+    weight = org.sodm.allreduce.StateCodec.readArray(in);
+    previous = org.sodm.allreduce.StateCodec.readArray(in);
+    double[][] into = {log, margin, weightSum};
+    for (double[] a : into) {
+      double[] v = org.sodm.allreduce.StateCodec.readArray(in);
+      System.arraycopy(v, 0, a, 0, size);
+    }
+    localMax = in.readDouble();
+  }
+
   double[] margins() {
     return margin.clone();
   }

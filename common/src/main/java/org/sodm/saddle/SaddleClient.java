@@ -175,6 +175,28 @@ public final class SaddleClient {
         negative.extremeMargins(count), ww);
   }
 
+  /** The client's iterate (w, eta, xi and what they are kept with; not the points), for a checkpoint. */
+  public void write(java.io.DataOutputStream out) throws java.io.IOException {
+    org.sodm.allreduce.StateCodec.writeArray(out, w);
+    out.writeInt(positiveTotal);
+    out.writeInt(negativeTotal);
+    out.writeLong(accumulated);
+    positive.write(out);
+    negative.write(out);
+  }
+
+  /** Restores what {@link #write} wrote for a client of the same points. */
+  public void read(java.io.DataInputStream in) throws java.io.IOException {
+    double[] v = org.sodm.allreduce.StateCodec.readArray(in);
+    if (v.length != w.length) throw new java.io.IOException("checkpoint of w in dimension " + v.length + ", not " + w.length);
+    System.arraycopy(v, 0, w, 0, w.length);
+    positiveTotal = in.readInt();
+    negativeTotal = in.readInt();
+    accumulated = in.readLong();
+    positive.read(in);
+    negative.read(in);
+  }
+
   /** w[t] in the transformed space (a copy). */
   public double[] w() {
     return w.clone();

@@ -54,12 +54,57 @@ public final class SaddleSvc {
       else if (y[i] == -1) n2++;
       else throw new IllegalArgumentException("label y[" + i + "] = " + y[i] + " is not -1 or +1");
     }
+    Problem problem = problem(options, n1, n2);
+    int n = problem.n();
+    if (options.clients() > n) {
+      throw new IllegalArgumentException(options.clients() + " clients for " + n + " points: at most one client per point");
+    }
+
+    Preprocessing pre = Preprocessing.of(Math.max(1, Preprocessing.inputDimension(x)), Preprocessing.maxNorm(x),
+        options.seed());
+    List<SaddleClient> clients = clients(x, y, pre, options.clients());
+    SaddleSearch search = new SaddleSearch(options, problem, pre.dimension(), pre.scale());
+    SaddleSearch.Step step = SaddleSearch.Step.NEXT_BETA;
+    SaddleRun run = null;
+    while (step != SaddleSearch.Step.DONE) {
+      long start = System.nanoTime();
+      if (step == SaddleSearch.Step.NEXT_BETA) {
+        run = new SaddleRun(clients, search.params(), problem.cap(), options.projection(), options.seed(), n1, n2);
+      }
+      long steps = search.steps();
+      for (long s = 0; s < steps; s++) run.iterate();
+      SaddleServer.Bounds b = run.check();
+      progress.accept(new Progress(search.beta(), run.iterations(), b.relativeGap(), b.lower() * pre.scale(), b.upper() * pre.scale()));
+      SaddleRun r = run;
+      step = search.check(steps, b, r::w, run.communication(), (System.nanoTime() - start) / 1e9);
+    }
+    return search.result(pre);
+  }
+
+  /**
+   * The sizes of a problem and its nu and cap: nu as in LIBSVM ({@code svm-train -n}, NaN for hard
+   * margin) and the paper's cap on eta and xi, cap = 2 / (n nu) (1 for hard margin).
+   */
+  public record Problem(int n1, int n2, double nu, double cap) {
+    public int n() {
+      return n1 + n2;
+    }
+  }
+
+  /**
+   * Checks the class sizes and nu of {@code options} for n1 points labelled +1 and n2 labelled -1.
+   *
+   * @throws IllegalArgumentException for one class only or nu infeasible for the class sizes
+   *     (nu &gt; 2 min(n1, n2) / n)
+   */
+  public static Problem problem(SaddleOptions options, long n1, long n2) {
     if (n1 == 0 || n2 == 0) {
-      throw new IllegalArgumentException("Saddle-SVC needs points of both classes; all " + y.length + " points have label "
+      throw new IllegalArgumentException("Saddle-SVC needs points of both classes; all " + (n1 + n2) + " points have label "
           + (n1 == 0 ? "-1" : "+1"));
     }
-    int n = n1 + n2;
-    int small = Math.min(n1, n2);
+    if (n1 + n2 > Integer.MAX_VALUE) throw new IllegalArgumentException((n1 + n2) + " points: at most " + Integer.MAX_VALUE);
+    int n = (int) (n1 + n2);
+    long small = Math.min(n1, n2);
     double nu;
     double cap;
     if (options.variant() == SaddleOptions.Variant.HARD_MARGIN) {
@@ -77,67 +122,7 @@ public final class SaddleSvc {
       cap = 1 / (options.alpha() * small);
       nu = 2 * options.alpha() * small / n;
     }
-    if (options.clients() > n) {
-      throw new IllegalArgumentException(options.clients() + " clients for " + n + " points: at most one client per point");
-    }
-
-    Preprocessing pre = Preprocessing.of(Math.max(1, Preprocessing.inputDimension(x)), Preprocessing.maxNorm(x),
-        options.seed());
-    List<SaddleClient> clients = clients(x, y, pre, options.clients());
-
-    List<SaddleResult.Trial> trials = new ArrayList<>();
-    SaddleResult.Trial best = null;
-    double[] bestW = null;
-    SaddleServer.Bounds bestBounds = null;
-    double closest = Double.POSITIVE_INFINITY;
-    for (double beta : options.betas()) {
-      long start = System.nanoTime();
-      SaddleParameters params = SaddleParameters.of(options.eps(), beta, n, pre.dimension());
-      SaddleRun run = new SaddleRun(clients, params, cap, options.projection(), options.seed(), n1, n2);
-      long interval = options.checkInterval() > 0 ? options.checkInterval() : params.paperCheckInterval();
-      SaddleServer.Bounds b;
-      boolean converged;
-      boolean stalled;
-      double smallestGap = Double.POSITIVE_INFINITY;
-      int checksWithoutProgress = 0;
-      do {
-        long steps = Math.min(interval, options.maxIterations() - run.iterations());
-        for (long s = 0; s < steps; s++) run.iterate();
-        b = run.check();
-        progress.accept(new Progress(beta, run.iterations(), b.relativeGap(), b.lower() * pre.scale(), b.upper() * pre.scale()));
-        if (b.lower() <= 0 && b.upper() <= options.separationTolerance()) throw notSeparable(options, b.upper() * pre.scale(), run);
-        converged = b.relativeGap() <= options.eps();
-        double gap = b.absoluteGap();
-        if (gap < STALL_FACTOR * smallestGap) {
-          smallestGap = gap;
-          checksWithoutProgress = 0;
-        } else {
-          checksWithoutProgress++;
-        }
-        stalled = options.stallChecks() > 0 && checksWithoutProgress >= options.stallChecks();
-      } while (!converged && !stalled && run.iterations() < options.maxIterations());
-      closest = Math.min(closest, b.upper());
-      double seconds = (System.nanoTime() - start) / 1e9;
-      double midpointBias = b.halfGap() > 0 ? -b.hullMidpointOffset() / b.halfGap() : Double.NaN;
-      SaddleResult.Trial t = new SaddleResult.Trial(beta, run.iterations(), converged, b.relativeGap(), b.lower() * pre.scale(),
-          b.upper() * pre.scale(), midpointBias, run.communication(), seconds);
-      trials.add(t);
-      if (best == null || b.lower() > bestBounds.lower()) {
-        best = t;
-        bestW = run.w();
-        bestBounds = b;
-      }
-      if (converged) break;
-    }
-    if (!(bestBounds.lower() > 0) || !(bestBounds.halfGap() > 0)) {
-      throw new NotSeparableException("no hyperplane separated the " + hulls(options) + " in " + options.maxIterations()
-          + " iterations for each beta " + options.betas() + "; they are at most " + closest * pre.scale() + " apart", closest * pre.scale(),
-          false);
-    }
-    double[] weights = pre.toInputSpace(bestW);
-    for (int j = 0; j < weights.length; j++) weights[j] /= bestBounds.halfGap();
-    double bias = -bestBounds.offset() / bestBounds.halfGap();
-    return new SaddleResult(weights, bias, nu, cap, best, List.copyOf(trials));
+    return new Problem((int) n1, (int) n2, nu, cap);
   }
 
   /** The k clients of contiguous row ranges: client c holds rows [c n / k, (c + 1) n / k). */
@@ -150,18 +135,5 @@ public final class SaddleSvc {
       clients.add(SaddleClient.of(Arrays.copyOfRange(x, from, to), Arrays.copyOfRange(y, from, to), pre));
     }
     return clients;
-  }
-
-  private static String hulls(SaddleOptions o) {
-    return o.variant() == SaddleOptions.Variant.HARD_MARGIN ? "convex hulls of the two classes"
-        : "reduced convex hulls (6) of the two classes";
-  }
-
-  private static NotSeparableException notSeparable(SaddleOptions o, double distance, SaddleRun run) {
-    String advice = o.variant() == SaddleOptions.Variant.HARD_MARGIN
-        ? "the data are not linearly separable: use nu-SVM or a soft-margin loss"
-        : "nu is too small for these data: increase nu (or alpha)";
-    return new NotSeparableException("the " + hulls(o) + " are within " + distance + " of each other after " + run.iterations()
-        + " iterations (separation tolerance " + o.separationTolerance() + " of the largest point norm): " + advice, distance, true);
   }
 }

@@ -21,10 +21,12 @@ import org.sodm.linear.SvmLoss;
  *       (beta).
  * </ul>
  *
- * The textual ids ({@link #id()}: {@code hinge}, {@code squared-hinge}, {@code odm}) are those of
- * the command line, the configuration and the stored models.
+ * The textual ids ({@link #id()}: {@code hinge}, {@code squared-hinge}, {@code odm}, {@code nu},
+ * {@code hard-margin}) are those of the command line, the configuration and the stored models.
+ * {@code nu} (nu-SVM) and {@code hard-margin} (seed 002) fit their offset themselves and take no
+ * class weights: their bias is always false and their weights 1, 1.
  */
-public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm {
+public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Loss.Nu, Loss.HardMargin {
 
   /** Class weights w_{+1}, w_{-1} (both &gt; 0 and finite). */
   record Weights(double positive, double negative) {
@@ -45,7 +47,7 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm {
     }
   }
 
-  /** {@code hinge}, {@code squared-hinge} or {@code odm}. */
+  /** {@code hinge}, {@code squared-hinge}, {@code odm}, {@code nu} or {@code hard-margin}. */
   String id();
 
   boolean bias();
@@ -95,6 +97,15 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm {
     return new Odm(lambda, theta, mu, false, Weights.NONE);
   }
 
+  /** nu-SVM with nu in (0, 1], or NaN for the default of seed 002 (nu = 2 alpha min(n1, n2) / n, alpha = 0.85). */
+  static Nu nu(double nu) {
+    return new Nu(nu);
+  }
+
+  static HardMargin hardMargin() {
+    return new HardMargin();
+  }
+
   /**
    * The {@link #id()} named by {@code s}: {@code odm | hinge | squared-hinge}, also {@code l1},
    * {@code l2}, {@code squared_hinge}, any case.
@@ -109,8 +120,14 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm {
       case "squared_hinge":
       case "squaredhinge":
       case "l2": return "squared-hinge";
+      case "nu":
+      case "nu-svm":
+      case "nu-svc": return "nu";
+      case "hard-margin":
+      case "hard_margin":
+      case "hardmargin": return "hard-margin";
       default:
-        throw new IllegalArgumentException("unknown loss '" + s + "' (expected odm, hinge or squared-hinge)");
+        throw new IllegalArgumentException("unknown loss '" + s + "' (expected odm, hinge, squared-hinge, nu or hard-margin)");
     }
   }
 
@@ -121,10 +138,28 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm {
    */
   static Loss of(String id, double c, double lambda, double theta, double mu, boolean bias, double wPositive,
       double wNegative) {
+    return of(id, c, lambda, theta, mu, Double.NaN, bias, wPositive, wNegative);
+  }
+
+  /**
+   * As {@link #of(String, double, double, double, double, boolean, double, double)} with nu-SVM's
+   * nu (NaN: the default). nu-SVM and hard margin refuse a bias and class weights other than 1.
+   */
+  static Loss of(String id, double c, double lambda, double theta, double mu, double nu, boolean bias, double wPositive,
+      double wNegative) {
     String canonical = canonicalId(id);
     checkC(c);
     checkOdm(lambda, theta, mu);
     Weights w = new Weights(wPositive, wNegative);
+    if (canonical.equals("nu") || canonical.equals("hard-margin")) {
+      if (bias) {
+        throw new IllegalArgumentException(canonical + " fits its offset b itself (as LIBSVM's rho): the bias option does not apply");
+      }
+      if (!w.equals(Weights.NONE)) {
+        throw new IllegalArgumentException(canonical + " takes no class weights (got " + wPositive + ", " + wNegative + ")");
+      }
+      return canonical.equals("nu") ? new Nu(nu) : new HardMargin();
+    }
     if (canonical.equals("odm")) return new Odm(lambda, theta, mu, bias, w);
     return canonical.equals("hinge") ? new Hinge(c, bias, w) : new SquaredHinge(c, bias, w);
   }
@@ -257,6 +292,120 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm {
     @Override
     public boolean sizeDependent() {
       return true;
+    }
+  }
+
+  /**
+   * nu-SVM (Schoelkopf et al.; LIBSVM's {@code svm-train -s 1}): nu bounds the fraction of margin
+   * errors from above and of support vectors from below. With the linear kernel it is trained by
+   * Saddle-SVC / Saddle-DSVC (seed 002); with other kernels the merge tree solves each block with
+   * {@link NuSvcSolver} (LIBSVM's Solver_NU), so {@link #dual} (a box-constrained problem) refuses. {@code nu} NaN: the default of seed 002, section 5, nu = 2 alpha min(n1, n2) / n with
+   * alpha = 0.85 (the cap 1 / (alpha min(n1, n2)) on the hulls' weights).
+   */
+  record Nu(double nu) implements Loss {
+    public static final double DEFAULT_ALPHA = 0.85;
+
+    public Nu {
+      if (!Double.isNaN(nu) && !(nu > 0 && nu <= 1)) throw new IllegalArgumentException("nu must be in (0, 1], got " + nu);
+    }
+
+    /** Whether nu is the default (resolved from the class sizes). */
+    public boolean isDefault() {
+      return Double.isNaN(nu);
+    }
+
+    /** nu for n1 points labelled +1 and n2 labelled -1: the given one, or the default. */
+    public double resolve(long n1, long n2) {
+      return isDefault() ? 2 * DEFAULT_ALPHA * Math.min(n1, n2) / (double) (n1 + n2) : nu;
+    }
+
+    @Override
+    public String id() {
+      return "nu";
+    }
+
+    @Override
+    public boolean bias() {
+      return false;
+    }
+
+    @Override
+    public Weights weights() {
+      return Weights.NONE;
+    }
+
+    @Override
+    public Nu withBias(boolean b) {
+      if (b) throw new IllegalArgumentException("nu fits its offset b itself: the bias option does not apply");
+      return this;
+    }
+
+    @Override
+    public Nu withWeights(double wPositive, double wNegative) {
+      if (wPositive != 1 || wNegative != 1) throw new IllegalArgumentException("nu takes no class weights");
+      return this;
+    }
+
+    @Override
+    public DualProblem dual(double[] y, int m) {
+      throw new IllegalArgumentException("nu-SVC's dual has two equality constraints, not a box: it is solved by NuSvcSolver "
+          + "(kernel blocks) or Saddle-SVC (linear), not by the box-constrained solvers");
+    }
+
+    /** Its box 1/n depends on the problem size. */
+    @Override
+    public boolean sizeDependent() {
+      return true;
+    }
+
+    @Override
+    public LinearPrimal primal() {
+      throw new IllegalArgumentException("nu has no BQO / DSVRG primal: with the linear kernel it is trained by Saddle-SVC "
+          + "(--linear-solver saddle)");
+    }
+  }
+
+  /**
+   * Hard-margin SVM (seed 002, problem (1)): the widest margin between the convex hulls of the two
+   * classes, for linearly separable data; trained by Saddle-SVC with the linear kernel only.
+   */
+  record HardMargin() implements Loss {
+    @Override
+    public String id() {
+      return "hard-margin";
+    }
+
+    @Override
+    public boolean bias() {
+      return false;
+    }
+
+    @Override
+    public Weights weights() {
+      return Weights.NONE;
+    }
+
+    @Override
+    public HardMargin withBias(boolean b) {
+      if (b) throw new IllegalArgumentException("hard-margin fits its offset b itself: the bias option does not apply");
+      return this;
+    }
+
+    @Override
+    public HardMargin withWeights(double wPositive, double wNegative) {
+      if (wPositive != 1 || wNegative != 1) throw new IllegalArgumentException("hard-margin takes no class weights");
+      return this;
+    }
+
+    @Override
+    public DualProblem dual(double[] y, int m) {
+      throw new IllegalArgumentException("hard-margin is trained with the linear kernel only (Saddle-SVC)");
+    }
+
+    @Override
+    public LinearPrimal primal() {
+      throw new IllegalArgumentException("hard-margin has no BQO / DSVRG primal: it is trained by Saddle-SVC "
+          + "(--linear-solver saddle)");
     }
   }
 }

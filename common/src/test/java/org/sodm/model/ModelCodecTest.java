@@ -94,6 +94,17 @@ class ModelCodecTest {
         () -> new LinearModel(Loss.hinge(1), m.labels(), null, new double[] {Double.NaN}, 0, "bqo", PROV));
   }
 
+  @Test
+  void saddleModelsRoundTripWithTheirNu() {
+    for (Loss loss : new Loss[] {Loss.nu(0.37), Loss.hardMargin()}) {
+      LinearModel m = new LinearModel(loss, new LabelMap("-1", "+1"), null, new double[] {0.5, -2, 0.25}, -0.5, "saddle", PROV);
+      LinearModel back = assertInstanceOf(LinearModel.class, roundTrip(m));
+      assertEquals(loss, back.loss());
+    }
+    // nu goes into the c field: the schema (and the digests of models written before nu existed) unchanged
+    assertEquals(0.37, ModelCodec.lossToAvro(Loss.nu(0.37)).getC());
+  }
+
   /** The flat loss record: a loss's absent parameters are stored at neutral values, and any spelling loads. */
   @Test
   void lossRecords() {

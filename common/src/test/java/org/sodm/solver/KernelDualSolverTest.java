@@ -352,7 +352,7 @@ class KernelDualSolverTest {
     assertEquals(Loss.hinge(3).withBias(true).withWeights(2, 1), Loss.of("l1", 3, 1, 0, 1, true, 2, 1));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.of("hinge", 1, 1, 1.5, 1, false, 1, 1))
         .getMessage().contains("theta"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.canonicalId("nu")).getMessage().contains("unknown loss"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.canonicalId("huber")).getMessage().contains("unknown loss"));
     // empty problem
     SolveResult e = s.solve(new SparseVector[0], new double[0], Loss.hinge(1), null);
     assertTrue(e.report().converged() && e.alpha().length == 0);

@@ -82,4 +82,25 @@ class LossTest {
       assertEquals(l, Loss.of(l.id(), c, odm[0], odm[1], odm[2], l.bias(), w.positive(), w.negative()));
     }
   }
+
+  @Test
+  void nuAndHardMarginIdsAndTheirRefusals() {
+    assertEquals("nu", Loss.canonicalId("nu-SVC"));
+    assertEquals("hard-margin", Loss.canonicalId("HARD_MARGIN"));
+    assertEquals(Loss.nu(0.3), Loss.of("nu", 1, 1, 0, 1, 0.3, false, 1, 1));
+    assertTrue(((Loss.Nu) Loss.of("nu", 1, 1, 0, 1, false, 1, 1)).isDefault());
+    assertEquals(Loss.hardMargin(), Loss.of("hard-margin", 1, 1, 0, 1, false, 1, 1));
+    // the default nu of seed 002: 2 * 0.85 * min(n1, n2) / n
+    assertEquals(2 * 0.85 * 30 / 100.0, Loss.nu(Double.NaN).resolve(70, 30), 1e-15);
+    assertEquals(0.2, Loss.nu(0.2).resolve(70, 30));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.nu(1.5)).getMessage().contains("nu must be in (0, 1], got 1.5"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.nu(0)).getMessage().contains("nu must be in (0, 1], got 0.0"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.of("nu", 1, 1, 0, 1, 0.5, true, 1, 1)).getMessage()
+        .contains("bias option does not apply"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.of("hard-margin", 1, 1, 0, 1, false, 2, 1)).getMessage()
+        .contains("takes no class weights"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.hardMargin().primal()).getMessage().contains("Saddle-SVC"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.nu(0.5).dual(new double[] {1, -1}, 2)).getMessage()
+        .contains("two equality constraints"));
+  }
 }

@@ -33,8 +33,11 @@ public final class InspectCommand extends SodmCommand {
     var l = r.getLoss();
     sb.append(String.format(Locale.ROOT, "loss       %s%n", switch (l.getType()) {
       case "odm" -> String.format(Locale.ROOT, "odm (lambda=%s, theta=%s, mu=%s)", l.getLambda(), l.getTheta(), l.getMu());
+      case "nu" -> String.format(Locale.ROOT, "nu (nu=%s)", l.getC());
+      case "hard-margin" -> "hard-margin";
       default -> String.format(Locale.ROOT, "%s (C=%s)", l.getType(), l.getC());
-    } + (l.getBias() ? ", regularised bias (k + 1)" : ", no bias")
+    } + (l.getBias() ? ", regularised bias (k + 1)" : l.getType().equals("nu") || l.getType().equals("hard-margin")
+        ? ", offset b fitted" : ", no bias")
         + (l.getPositiveWeight() != 1 || l.getNegativeWeight() != 1
             ? String.format(Locale.ROOT, ", class weights +1:%s -1:%s", l.getPositiveWeight(), l.getNegativeWeight()) : "")));
     var mc = r.getMulticlass();

@@ -39,7 +39,25 @@ public abstract class LinearTrainer implements Trainer {
 
   /** What a solve produced: w (with the bias weight last), the objective, violation (final, first) and the per-iteration history. */
   public record Solution(double[] w, int iterations, double objective, double violation, double initialViolation,
-      List<Map<String, Object>> history) {}
+      List<Map<String, Object>> history, Map<String, Object> extra) {
+    public Solution(double[] w, int iterations, double objective, double violation, double initialViolation,
+        List<Map<String, Object>> history) {
+      this(w, iterations, objective, violation, initialViolation, history, Map.of());
+    }
+  }
+
+  /** Checks the data against the spec once ingest has run, before the partition job (bad input fails before any other job). */
+  protected void checkData(TrainContext ctx) {}
+
+  /** The model's bias from a solution (w has dim + 1 entries, the bias weight last). */
+  protected double bias(TrainSpec spec, Solution s, int dim) {
+    return spec.loss().bias() ? s.w()[dim] : 0;
+  }
+
+  /** The loss the model records. */
+  protected org.sodm.solver.Loss modelLoss(TrainSpec spec, Solution s) {
+    return spec.loss();
+  }
 
   /** The solver's name (the solve phase and the model's solver field). */
   protected abstract String name();
@@ -61,6 +79,11 @@ public abstract class LinearTrainer implements Trainer {
   @Override
   public Trained train(TrainContext ctx) throws IOException {
     org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(ctx.conf());
+    if (plan != null && (ctx.spec().loss() instanceof org.sodm.solver.Loss.Nu || ctx.spec().loss() instanceof org.sodm.solver.Loss.HardMargin)) {
+      throw new org.sodm.jobs.support.SodmException("--loss " + (ctx.spec().loss() instanceof org.sodm.solver.Loss.Nu ? "nu" : "hard-margin")
+          + " (the saddle solver) trains binary problems only: the data has " + org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf()).size()
+          + " classes");
+    }
     if (plan != null) return trainTasks(ctx, plan);
     Task one = trainTask(ctx, ctx.conf(), "", ctx.data().labelMap());
     return finish(ctx, one.model(), one.solution(), one.blocks());
@@ -127,6 +150,7 @@ public abstract class LinearTrainer implements Trainer {
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
     int k = (int) Math.min(spec.linear().blocks(), Math.max(1, data.stats().getRows()));
+    checkData(ctx);
     Configuration conf = new Configuration(taskConf);
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
 
@@ -164,6 +188,7 @@ public abstract class LinearTrainer implements Trainer {
         m.put("violation", s.violation());
         m.put("initialViolation", s.initialViolation());
         m.put("history", s.history());
+        m.put("extra", s.extra());
         try (OutputStream o = fs.create(new Path(temp, "solution.json"), false)) {
           o.write(JSON.writeValueAsBytes(m));
         }
@@ -178,29 +203,31 @@ public abstract class LinearTrainer implements Trainer {
 
     Solution s = read(conf, solved.dir());
     double[] w = Arrays.copyOf(s.w(), dim);
-    double bias = spec.loss().bias() ? s.w()[dim] : 0;
-    return new Task(new LinearModel(spec.loss(), labels, data.scaler(), w, bias, name(), null), s, k);
+    double bias = bias(spec, s, dim);
+    org.sodm.solver.Loss modelLoss = modelLoss(spec, s);
+    return new Task(new LinearModel(modelLoss, labels, data.scaler(), w, bias, name(), null), s, k);
   }
 
   /** The binary run's model, report and level statistics. */
   private Trained finish(TrainContext ctx, LinearModel probe, Solution s, int k) {
     PhaseRunner runner = ctx.runner();
-    TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();
     double[] w = probe.w();
     double bias = probe.bias();
+    org.sodm.solver.Loss loss = probe.loss();
     Double acc = ctx.validationAccuracy(probe);
     LevelStats ls = new LevelStats(0, k, s.objective(), s.violation(), s.initialViolation(), 0L, 0L, runner.elapsed(), 0L, acc);
     if (acc != null) {
       runner.note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
-    Model model = new LinearModel(spec.loss(), data.labelMap(), data.scaler(), w, bias, name(), ctx.provenance(List.of(ls)));
+    Model model = new LinearModel(loss, data.labelMap(), data.scaler(), w, bias, name(), ctx.provenance(List.of(ls)));
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("solver", name());
     report.put("blocks", k);
     report.put("iterations", s.iterations());
     report.put("objective", s.objective());
     report.put("validationAccuracy", acc);
+    report.putAll(s.extra());
     report.put("history", s.history());
     return new Trained(model, List.of(ls), report);
   }
@@ -214,7 +241,8 @@ public abstract class LinearTrainer implements Trainer {
     }
     return new Solution(w, ((Number) m.get("iterations")).intValue(), ((Number) m.get("objective")).doubleValue(),
         ((Number) m.get("violation")).doubleValue(), ((Number) m.get("initialViolation")).doubleValue(),
-        new ArrayList<>((List<Map<String, Object>>) m.get("history")));
+        new ArrayList<>((List<Map<String, Object>>) m.get("history")),
+        m.get("extra") == null ? Map.of() : new LinkedHashMap<>((Map<String, Object>) m.get("extra")));
   }
 
   /** One iteration's entry of the history (insertion-ordered). */

@@ -42,8 +42,11 @@ public enum Param {
       "Compression of the Avro files sodm writes: null, deflate, snappy, zstandard, xz or bzip2."),
 
   // train: loss
-  LOSS("sodm.train.loss", "odm", Group.LOSS, Type.text("odm, hinge (or l1) or squared-hinge (or l2)", Param::isLoss), "--loss", "L",
-      "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM, also l1) or squared-hinge (also l2)."),
+  LOSS("sodm.train.loss", "odm", Group.LOSS, Type.text("odm, hinge (or l1), squared-hinge (or l2), nu or hard-margin", Param::isLoss),
+      "--loss", "L",
+      "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM, also l1), squared-hinge (also l2), nu (nu-SVM, as svm-train "
+          + "-s 1) or hard-margin (separable data). With --kernel linear nu and hard-margin are trained by Saddle-SVC (seed 002); nu with another "
+          + "kernel by the merge tree with nu-SVC blocks; hard-margin needs --kernel linear."),
   C("sodm.train.c", "1.0", Group.LOSS, Type.positive(), "-c,--cost", "C", "C of the hinge and squared-hinge losses (> 0)."),
   LAMBDA("sodm.train.lambda", "10000", Group.LOSS, Type.positive(), "--lambda", "X",
       "ODM lambda: weight of the margin-distribution loss against the regulariser (> 0; the loss is averaged over the rows, "
@@ -52,6 +55,9 @@ public enum Param {
       "ODM theta: margin deviations up to theta are not penalised, in [0, 1)."),
   MU("sodm.train.mu", "0.5", Group.LOSS, Type.real(0, false, 1, true), "--mu", "X",
       "ODM mu (v in the paper): weight of deviations above the margin mean, in (0, 1]."),
+  NU("sodm.train.nu", "", Group.LOSS, Type.text("a number in (0, 1], or empty", Param::isNu), "--nu", "NU",
+      "nu-SVM's nu, in (0, 1] (as svm-train -n: an upper bound on the fraction of margin errors, a lower bound on the fraction of "
+          + "support vectors; at most 2 min(n1, n2) / n). Empty: seed 002's default 2 alpha min(n1, n2) / n with alpha = 0.85."),
   BIAS("sodm.train.bias", "false", Group.LOSS, Type.bool(), "--bias", null,
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
   WEIGHT_POSITIVE("sodm.train.weight.positive", "1.0", Group.LOSS, Type.positive(), "--weight-positive", "W",
@@ -169,13 +175,17 @@ public enum Param {
       "Kernel-column cache per solve, in MB (as LIBSVM's -m)."),
 
   // train: linear kernel solvers
-  LINEAR_SOLVER("sodm.train.linear.solver", "auto", Group.LINEAR, Type.choice("auto", "bqo", "dsvrg", "kernel"), "--linear-solver", "S",
-      "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm), bqo (seed 003 Algorithm 1, distributed dual "
-          + "L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal) or kernel (the SODM merge tree with the linear kernel)."),
+  LINEAR_SOLVER("sodm.train.linear.solver", "auto", Group.LINEAR, Type.choice("auto", "bqo", "dsvrg", "kernel", "saddle"),
+      "--linear-solver", "S",
+      "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm, Saddle for nu and hard-margin), bqo (seed 003 "
+          + "Algorithm 1, distributed dual L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal), kernel (the SODM merge "
+          + "tree with the linear kernel) or saddle (seed 002, Saddle-SVC / Saddle-DSVC: nu-SVM and hard margin)."),
   LINEAR_BLOCKS("sodm.train.linear.blocks", "4", Group.LINEAR, Type.integer(1, 1_000_000), "--linear-blocks", "K",
       "BQO / DSVRG: number of blocks K (one map task each; a block must fit a task's memory)."),
   LINEAR_EPS("sodm.train.linear.eps", "0.001", Group.LINEAR, Type.positive(), "--linear-eps", "E",
-      "BQO: stop at relative duality gap (eq. 27) (primal + dual) / sum C_i <= eps; DSVRG: stop when |grad p(w)| <= eps |grad p(0)|."),
+      "BQO: stop at relative duality gap (eq. 27) (primal + dual) / sum C_i <= eps; DSVRG: stop when |grad p(w)| <= eps |grad p(0)|; "
+          + "Saddle: stop when the relative gap between the bounds on the hulls' squared distance is <= eps (in (0, 1); also the eps "
+          + "of gamma = eps beta / (2 log n))."),
   LINEAR_MAX_ITERATIONS("sodm.train.linear.max.iterations", "1000", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE),
       "--max-iterations", "N", "BQO: at most this many iterations (one MapReduce job each)."),
   LINEAR_INNER_PASSES("sodm.train.linear.inner.passes", "1", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE), "--inner-passes", "N",
@@ -188,6 +198,13 @@ public enum Param {
       "BQO step size: exact (the exact feasible step, eqs. 20-21) or armijo (eq. 12, sigma 0.1, beta 0.5, gamma 0)."),
   LINEAR_EPOCHS("sodm.train.linear.epochs", "30", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE), "--epochs", "E",
       "DSVRG: number of epochs E (one MapReduce job each: full gradient, then one round-robin pass of inner updates)."),
+  SADDLE_MAX_ITERATIONS("sodm.train.saddle.max.iterations", "1000000", Group.LINEAR, Type.integer(1, Long.MAX_VALUE),
+      "--saddle-iterations", "N",
+      "Saddle: at most this many iterations of Algorithm 2 / 4 per beta tried (beta = 1, 0.1, 0.01, 0.001 until one reaches "
+          + "--linear-eps; each iteration is 3 AllReduce rounds, plus 2 per projection pass for nu)."),
+  SADDLE_CHECK_INTERVAL("sodm.train.saddle.check.interval", "0", Group.LINEAR, Type.integer(0, Long.MAX_VALUE), null, null,
+      "Saddle: iterations between duality-gap checks (one resident iteration, progress line and checkpoint opportunity each); 0 = "
+          + "the paper's T = d + sqrt(d / (eps beta)), d the padded dimension."),
   ITERATION_MODE("sodm.iteration.mode", "allreduce", Group.LINEAR, Type.choice("allreduce", "jobs"), "--iteration-mode", "M",
       "BQO / DSVRG / exact mode's PBM: allreduce (one map-only job whose K tasks keep their blocks in memory for every iteration and exchange only "
           + "vectors and scalars through an AllReduce coordinated by a tracker in the driver; needs all K tasks running at once) or "
@@ -255,6 +272,16 @@ public enum Param {
       org.sodm.solver.Loss.canonicalId(v);
       return true;
     } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static boolean isNu(String v) {
+    if (v.isEmpty()) return true;
+    try {
+      double d = Double.parseDouble(v);
+      return d > 0 && d <= 1;
+    } catch (NumberFormatException e) {
       return false;
     }
   }

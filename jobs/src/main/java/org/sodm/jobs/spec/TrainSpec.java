@@ -145,11 +145,17 @@ public final class TrainSpec {
     }
   }
 
+  /**
+   * Saddle-SVC / Saddle-DSVC (seed 002): at most {@code maxIterations} iterations per beta, a gap check every
+   * {@code checkInterval} (0: the paper's T).
+   */
+  public record Saddle(long maxIterations, long checkInterval) {}
+
   /** How BQO and DSVRG iterate: one resident AllReduce job for the whole run, or one MapReduce job per iteration. */
   public enum IterationMode { ALLREDUCE, JOBS }
 
   /** Which solver trains a linear-kernel model. */
-  public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL }
+  public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL, SADDLE }
 
   private final Map<Param, String> values;
   private final Loss loss;
@@ -157,6 +163,7 @@ public final class TrainSpec {
   private final Tree tree;
   private final Exact exact;
   private final Linear linear;
+  private final Saddle saddle;
   private final SolverOptions solver;
   private final long seed;
   /** The training data's dimension once known (0 before ingest): resolves gamma 0 = 1/d. */
@@ -166,8 +173,10 @@ public final class TrainSpec {
   private TrainSpec(Map<Param, String> values, int dimension) {
     this.values = Collections.unmodifiableMap(values);
     this.dimension = dimension;
-    loss = Loss.of(get(Param.LOSS), real(Param.C), real(Param.LAMBDA), real(Param.THETA), real(Param.MU), bool(Param.BIAS),
-        real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
+    String nu = get(Param.NU);
+    loss = Loss.of(get(Param.LOSS), real(Param.C), real(Param.LAMBDA), real(Param.THETA), real(Param.MU),
+        nu.isEmpty() ? Double.NaN : Double.parseDouble(nu), bool(Param.BIAS), real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
+    if (!nu.isEmpty() && !(loss instanceof Loss.Nu)) throw bad(Param.NU, "nu applies to --loss nu only, not " + loss.id());
     kernel = new Kernel(KernelSpec.Type.parse(get(Param.KERNEL)), real(Param.GAMMA), real(Param.COEF0), (int) integer(Param.DEGREE));
 
     int fanout = (int) integer(Param.FANOUT);
@@ -202,6 +211,28 @@ public final class TrainSpec {
     if (ls == LinearSolver.DSVRG && !odm) {
       throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + loss.id() + " (use bqo or auto)");
     }
+    boolean saddleLoss = loss instanceof Loss.Nu || loss instanceof Loss.HardMargin;
+    if (loss instanceof Loss.HardMargin && kernel.type() != KernelSpec.Type.LINEAR) {
+      throw bad(Param.KERNEL, "hard-margin needs --kernel linear (Saddle-SVC, seed 002)");
+    }
+    boolean nuTree = loss instanceof Loss.Nu && (kernel.type() != KernelSpec.Type.LINEAR || ls == LinearSolver.KERNEL);
+    if (nuTree && "never".equalsIgnoreCase(get(Param.EXACT_SINGLE))) {
+      throw bad(Param.EXACT_SINGLE, "nu-SVC's exact mode is the one-block solve (its dual is not a box: no PBM)");
+    }
+    if (saddleLoss && !nuTree && ls != LinearSolver.AUTO && ls != LinearSolver.SADDLE) {
+      throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve " + loss.id() + " (use saddle or auto)");
+    }
+    if (ls == LinearSolver.SADDLE && !saddleLoss) {
+      throw bad(Param.LINEAR_SOLVER, "saddle solves nu and hard-margin, not " + loss.id() + " (use auto)");
+    }
+    if (saddleLoss && !nuTree && !(real(Param.LINEAR_EPS) < 1)) {
+      throw bad(Param.LINEAR_EPS, "Saddle-SVC needs a relative duality gap eps in (0, 1), got " + get(Param.LINEAR_EPS));
+    }
+    if (saddleLoss && !nuTree && choice(Param.ITERATION_MODE, IterationMode.class) == IterationMode.JOBS) {
+      throw bad(Param.ITERATION_MODE, "Saddle-DSVC runs as one resident AllReduce job only (thousands of rounds of a few scalars; "
+          + "a job per round is not an option): use allreduce");
+    }
+    saddle = new Saddle(integer(Param.SADDLE_MAX_ITERATIONS), integer(Param.SADDLE_CHECK_INTERVAL));
     linear = new Linear(ls, (int) integer(Param.LINEAR_BLOCKS), real(Param.LINEAR_EPS), (int) integer(Param.LINEAR_MAX_ITERATIONS),
         (int) integer(Param.LINEAR_INNER_PASSES), real(Param.LINEAR_TAU), choice(Param.LINEAR_LINE_SEARCH, BqoState.LineSearch.class),
         (int) integer(Param.LINEAR_EPOCHS), real(Param.LINEAR_STEP), choice(Param.ITERATION_MODE, IterationMode.class));
@@ -321,6 +352,10 @@ public final class TrainSpec {
     return linear;
   }
 
+  public Saddle saddle() {
+    return saddle;
+  }
+
   public SolverOptions solver() {
     return solver;
   }
@@ -343,6 +378,7 @@ public final class TrainSpec {
   public LinearSolver linearSolver() {
     if (kernel.type() != KernelSpec.Type.LINEAR || linear.solver() == LinearSolver.KERNEL) return null;
     if (linear.solver() != LinearSolver.AUTO) return linear.solver();
+    if (loss instanceof Loss.Nu || loss instanceof Loss.HardMargin) return LinearSolver.SADDLE;
     return loss instanceof Loss.Odm ? LinearSolver.DSVRG : LinearSolver.BQO;
   }
 

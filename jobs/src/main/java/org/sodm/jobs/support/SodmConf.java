@@ -57,6 +57,7 @@ public final class SodmConf {
   public static final String CACHE_MB = Param.CACHE_MB.key();
 
   public static final String LINEAR_SOLVER = Param.LINEAR_SOLVER.key();
+  public static final String NU = Param.NU.key();
   public static final String LINEAR_BLOCKS = Param.LINEAR_BLOCKS.key();
   public static final String LINEAR_EPS = Param.LINEAR_EPS.key();
   public static final String LINEAR_MAX_ITERATIONS = Param.LINEAR_MAX_ITERATIONS.key();

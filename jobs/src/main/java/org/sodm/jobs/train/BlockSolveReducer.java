@@ -22,6 +22,7 @@ import org.sodm.jobs.support.JobFailure;
 import org.sodm.kernel.Kernel;
 import org.sodm.solver.KernelDualSolver;
 import org.sodm.solver.Loss;
+import org.sodm.solver.NuSvcSolver;
 import org.sodm.solver.SolveReport;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
@@ -111,6 +112,10 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     SparseVector[] x = new SparseVector[n];
     double[] y = new double[n];
     int positives = 0;
+    if (loss instanceof Loss.Nu nu) {
+      solveNu(block, recs, nu.nu(), context);
+      return;
+    }
     int vars = loss.dual(new double[] {1}, 1).variablesPerInstance();
     double[] alpha0 = new double[n * vars];
     boolean warm = true;
@@ -165,7 +170,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     }
     BlockStats s = new BlockStats(level, block, n, positives, rep.dualObjective(), rep.initialViolation(), rep.maxViolation(),
         rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(),
-        solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged());
+        solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged(), 0.0);
     Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
     AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
         BlockStats.getClassSchema(), s);
@@ -173,6 +178,64 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     context.getCounter("sodm.solve", "epochs").increment(rep.epochs());
     context.getCounter("sodm.solve", "support vectors").increment(rep.supportVectors());
     context.getCounter("sodm.solve", "kernel evaluations").increment(rep.kernelEvaluations());
+    failOnceForTests(context, block);
+  }
+
+  /**
+   * A nu-SVC block ({@link NuSvcSolver}, from LIBSVM's start: no warm start): alpha = [alpha_i / r], so that y alpha is the
+   * coefficient of k(x_i, .) in the block's function, and the block's offset -rho / r in its stats. A block whose class sizes
+   * cannot carry nu (nu &gt; 2 min(n1, n2) / n_b) is solved with that largest feasible nu, with a warning and a counter.
+   */
+  private void solveNu(int block, List<TrainRecord> recs, double nu, Context context) throws IOException, InterruptedException {
+    int n = recs.size();
+    SparseVector[] x = new SparseVector[n];
+    double[] y = new double[n];
+    int positives = 0;
+    for (int i = 0; i < n; i++) {
+      x[i] = Instances.features(recs.get(i).getFeatures());
+      y[i] = recs.get(i).getY();
+      if (y[i] > 0) positives++;
+    }
+    if (positives == 0 || positives == n) {
+      String msg = "nu-SVC: block " + block + " at level " + level + " holds " + n + " rows of one class only; use the stratified "
+          + "partitioner or fewer partitions (--partitions)";
+      JobFailure.report(context, msg);
+      throw new IOException(msg);
+    }
+    double feasible = 2.0 * Math.min(positives, n - positives) / n;
+    double nuBlock = nu;
+    if (nu > feasible) {
+      nuBlock = feasible;
+      LOG.warn("level {} block {}: nu = {} is infeasible for its class sizes ({} and {}); solved with nu = {}", level, block, nu,
+          positives, n - positives, feasible);
+      context.getCounter("sodm.solve", "nu-SVC blocks with a smaller nu").increment(1);
+    }
+    NuSvcSolver.Result res;
+    long t0 = System.nanoTime();
+    try {
+      res = new NuSvcSolver(kernel, options).solve(x, y, nuBlock);
+    } catch (RuntimeException e) {
+      String msg = "nu-SVC solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
+      JobFailure.report(context, msg);
+      throw e;
+    }
+    if (!res.converged()) LOG.warn("level {} block {}: nu-SVC stopped at its iteration limit (violation {})", level, block, res.maxViolation());
+    for (int i = 0; i < n; i++) {
+      TrainRecord r = recs.get(i);
+      r.setAlpha(List.of(res.coef()[i] * y[i]));
+      r.setBlock(block);
+      out.datum(r);
+      context.write(out, NullWritable.get());
+    }
+    BlockStats s = new BlockStats(level, block, n, positives, res.objective(), res.initialViolation(), res.maxViolation(),
+        (int) Math.min(Integer.MAX_VALUE, res.iterations() / Math.max(1, n)), res.supportVectors(), res.kernelEvaluations(),
+        res.cacheHits(), (System.nanoTime() - t0) / 1e9, res.peakCacheBytes() + dataBytes(x) + 32L * n, res.converged(), res.bias());
+    Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
+    AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
+        BlockStats.getClassSchema(), s);
+    context.getCounter("sodm.solve", "blocks").increment(1);
+    context.getCounter("sodm.solve", "support vectors").increment(res.supportVectors());
+    context.getCounter("sodm.solve", "kernel evaluations").increment(res.kernelEvaluations());
     failOnceForTests(context, block);
   }
 

@@ -106,7 +106,8 @@ final class ExactPhase {
       case "never" -> false;
       default -> fits;
     };
-    if (blocks <= 1 || oneBlock) single = true;
+    // nu-SVC has no PBM (its dual is not a box): its exact mode is the one-block solve
+    if (blocks <= 1 || oneBlock || spec.loss() instanceof org.sodm.solver.Loss.Nu) single = true;
     if (single) {
       PhaseRunner.Done d = runner.run("exact", oneBlock("level-0", last, blocks, "warm", s -> String.format(Locale.ROOT,
           "one block (SV %d x N %d x 4 B %s cache): obj %.10g viol %.2e%s", supportVectors, rows, fits ? "<=" : ">",

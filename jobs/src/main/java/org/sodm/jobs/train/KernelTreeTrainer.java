@@ -21,12 +21,14 @@ import org.sodm.jobs.phase.PhaseRunner;
 import org.sodm.jobs.phase.TrainContext;
 import org.sodm.jobs.phase.TrainOutput;
 import org.sodm.jobs.phase.Trainer;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.model.KernelExpansion;
 import org.sodm.model.KernelModel;
 import org.sodm.model.Routing;
+import org.sodm.solver.Loss;
 
 /**
  * SODM's merge tree (seed 000 Algorithm 1) and, with exact mode, PBM (seed 004) or one last
@@ -64,6 +66,10 @@ public final class KernelTreeTrainer implements Trainer {
     KernelSpec kernel = spec.resolvedKernel();
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     org.sodm.model.Subproblems plan = TrainKeys.plan(conf); // multi-class or --probability: the sub-problems, else null
+    if (plan != null && spec.loss() instanceof Loss.Nu) {
+      throw new org.sodm.jobs.support.SodmException("--loss nu trains binary problems only (its blocks' offsets -rho/r are not kept per "
+          + "class pair yet): the data has " + TrainKeys.classes(conf).size() + " classes" + (plan.folds() > 0 ? ", or drop --probability" : ""));
+    }
     long rows = plan == null ? data.stats().getRows() : plan.largestTaskRows(TrainPipeline.classCounts(data.stats(), TrainKeys.classes(conf)));
     boolean smallTasks = plan != null && !spec.exact().on() && spec.exact().belowRows() > 0 && rows <= spec.exact().belowRows();
     // multi-class, every task small (<= sodm.train.exact.below.rows): the tree would end in one exact block per task
@@ -354,7 +360,36 @@ public final class KernelTreeTrainer implements Trainer {
     }
     ModelBuilder b = new ModelBuilder();
     AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
-    return new Built(b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels)), null, null);
+    Map<Integer, Double> biases = null;
+    if (ctx.spec().loss() instanceof Loss.Nu) {
+      // nu-SVC blocks keep their offset -rho / r in their stats, beside the level's data
+      biases = new HashMap<>();
+      for (BlockStats s : TrainIO.readStats(ctx.conf(), new Path(levelData.getParent(), "stats"))) {
+        biases.put(transform == null ? s.getBlock() : 0, s.getBias());
+      }
+    }
+    return new Built(b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels), biases), null, null);
+  }
+
+  /**
+   * nu-SVC in the merge tree: the default nu (2 alpha min(n1, n2) / n, alpha = 0.85, seed 002) resolved from the training data's
+   * class sizes, and nu checked against them, before any job.
+   */
+  public static TrainSpec resolveNu(TrainSpec spec, IngestJob.Result data) {
+    if (!(spec.loss() instanceof Loss.Nu nu) || spec.linearSolver() != null) return spec;
+    long n1 = 0;
+    long n2 = 0;
+    for (org.sodm.avro.LabelCount c : data.stats().getLabels()) {
+      if (c.getLabel().equals(data.labelMap().positive())) n1 += c.getCount();
+      else if (c.getLabel().equals(data.labelMap().negative())) n2 += c.getCount();
+    }
+    double v = nu.resolve(n1, n2);
+    double max = 2.0 * Math.min(n1, n2) / (n1 + n2);
+    if (v > max) {
+      throw TrainSpec.bad(Param.NU, "nu = " + v + " is infeasible for the class sizes: nu-SVC needs nu <= 2 min(n1, n2) / n = " + max
+          + " (n1 = " + n1 + " rows labelled +1, n2 = " + n2 + " labelled -1)");
+    }
+    return nu.isDefault() ? spec.with(Param.NU, Double.toString(v)) : spec;
   }
 
   /**

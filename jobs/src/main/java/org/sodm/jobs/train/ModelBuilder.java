@@ -31,6 +31,11 @@ final class ModelBuilder {
   }
 
   KernelModel build(KernelSpec spec, Loss loss, LabelMap labels, Scaler scaler, Provenance provenance) {
+    return build(spec, loss, labels, scaler, provenance, null);
+  }
+
+  /** @param biases each block's offset (nu-SVC: -rho / r from its stats), or null (the loss's bias rule) */
+  KernelModel build(KernelSpec spec, Loss loss, LabelMap labels, Scaler scaler, Provenance provenance, Map<Integer, Double> biases) {
     Kernel k = spec.create();
     int nb = svByBlock.size();
     int[] ids = new int[nb];
@@ -49,7 +54,7 @@ final class ModelBuilder {
         svIds[b][i] = l.get(i).getId();
       }
       ids[b] = e.getKey();
-      double bias = loss.bias() ? coefSum.getOrDefault(e.getKey(), 0.0) : 0.0;
+      double bias = biases != null ? biases.get(e.getKey()) : loss.bias() ? coefSum.getOrDefault(e.getKey(), 0.0) : 0.0;
       ex[b] = new KernelExpansion(k, sv, coef, bias);
       b++;
     }

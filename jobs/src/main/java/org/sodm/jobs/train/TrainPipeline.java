@@ -14,6 +14,7 @@ import org.sodm.data.AvroClasses;
 import org.sodm.jobs.ingest.IngestJob;
 import org.sodm.jobs.linear.BqoTrainer;
 import org.sodm.jobs.linear.DsvrgTrainer;
+import org.sodm.jobs.linear.SaddleTrainer;
 import org.sodm.jobs.phase.PhaseRunner;
 import org.sodm.jobs.phase.TrainContext;
 import org.sodm.jobs.phase.TrainOutput;
@@ -62,11 +63,12 @@ public final class TrainPipeline {
 
   private TrainPipeline() {}
 
-  /** The trainer of a spec: BQO or DSVRG for the linear kernel (unless --linear-solver kernel), else the merge tree. */
+  /** The trainer of a spec: BQO, DSVRG or Saddle for the linear kernel (unless --linear-solver kernel), else the merge tree. */
   static Trainer trainer(TrainSpec spec) {
     TrainSpec.LinearSolver ls = spec.linearSolver();
     if (ls == TrainSpec.LinearSolver.BQO) return new BqoTrainer();
     if (ls == TrainSpec.LinearSolver.DSVRG) return new DsvrgTrainer();
+    if (ls == TrainSpec.LinearSolver.SADDLE) return new SaddleTrainer();
     return new KernelTreeTrainer();
   }
 
@@ -128,6 +130,7 @@ public final class TrainPipeline {
         runner.passed("validation", "none");
       }
       spec = spec.withDimension(data.stats().getDimension());
+      spec = KernelTreeTrainer.resolveNu(spec, data);
       spec.writeTo(conf);
       TrainContext ctx = new TrainContext(conf, spec, runner, data, validationRows, req.inputs());
       Trainer.Trained t = trainer.train(ctx);

@@ -20,7 +20,7 @@ import org.sodm.testing.LocalConf;
 
 /**
  * {@code --phase NAME} for every phase of every method (the kernel tree with small data's exact
- * block, exact mode on the PBM path, BQO, DSVRG): the run stops right after NAME with exactly the
+ * block, exact mode on the PBM path, BQO, DSVRG, Saddle): the run stops right after NAME with exactly the
  * phases up to NAME complete and no model; {@code --resume} from that point (on a copy) and the
  * phase-by-phase run carried on to the end both give the model of one uninterrupted run.
  */
@@ -44,7 +44,9 @@ class PhaseEveryMethodTest {
         Arguments.of("bqo", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "hinge", SodmConf.LINEAR_EPS, "0.05"},
             List.of("ingest", "validation", "partition", "bqo")),
         Arguments.of("dsvrg", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "odm", SodmConf.LINEAR_EPOCHS, "3"},
-            List.of("ingest", "validation", "partition", "dsvrg")));
+            List.of("ingest", "validation", "partition", "dsvrg")),
+        Arguments.of("saddle", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "nu", SodmConf.LINEAR_EPS, "0.01"},
+            List.of("ingest", "validation", "partition", "saddle")));
   }
 
   private Configuration conf(String[] kv) {

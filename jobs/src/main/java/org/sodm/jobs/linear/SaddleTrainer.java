@@ -1,0 +1,166 @@
+package org.sodm.jobs.linear;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.sodm.avro.LabelCount;
+import org.sodm.jobs.phase.TrainContext;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.saddle.Hadamard;
+import org.sodm.saddle.NotSeparableException;
+import org.sodm.saddle.SaddleOptions;
+import org.sodm.saddle.SaddleRank;
+import org.sodm.saddle.SaddleResult;
+import org.sodm.saddle.SaddleSvc;
+import org.sodm.solver.Loss;
+
+/**
+ * {@code --loss nu | hard-margin --kernel linear}: Saddle-DSVC (seed 002) over the K blocks as one
+ * resident AllReduce job ({@link SaddleResident}); with K = 1 it is Saddle-SVC. The model is the
+ * kept run's hyperplane in the canonical scaling (f = +-1 on the margin hyperplanes); the report
+ * has every beta tried and the rounds and scalars the clients exchanged (Theorem 13). Hard margin
+ * on data that are not separable (or nu-SVM with reduced hulls that touch) fails with the measured
+ * distance between the hulls, and no model is written. The class sizes and nu are checked right
+ * after ingest, before the partition job.
+ */
+public final class SaddleTrainer extends LinearTrainer {
+  @Override
+  protected String name() {
+    return "saddle";
+  }
+
+  /** The Saddle-SVC options of a spec: the variant and nu of its loss, --linear-eps, the iteration limits and the seed. */
+  public static SaddleOptions options(TrainSpec spec) {
+    Loss loss = spec.loss();
+    SaddleOptions o;
+    if (loss instanceof Loss.HardMargin) {
+      o = SaddleOptions.hardMargin();
+    } else if (loss instanceof Loss.Nu n) {
+      o = SaddleOptions.nuSvm();
+      if (!n.isDefault()) o = o.withNu(n.nu());
+    } else {
+      throw new IllegalArgumentException("Saddle-SVC solves nu and hard-margin, not " + loss.id());
+    }
+    return o.withEps(spec.linear().eps()).withMaxIterations(spec.saddle().maxIterations())
+        .withCheckInterval(spec.saddle().checkInterval()).withSeed(spec.seed());
+  }
+
+  /** The class sizes (+1, -1) of the ingested data. */
+  private static long[] classSizes(TrainContext ctx) {
+    long[] n = new long[2];
+    for (LabelCount c : ctx.data().stats().getLabels()) {
+      if (c.getLabel().equals(ctx.data().labelMap().positive())) n[0] += c.getCount();
+      else if (c.getLabel().equals(ctx.data().labelMap().negative())) n[1] += c.getCount();
+    }
+    return n;
+  }
+
+  private static SaddleSvc.Problem problem(TrainContext ctx) {
+    long[] n = classSizes(ctx);
+    try {
+      return SaddleSvc.problem(options(ctx.spec()), n[0], n[1]);
+    } catch (IllegalArgumentException e) {
+      throw new SodmException("bad parameter " + Param.NU.optionName() + " / " + Param.LOSS.optionName() + " for the training data: "
+          + e.getMessage());
+    }
+  }
+
+  @Override
+  protected void checkData(TrainContext ctx) {
+    problem(ctx);
+  }
+
+  @Override
+  protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
+    TrainSpec spec = ctx.spec();
+    SaddleOptions o = options(spec);
+    SaddleSvc.Problem problem = problem(ctx);
+    int dim = ctx.data().stats().getDimension();
+    int maxDoubles = SaddleRank.maxDoubles(k, Hadamard.paddedLength(Math.max(1, dim)), problem.cap());
+    List<Map<String, Object>> history = new ArrayList<>();
+    SaddleRank.State st = SaddleResident.train(conf, blockDir, dir, maxDoubles, o, (v, since) -> {
+      double sec = (System.nanoTime() - since) / 1e9;
+      ctx.runner().say("saddle " + history.size(), String.format(Locale.ROOT,
+          "beta %-6s iteration %,d  relative gap %.3e  hull distance in [%.6g, %.6g]", fmt(v[0]), (long) v[1], v[2], v[3], v[4]), sec);
+      history.add(entry("beta", v[0], "iterations", (long) v[1], "relativeGap", v[2], "hullDistanceLower", v[3],
+          "hullDistanceUpper", v[4], "seconds", sec));
+    }, note -> ctx.runner().say("allreduce", note, 0));
+    SaddleResult r;
+    try {
+      r = st.result(spec.seed());
+    } catch (NotSeparableException e) {
+      throw new SodmException((o.variant() == SaddleOptions.Variant.HARD_MARGIN ? "hard margin: " : "nu-SVM: ") + e.getMessage()
+          + "; no model written");
+    }
+    SaddleResult.Trial best = r.best();
+    ctx.runner().note(String.format(Locale.ROOT, "saddle       beta %s, %,d iterations, relative gap %.3e%s; margin %.6g (hull distance in "
+        + "[%.6g, %.6g])", fmt(best.beta()), best.iterations(), best.relativeGap(), best.converged() ? "" : " (NOT converged to --linear-eps)",
+        2 / norm(r.weights()), best.hullDistanceLower(), best.hullDistanceUpper()));
+    long rounds = 0;
+    long scalars = 0;
+    for (SaddleResult.Trial t : r.trials()) {
+      SaddleResult.Communication c = t.communication();
+      rounds += c.iterationRounds() + c.checkRounds();
+      scalars += c.iterationScalars() + c.checkScalars();
+    }
+    ctx.runner().note(String.format(Locale.ROOT, "saddle       %d clients: %,d AllReduce rounds, %,d scalars in all betas (%,d rounds of the "
+        + "kept run's iterations, %.1f scalars per round)", k, rounds, scalars, best.communication().iterationRounds(),
+        best.communication().iterationRounds() == 0 ? 0.0 : (double) best.communication().iterationScalars() / best.communication().iterationRounds()));
+    double[] w = new double[dim + 1];
+    System.arraycopy(r.weights(), 0, w, 0, Math.min(dim, r.weights().length));
+    w[dim] = r.bias();
+    Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put("variant", o.variant().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    extra.put("nu", Double.isNaN(r.nu()) ? null : r.nu());
+    extra.put("cap", r.cap());
+    extra.put("clients", k);
+    extra.put("converged", best.converged());
+    extra.put("relativeGap", best.relativeGap());
+    extra.put("hullDistanceLower", best.hullDistanceLower());
+    extra.put("hullDistanceUpper", best.hullDistanceUpper());
+    extra.put("allreduceRounds", rounds);
+    extra.put("scalarsSent", scalars);
+    List<Map<String, Object>> trials = new ArrayList<>();
+    for (SaddleResult.Trial t : r.trials()) {
+      SaddleResult.Communication c = t.communication();
+      trials.add(entry("beta", t.beta(), "iterations", t.iterations(), "converged", t.converged(), "relativeGap", t.relativeGap(),
+          "hullDistanceLower", t.hullDistanceLower(), "hullDistanceUpper", t.hullDistanceUpper(), "seconds", t.seconds(),
+          "iterationRounds", c.iterationRounds(), "iterationScalars", c.iterationScalars(), "checkRounds", c.checkRounds(),
+          "checkScalars", c.checkScalars()));
+    }
+    extra.put("trials", trials);
+    // objective: the certified half squared distance between the (reduced) hulls, OPT of (2)/(6) >= lower^2 / 2
+    double lower = best.hullDistanceLower();
+    double upper = best.hullDistanceUpper();
+    return new Solution(w, (int) Math.min(Integer.MAX_VALUE, best.iterations()), lower * lower / 2, upper * upper / 2 - lower * lower / 2,
+        upper * upper / 2, history, extra);
+  }
+
+  private static String fmt(double beta) {
+    return String.format(Locale.ROOT, "%.3g", beta).replaceAll("\\.?0+$", "");
+  }
+
+  private static double norm(double[] w) {
+    double s = 0;
+    for (double v : w) s += v * v;
+    return Math.sqrt(s);
+  }
+
+  @Override
+  protected double bias(TrainSpec spec, Solution s, int dim) {
+    return s.w()[dim];
+  }
+
+  @Override
+  protected Loss modelLoss(TrainSpec spec, Solution s) {
+    if (spec.loss() instanceof Loss.Nu) return Loss.nu(((Number) s.extra().get("nu")).doubleValue());
+    return spec.loss();
+  }
+}
