@@ -34,6 +34,13 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
 
   private final PrintWriter out = new PrintWriter(System.out, true);
 
+  /** The error line printed for the failure of the last run (null: none), for {@link OozieAction}. */
+  private String failure;
+
+  String failure() {
+    return failure;
+  }
+
   protected PrintWriter out() {
     return out;
   }
@@ -115,9 +122,15 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   @Override
   public final int run(String[] args) {
     CommandLine cl = commandLine();
+    CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
+    cl.setParameterExceptionHandler((ex, a) -> {
+      failure = "sodm " + ex.getCommandLine().getCommandName() + ": " + ex.getMessage();
+      return usage.handleParseException(ex, a);
+    });
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
-      cmd.getErr().println(name + ": error: " + Causes.describe(ex, name));
+      failure = name + ": error: " + Causes.describe(ex, name);
+      cmd.getErr().println(failure);
       if (debug || "1".equals(System.getenv("SODM_DEBUG"))) {
         ex.printStackTrace(cmd.getErr());
       } else if (!(ex instanceof SodmException || ex instanceof IllegalArgumentException)) {
