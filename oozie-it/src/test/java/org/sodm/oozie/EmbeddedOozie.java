@@ -158,6 +158,8 @@ public final class EmbeddedOozie implements AutoCloseable {
     System.setProperty("oozie.data.dir", data.toString());
     System.setProperty("oozie.log.dir", home.resolve("logs").toString());
     System.setProperty("oozielocal.log", home.resolve("logs/oozielocal.log").toString());
+    Files.createDirectories(home.resolve("logs"));
+    System.setProperty("derby.stream.error.file", home.resolve("logs/derby.log").toString()); // not ./derby.log
     // the launcher containers get this JVM's classpath (as MiniMRYarnCluster's tasks do)
     ClasspathUtils.setUsingMiniYarnCluster(true);
     LocalOozie.start();
