@@ -34,6 +34,13 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
 
   private final PrintWriter out = new PrintWriter(System.out, true);
 
+  /** The error line printed for the failure of the last run (null: none), for {@link OozieAction}. */
+  private String failure;
+
+  String failure() {
+    return failure;
+  }
+
   protected PrintWriter out() {
     return out;
   }
@@ -136,12 +143,18 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   public final int run(String[] args) {
     CommandLine cl = commandLine();
     parsedLine = cl;
+    CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
+    cl.setParameterExceptionHandler((ex, a) -> {
+      failure = "sodm " + ex.getCommandLine().getCommandName() + ": " + ex.getMessage();
+      return usage.handleParseException(ex, a);
+    });
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
       CommandLine.ParseResult pr = parsed;
       while (pr.hasSubcommand()) pr = pr.subcommand();
       String output = pr.hasMatchedOption("-o") ? String.valueOf((Object) pr.matchedOptionValue("-o", "")) : null;
-      cmd.getErr().println(name + ": error: " + Causes.describe(ex, name, output));
+      failure = name + ": error: " + Causes.describe(ex, name, output);
+      cmd.getErr().println(failure);
       if (debug || "1".equals(System.getenv("SODM_DEBUG"))) {
         ex.printStackTrace(cmd.getErr());
       } else if (!(ex instanceof SodmException || ex instanceof IllegalArgumentException) && Causes.known(ex, name) == null) {

@@ -18,7 +18,9 @@ import picocli.CommandLine.Command;
         "Distributed kernel machines on Hadoop MapReduce (SODM and friends).",
         "Runs in Hadoop local mode by default; on a cluster use `hadoop jar` with -fs/-jt or a site configuration.",
         "Generic Hadoop options (-D key=value, -conf FILE, -fs URI, -jt HOST:PORT) go right after the subcommand.",
-        "Every parameter and its default: conf/sodm-default.xml."},
+        "Every parameter and its default: conf/sodm-default.xml.",
+        "As the main class of an Oozie java action it also reads the action's configuration (oozie.action.conf.xml)",
+        "beneath its options, so sodm.* keys of a workflow's <global><configuration> apply (workflows/oozie)."},
     footer = {"", "Run 'sodm COMMAND --help' for a command's options."})
 public final class SodmMain implements Runnable {
 
@@ -41,19 +43,38 @@ public final class SodmMain implements Runnable {
     new CommandLine(this).usage(System.out);
   }
 
+  /**
+   * Exits with the command's status; as the main class of an Oozie java action (the launcher sets
+   * {@code oozie.action.conf.xml}, see {@link OozieAction}) it returns instead, or throws the
+   * failure with sodm's own message, which Oozie shows as the action's error message.
+   */
   public static void main(String[] args) throws Exception {
-    System.exit(run(args));
+    String actionConf = OozieAction.confFile();
+    Outcome o = execute(actionConf, args);
+    if (actionConf == null) System.exit(o.code());
+    if (o.code() != 0) throw OozieAction.failed(args.length > 0 ? args[0] : "", o.code(), o.failure());
   }
 
   /** Runs a command line; returns the exit code (0 ok, 1 failure, 2 usage error). */
   public static int run(String... args) throws Exception {
+    return execute(null, args).code();
+  }
+
+  /** The exit code of a command line and its error line (null when it printed none). */
+  record Outcome(int code, String failure) {}
+
+  /** Runs a command line over sodm's configuration, with the Oozie action's configuration file beneath it when not null. */
+  static Outcome execute(String actionConf, String... args) throws Exception {
     AvroClasses.trust();
     SodmConf.init();
     if (args.length > 0 && COMMANDS.containsKey(args[0])) {
       SodmCommand cmd = COMMANDS.get(args[0]).get();
-      return ToolRunner.run(SodmConf.create(), cmd, Arrays.copyOfRange(args, 1, args.length));
+      org.apache.hadoop.conf.Configuration conf = SodmConf.create();
+      if (actionConf != null) OozieAction.addTo(conf, actionConf);
+      int code = ToolRunner.run(conf, cmd, Arrays.copyOfRange(args, 1, args.length));
+      return new Outcome(code, cmd.failure());
     }
-    return new CommandLine(new SodmMain()).execute(args);
+    return new Outcome(new CommandLine(new SodmMain()).execute(args), null);
   }
 
   /** The project version, from the build. */

@@ -108,12 +108,12 @@ class OozieWorkflowTest {
     try {
       Files.writeString(bad, ok.replace("<main-class>org.sodm.cli.SodmMain</main-class>", ""));
       assertThrows(SAXException.class, () -> schema("oozie-workflow-1.0.xsd").newValidator().validate(new StreamSource(bad.toFile())));
-      Files.writeString(bad, ok.replace("<ok to=\"level-1\"/>", "<ok to=\"level-9\"/>"));
+      Files.writeString(bad, ok.replace("<ok to=\"train\"/>", "<ok to=\"level-9\"/>"));
       AssertionError e = assertThrows(AssertionError.class, () -> checkGraph(parse(bad)));
       assertTrue(e.getMessage().contains("level-9"), e.getMessage());
-      Files.writeString(bad, ok.replace("<ok to=\"level-1\"/>", "<ok to=\"model\"/>"));
+      Files.writeString(bad, ok.replace("<ok to=\"validation\"/>", "<ok to=\"train\"/>"));
       e = assertThrows(AssertionError.class, () -> checkGraph(parse(bad)));
-      assertTrue(e.getMessage().contains("unreachable") && e.getMessage().contains("level-1"), e.getMessage());
+      assertTrue(e.getMessage().contains("unreachable") && e.getMessage().contains("validation"), e.getMessage());
     } finally {
       Files.deleteIfExists(bad);
     }
@@ -182,38 +182,76 @@ class OozieWorkflowTest {
     return chain;
   }
 
+  /**
+   * One action per kind of phase (ingest, validation, then the method's phases and the model, which
+   * sodm drives), each with the same arguments but its --phase; the phase each names exists for
+   * any partitions and fanout and for the linear solvers too; the parameters are written once, as
+   * sodm.* keys of the global configuration that sodm knows.
+   */
   @Test
-  void trainWorkflowRunsEveryPhaseInOrderWithTheSameArguments() throws Exception {
+  void trainWorkflowHasOneActionPerKindOfPhaseWithTheParametersOnce() throws Exception {
     Document d = parse(OOZIE.resolve("train/workflow.xml"));
     List<String> chain = checkGraph(d);
-    Properties job = load(OOZIE.resolve("train/job.properties"));
-    // the phases of the run job.properties describes: 16 blocks, fanout 4 -> levels 2 and 1
-    org.sodm.jobs.spec.TrainSpec spec = org.sodm.jobs.spec.TrainSpec.from(withParams(job));
-    List<String> names = TrainPipeline.phases(spec, TrainPipeline.trainer(spec), true).stream()
-        .map(org.sodm.jobs.phase.PhaseRunner.Planned::name).toList();
-    assertEquals(names, chain, "one action per phase, in the pipeline's order");
+    assertEquals(List.of("ingest", "validation", "train"), chain, "the actions in order");
+    Map<String, String> phaseOf = Map.of("ingest", "ingest", "validation", "validation", "train", "model");
 
     List<String> first = null;
     NodeList actions = d.getElementsByTagNameNS("*", "action");
+    assertEquals(3, actions.getLength());
     for (int i = 0; i < actions.getLength(); i++) {
       Element a = (Element) actions.item(i);
       Element java = child(a, "java");
       assertNotNull(java, a.getAttribute("name") + " is a java action");
       assertEquals("org.sodm.cli.SodmMain", child(java, "main-class").getTextContent());
       assertEquals("fail", child(a, "error").getAttribute("to"));
+      assertEquals("", a.getAttribute("retry-max"), "no automatic retry: a failure goes to the kill node for a rerun");
       List<String> args = children(java).stream().filter(c -> c.getLocalName().equals("arg")).map(Node::getTextContent).toList();
       assertEquals("train", args.get(0));
-      assertEquals(List.of("--phase", a.getAttribute("name")), args.subList(args.size() - 2, args.size()), "each action runs its phase");
+      assertEquals(List.of("--phase", phaseOf.get(a.getAttribute("name"))), args.subList(args.size() - 2, args.size()));
       List<String> same = args.subList(0, args.size() - 2);
       if (first == null) first = same;
-      assertEquals(first, same, a.getAttribute("name") + " has the same parameters as " + chain.get(0));
+      assertEquals(first, same, a.getAttribute("name") + " has the same arguments as " + chain.get(0));
     }
-    assertTrue(first.containsAll(List.of("--input", "--output", "--seed")), first.toString());
+    assertEquals(List.of("train", "--input", "${input}", "--validation", "${validation}", "--output", "${output}"), first);
+
+    // the --phase names are phases of every run, whatever partitions, fanout or method
+    Properties job = load(OOZIE.resolve("train/job.properties"));
+    for (String[] pf : new String[][] {{"16", "4", "rbf"}, {"8", "2", "rbf"}, {"32", "4", "rbf"}, {"2", "2", "rbf"}, {"16", "4", "linear"}}) {
+      job.setProperty("partitions", pf[0]);
+      job.setProperty("fanout", pf[1]);
+      job.setProperty("kernel", pf[2]);
+      org.sodm.jobs.spec.TrainSpec spec = org.sodm.jobs.spec.TrainSpec.from(withParams(job));
+      List<String> names = TrainPipeline.phases(spec, TrainPipeline.trainer(spec), true).stream()
+          .map(org.sodm.jobs.phase.PhaseRunner.Planned::name).toList();
+      assertTrue(names.containsAll(phaseOf.values()), names.toString());
+      assertEquals("model", names.get(names.size() - 1), "model is the last phase: the train action runs everything after validation");
+    }
+
+    // the parameters: once, as sodm.* keys of <global><configuration>, each a key sodm knows, each from a workflow parameter
+    Element global = child(d.getDocumentElement(), "global");
+    Map<String, String> keys = new LinkedHashMap<>();
+    for (Element p : children(child(global, "configuration"))) keys.put(child(p, "name").getTextContent(), child(p, "value").getTextContent());
+    Map<String, String> sodmKeys = new LinkedHashMap<>();
+    keys.forEach((k, v) -> {
+      if (k.startsWith("sodm.")) sodmKeys.put(k, v);
+    });
+    org.sodm.jobs.spec.Param.checkKnown(sodmKeys.entrySet());
+    Set<String> params = new LinkedHashSet<>();
+    for (Element p : children(child(d.getDocumentElement(), "parameters"))) params.add(child(p, "name").getTextContent());
+    Set<String> fromKeys = new LinkedHashSet<>();
+    sodmKeys.values().forEach(v -> fromKeys.addAll(undefined(v, Set.of())));
+    Set<String> training = new LinkedHashSet<>(params);
+    training.removeAll(Set.of("input", "output", "validation", "queueName"));
+    assertEquals(training, fromKeys, "every training parameter reaches sodm through one key");
+    for (Map.Entry<String, String> e : sodmKeys.entrySet()) {
+      String p = e.getValue().substring(2, e.getValue().length() - 1);
+      String option = org.sodm.jobs.spec.Param.byKey(e.getKey()).options().toString();
+      assertTrue(option.contains("--" + p) || (p.equals("cost") && option.contains("--cost")), e.getKey() + " <- " + p + " (options " + option + ")");
+    }
 
     // every ${name} has a value: job.properties or the workflow's <parameters>
     Set<String> defined = new HashSet<>(job.stringPropertyNames());
-    NodeList params = d.getElementsByTagNameNS("*", "parameters");
-    for (Element p : children((Element) params.item(0))) defined.add(child(p, "name").getTextContent());
+    defined.addAll(params);
     assertEquals(Set.of(), undefined(Files.readString(OOZIE.resolve("train/workflow.xml")), defined), "parameters without a value");
     assertTrue(job.getProperty("oozie.wf.application.path") != null);
   }
@@ -266,6 +304,7 @@ class OozieWorkflowTest {
     conf.set(org.sodm.jobs.support.SodmConf.GAMMA, job.getProperty("gamma"));
     conf.set(org.sodm.jobs.support.SodmConf.C, job.getProperty("cost"));
     conf.set(org.sodm.jobs.support.SodmConf.LOSS, job.getProperty("loss"));
+    conf.set(org.sodm.jobs.support.SodmConf.KERNEL, job.getProperty("kernel"));
     return conf;
   }
 }
