@@ -21,7 +21,7 @@ public enum Param {
   INGEST_FORMAT("sodm.ingest.format", "auto", Group.INGEST, Type.choice("auto", "libsvm", "csv", "avro"), "--format", "F",
       "Input format: auto (by extension: .avro, .csv/.tsv, else LIBSVM), libsvm, csv or avro."),
   INGEST_LABEL_COLUMN("sodm.ingest.csv.label.column", "1", Group.INGEST, Type.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)
-      .and(v -> Long.parseLong(v) != 0, "must not be 0 (columns are 1-based; -1 = last)"), "--label-column", "N",
+      .and(v -> Long.parseLong(v) != 0, "non-zero (columns are 1-based; -1 = last)"), "--label-column", "N",
       "CSV label column, 1-based; negative counts from the end (-1 = last)."),
   INGEST_DELIMITER("sodm.ingest.csv.delimiter", ",", Group.INGEST,
       Type.text("one character, or tab", v -> v.length() == 1 || v.equalsIgnoreCase("tab") || v.equals("\\t")), "--delimiter", "C",
