@@ -65,19 +65,13 @@ public final class DsvrgResident {
   }
 
   /** A resident DSVRG task. */
-  public static class Task extends ResidentMapper {
-    private final List<TrainRecord> records = new ArrayList<>();
-
-    @Override
-    protected void load(TrainRecord r) {
-      records.add(TrainRecord.newBuilder(r).build());
-    }
-
+  public static class Task extends org.sodm.jobs.allreduce.RecordsMapper {
     @Override
     protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
       int dim = conf.getInt(LinearKeys.DIM, 0);
+      List<TrainRecord> records = recordsById();
       DsvrgRank.Block own = block(blocks.get(rank), records);
       records.clear();
       List<DsvrgRank.Block> all = null;

@@ -50,18 +50,11 @@ public final class SaddleResident {
   }
 
   /** A resident Saddle-DSVC client. */
-  public static class Task extends ResidentMapper {
-    private final List<TrainRecord> records = new ArrayList<>();
-
-    @Override
-    protected void load(TrainRecord r) {
-      records.add(TrainRecord.newBuilder(r).build());
-    }
-
+  public static class Task extends org.sodm.jobs.allreduce.RecordsMapper {
     @Override
     protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
         byte[] globalState) throws IOException {
-      records.sort(Comparator.comparingLong(TrainRecord::getId));
+      List<TrainRecord> records = recordsById();
       SparseVector[] x = new SparseVector[records.size()];
       double[] y = new double[records.size()];
       for (int i = 0; i < x.length; i++) {

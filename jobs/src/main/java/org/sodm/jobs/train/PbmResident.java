@@ -100,20 +100,13 @@ final class PbmResident {
   }
 
   /** A resident PBM task: its block's start records, by id. */
-  public static class Task extends ResidentMapper {
-    private final List<TrainRecord> records = new ArrayList<>();
-
-    @Override
-    protected void load(TrainRecord r) {
-      records.add(TrainRecord.newBuilder(r).build());
-    }
-
+  public static class Task extends org.sodm.jobs.allreduce.RecordsMapper {
     @Override
     protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
       TrainSpec spec = TrainSpec.of(conf);
-      records.sort(Comparator.comparingLong(TrainRecord::getId));
+      List<TrainRecord> records = recordsById();
       int n = records.size();
       SparseVector[] x = new SparseVector[n];
       double[] y = new double[n];
