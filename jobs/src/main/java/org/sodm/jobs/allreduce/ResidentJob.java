@@ -62,8 +62,28 @@ public final class ResidentJob {
     for (FileStatus st : fs.globStatus(new Path(blockDir, "block-*.avro"))) files.add(st.getPath());
     files.sort(null);
     for (Path f : files) blocks.add(ResidentMapper.blockOf(f));
+    if (blocks.isEmpty()) throw new SodmException(name + ": no block files in " + blockDir);
+    return run(base, name, mapper, blocks, job -> {
+      job.setInputFormatClass(BlockInputFormat.class);
+      AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
+      FileInputFormat.setInputPaths(job, files.toArray(new Path[0]));
+    }, workDir, maxDoubles, listener, notes);
+  }
+
+  /** How a resident job's tasks get their blocks: one split per block, each a block file or a {@link BlockSplit}. */
+  public interface Input {
+    void configure(Job job) throws IOException;
+  }
+
+  /**
+   * A resident run over {@code blocks} (ids, by rank) whose splits {@code input} makes: one per block, in any order (a
+   * task finds its rank from its split's block).
+   */
+  public static Result run(Configuration base, String name, Class<? extends ResidentMapper> mapper, List<Integer> blocks, Input input,
+      Path workDir, int maxDoubles, Listener listener, Consumer<String> notes) throws IOException {
+    FileSystem fs = workDir.getFileSystem(base);
     int k = blocks.size();
-    if (k == 0) throw new SodmException(name + ": no block files in " + blockDir);
+    if (k == 0) throw new SodmException(name + ": no blocks");
     Path ckptDir = new Path(workDir, "allreduce");
     fs.delete(ckptDir, true);
     byte[] secret = Handshake.newSecret();
@@ -73,7 +93,7 @@ public final class ResidentJob {
     try (Tracker tracker = new Tracker(base, host, secret)) {
       if (local) LocalSecrets.put(tracker.address(), secret);
       try {
-        return submissions(base, name, mapper, workDir, maxDoubles, listener, notes, tracker, blocks, files, ckptDir, secret, local);
+        return submissions(base, name, mapper, workDir, maxDoubles, listener, notes, tracker, blocks, input, ckptDir, secret, local);
       } finally {
         LocalSecrets.remove(tracker.address());
       }
@@ -81,7 +101,7 @@ public final class ResidentJob {
   }
 
   private static Result submissions(Configuration base, String name, Class<? extends ResidentMapper> mapper, Path workDir, int maxDoubles,
-      Listener listener, Consumer<String> notes, Tracker tracker, List<Integer> blocks, List<Path> files, Path ckptDir, byte[] secret,
+      Listener listener, Consumer<String> notes, Tracker tracker, List<Integer> blocks, Input input, Path ckptDir, byte[] secret,
       boolean local) throws IOException {
     FileSystem fs = workDir.getFileSystem(base);
     int k = blocks.size();
@@ -115,9 +135,7 @@ public final class ResidentJob {
         Job job = Jobs.newJob(conf, "sodm " + name + " (resident, " + k + " tasks" + (from == null ? "" : ", from iteration " + from.next()) + ")");
         job.setJarByClass(mapper);
         job.getCredentials().addSecretKey(AllReduceKeys.SECRET_ALIAS, secret);
-        job.setInputFormatClass(BlockInputFormat.class);
-        AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
-        FileInputFormat.setInputPaths(job, files.toArray(new Path[0]));
+        input.configure(job);
         job.setMapperClass(mapper);
         job.setNumReduceTasks(0);
         job.setOutputFormatClass(NullOutputFormat.class);

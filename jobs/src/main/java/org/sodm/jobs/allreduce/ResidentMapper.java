@@ -41,7 +41,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
   /**
    * The solver for this rank, from the checkpoint's states (null when starting afresh).
    *
-   * @param blocks every block of the job (ids, by rank), and their files
+   * @param blocks every block of the job (ids, by rank), and their files (empty when the blocks are {@link BlockSplit}s)
    */
   protected abstract ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
       byte[] globalState) throws IOException;
@@ -61,9 +61,18 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     List<Integer> blocks = new ArrayList<>();
     for (String b : conf.getTrimmedStrings(AllReduceKeys.BLOCKS)) blocks.add(Integer.parseInt(b));
     List<Path> files = new ArrayList<>();
-    Path myFile = ((FileSplit) context.getInputSplit()).getPath();
-    for (int b : blocks) files.add(new Path(myFile.getParent(), String.format("block-%05d.avro", b)));
-    int rank = blocks.indexOf(blockOf(myFile));
+    int myBlock;
+    String source;
+    if (context.getInputSplit() instanceof BlockSplit split) {
+      myBlock = split.block();
+      source = split.describe();
+    } else {
+      Path myFile = ((FileSplit) context.getInputSplit()).getPath();
+      for (int b : blocks) files.add(new Path(myFile.getParent(), String.format("block-%05d.avro", b)));
+      myBlock = blockOf(myFile);
+      source = "block file " + myFile.getName();
+    }
+    int rank = blocks.indexOf(myBlock);
     int size = conf.getInt(AllReduceKeys.SIZE, blocks.size());
     boolean local = "local".equals(conf.get("mapreduce.framework.name", "local"));
     byte[] secret = secret(context, rank, local);
@@ -81,7 +90,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     }
     SocketAllReduce ar = null;
     try {
-      if (rank < 0) throw new IOException("block file " + myFile + " is not in the job's block list " + blocks);
+      if (rank < 0) throw new IOException(source + ": not in the job's block list " + blocks);
       String host = Param.ALLREDUCE_BIND_HOST.value(conf);
       if (host.isEmpty()) host = local ? "127.0.0.1" : InetAddress.getLocalHost().getHostAddress();
       ServerSocket listener = new ServerSocket();
@@ -103,7 +112,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
       String reg = tracker.register(submission, rank, host, listener.getLocalPort(), Handshake.proof(secret, "register", submission, rank, host,
           listener.getLocalPort()));
       if (!reg.isEmpty()) throw new Aborted("the tracker refused rank " + rank + ": " + reg);
-      LOG.info("rank {} of {} (block file {}) registered, listening at {}:{}", rank, size, myFile.getName(), host, listener.getLocalPort());
+      LOG.info("rank {} of {} ({}) registered, listening at {}:{}", rank, size, source, host, listener.getLocalPort());
       while (context.nextKeyValue()) load(context.getCurrentKey().datum());
       List<InetSocketAddress> topology = new ArrayList<>();
       while (true) {
@@ -139,7 +148,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
       context.getCounter("sodm.allreduce", "refused connections").increment(ar.refused());
     } catch (Exception | Error e) {
       boolean secondary = e instanceof SocketAllReduce.PeerLost || e instanceof Aborted;
-      String msg = "rank " + rank + " (block file " + myFile.getName() + "): " + (e.getMessage() == null ? e.toString() : e.getMessage());
+      String msg = "rank " + rank + " (" + source + "): " + (e.getMessage() == null ? e.toString() : e.getMessage());
       try {
         tracker.fail(submission, rank, msg, secondary, Handshake.proof(secret, "fail", submission, rank));
       } catch (RuntimeException re) {

@@ -119,7 +119,7 @@ final class BqoJob {
       Configuration conf = context.getConfiguration();
       TrainSpec spec = TrainSpec.of(conf);
       loss = spec.loss().svmPrimal();
-      inner = spec.linear().inner();
+      inner = spec.linear().inner(conf.getInt(LinearKeys.BLOCKS, 1));
       eta = conf.getDouble(LinearKeys.ETA, 0);
       t = conf.getInt(LinearKeys.ITERATION, 0);
       seed = spec.seed();

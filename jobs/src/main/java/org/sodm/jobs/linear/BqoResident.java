@@ -35,7 +35,11 @@ public final class BqoResident {
     void iteration(BqoState.Iteration it, long sinceNanos);
   }
 
-  public static BqoState train(Configuration base, Path blockDir, Path workDir, int dim, Progress progress, Consumer<String> notes)
+  /**
+   * @param blockDir the block files, or null: the {@code k} tasks deal their blocks from the ingested data
+   *     ({@link DealtInputFormat}; {@link LinearKeys#INGEST_DIR} set)
+   */
+  public static BqoState train(Configuration base, Path blockDir, int k, Path workDir, int dim, Progress progress, Consumer<String> notes)
       throws IOException {
     Configuration conf = new Configuration(base);
     conf.setInt(LinearKeys.DIM, dim);
@@ -43,13 +47,25 @@ public final class BqoResident {
     SvmLoss loss = spec.loss().svmPrimal();
     long[] since = {System.nanoTime()};
     int[] printed = {-1};
-    ResidentJob.Result r = ResidentJob.run(conf, "bqo", Task.class, blockDir, workDir, dim + 1 + org.sodm.linear.BqoSums.SIZE, (t, values) -> {
+    ResidentJob.Listener listener = (t, values) -> {
       if (t > printed[0]) {
         progress.iteration(BqoRank.decode(values), since[0]);
         printed[0] = t;
       }
       since[0] = System.nanoTime();
-    }, notes);
+    };
+    int maxDoubles = dim + 1 + org.sodm.linear.BqoSums.SIZE;
+    ResidentJob.Result r;
+    if (blockDir != null) {
+      r = ResidentJob.run(conf, "bqo", Task.class, blockDir, workDir, maxDoubles, listener, notes);
+    } else {
+      conf.setInt(LinearKeys.BLOCKS, k);
+      java.util.List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
+      r = ResidentJob.run(conf, "bqo", Task.class, blocks, job -> {
+        job.setInputFormatClass(DealtInputFormat.class);
+        org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
+      }, workDir, maxDoubles, listener, notes);
+    }
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
     return BqoState.restore(loss, spec.linear().outer(), spec.linear().tau(), BqoRank.decodeState(global));
@@ -84,7 +100,7 @@ public final class BqoResident {
       }
       rows.clear();
       TrainSpec spec = TrainSpec.of(conf);
-      return new BqoRank(x, y, blocks.get(rank), dim, spec.loss().svmPrimal(), spec.linear().inner(), spec.linear().outer(),
+      return new BqoRank(x, y, blocks.get(rank), dim, spec.loss().svmPrimal(), spec.linear().inner(blocks.size()), spec.linear().outer(),
           spec.seed(), rankState, globalState);
     }
   }

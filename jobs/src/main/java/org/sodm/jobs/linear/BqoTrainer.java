@@ -22,6 +22,18 @@ import org.sodm.linear.SvmLoss;
  * last iteration's directory is kept. The result is the pocket model.
  */
 public final class BqoTrainer extends LinearTrainer {
+  /**
+   * The resident run's tasks deal their blocks from the ingested data themselves (no partition job) when there are at most
+   * {@value #DEAL_IN_TASKS} blocks: each task reads the whole ingested data once, which for a few blocks costs less than the
+   * partition job's map, sort, shuffle and second write.
+   */
+  static final int DEAL_IN_TASKS = 4;
+
+  @Override
+  protected boolean dealsInTasks(TrainSpec spec, int k) {
+    return spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE && k <= DEAL_IN_TASKS;
+  }
+
   @Override
   protected String name() {
     return "bqo";
@@ -35,7 +47,7 @@ public final class BqoTrainer extends LinearTrainer {
     SvmLoss loss = spec.loss().svmPrimal();
     List<Map<String, Object>> history = new ArrayList<>();
     BqoState state = spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE
-        ? BqoResident.train(conf, blockDir, dir, dim, (it, since) -> {
+        ? BqoResident.train(conf, blockDir, k, dir, dim, (it, since) -> {
           double sec = (System.nanoTime() - since) / 1e9;
           runner.say("bqo " + it.t(), line(it), sec);
           history.add(entry(it, sec));

@@ -49,6 +49,14 @@ public abstract class LinearTrainer implements Trainer {
   /** Checks the data against the spec once ingest has run, before the partition job (bad input fails before any other job). */
   protected void checkData(TrainContext ctx) {}
 
+  /**
+   * True when {@link #solve}'s tasks deal the {@code k} blocks from the ingested data themselves: no partition phase, and
+   * {@code solve} gets no block directory (null).
+   */
+  protected boolean dealsInTasks(TrainSpec spec, int k) {
+    return false;
+  }
+
   /** The model's bias from a solution (w has dim + 1 entries, the bias weight last). */
   protected double bias(TrainSpec spec, Solution s, int dim) {
     return spec.loss().bias() ? s.w()[dim] : 0;
@@ -62,7 +70,10 @@ public abstract class LinearTrainer implements Trainer {
   /** The solver's name (the solve phase and the model's solver field). */
   protected abstract String name();
 
-  /** Runs the solver on the blocks of {@code blocks} ({@code k} of them), using {@code dir} for its iterations' files. */
+  /**
+   * Runs the solver on the blocks of {@code blocks} ({@code k} of them; null when {@link #dealsInTasks}), using {@code dir} for
+   * its iterations' files.
+   */
   protected abstract Solution solve(TrainContext ctx, Configuration conf, Path blocks, int k, Path dir) throws IOException;
 
   @Override
@@ -149,12 +160,15 @@ public abstract class LinearTrainer implements Trainer {
     TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
-    int k = (int) Math.min(spec.linear().blocks(), Math.max(1, data.stats().getRows()));
+    int k = spec.linear().blocksFor(data.stats().getRows(), data.stats().getNonZeros());
     checkData(ctx);
     Configuration conf = new Configuration(taskConf);
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
+    conf.setInt(LinearKeys.BLOCKS, k);
 
-    PhaseRunner.Done part = runner.run("blocks" + suffix, new PhaseRunner.Phase() {
+    boolean dealt = dealsInTasks(spec, k);
+    if (dealt) runner.passed("partition" + suffix, "the solve's " + k + " task(s) deal their blocks from the ingested data");
+    PhaseRunner.Done part = dealt ? null : runner.run("blocks" + suffix, new PhaseRunner.Phase() {
       @Override
       public String name() {
         return "partition" + suffix;
@@ -179,7 +193,7 @@ public abstract class LinearTrainer implements Trainer {
 
       @Override
       public void write(Path temp) throws IOException {
-        Solution s = solve(ctx, conf, new Path(part.dir(), "blocks"), k, temp);
+        Solution s = solve(ctx, conf, dealt ? null : new Path(part.dir(), "blocks"), k, temp);
         FileSystem fs = temp.getFileSystem(conf);
         LinearKeys.writeW(conf, new Path(temp, "w.bin"), s.w());
         Map<String, Object> m = new LinkedHashMap<>();

@@ -1,8 +1,6 @@
 package org.sodm.jobs.linear;
 
-import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
-import java.util.List;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
 import org.apache.avro.mapreduce.AvroJob;
@@ -21,18 +19,13 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.sodm.avro.Instance;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
-import org.sodm.data.Instances;
-import org.sodm.data.LabelMap;
-import org.sodm.data.Scaler;
-import org.sodm.data.SparseVector;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.SodmConf;
-import org.sodm.partition.RandomPartitioner;
 
 /**
- * The linear solvers' blocks: scales each ingested instance, maps its label to +-1 and deals it
- * to block hash(id, seed) mod K (a stateless choice: a re-executed task deals the same way).
+ * The linear solvers' blocks as a job: each ingested instance dealt by {@link Dealer} (scaled,
+ * labelled +-1, block hash(id, seed) mod K).
  * Reducer k writes block k as {@code block-0000k.avro} TrainRecords with empty alpha (alpha^0 = 0).
  */
 final class PartitionJob {
@@ -74,50 +67,28 @@ final class PartitionJob {
       org.sodm.jobs.support.Causes.reporting(context, "PartitionMapper", () -> super.run(context));
     }
 
-    private Scaler scaler;
-    private LabelMap labels;
-    private String positive;
-    private String negative;
-    private int blocks;
-    private long seed;
+    private Dealer dealer;
     private final IntWritable key = new IntWritable();
     private final AvroValue<TrainRecord> value = new AvroValue<>();
 
     @Override
     protected void setup(Context context) throws IOException {
       AvroClasses.trust();
-      Configuration conf = context.getConfiguration();
-      scaler = LinearKeys.scaler(conf);
-      positive = conf.get(LinearKeys.TASK_POSITIVE);
-      negative = conf.get(LinearKeys.TASK_NEGATIVE, "");
-      labels = positive == null ? LinearKeys.labels(conf) : null; // a multi-class task labels by class
-      blocks = conf.getInt(LinearKeys.BLOCKS, 1);
-      seed = TrainSpec.of(conf).seed();
+      dealer = new Dealer(context.getConfiguration());
     }
 
     @Override
     protected void map(AvroKey<Instance> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
-      Instance inst = in.datum();
-      if (inst.getLabel() == null) {
-        String msg = "training row " + inst.getId() + " has no label";
-        JobFailure.report(context, msg);
-        throw new IOException(msg);
+      TrainRecord r;
+      try {
+        r = dealer.deal(in.datum());
+      } catch (IOException e) {
+        JobFailure.report(context, e.getMessage());
+        throw e;
       }
-      double y;
-      if (positive == null) {
-        y = labels.signed(inst.getLabel());
-      } else {
-        String l = inst.getLabel().toString();
-        if (l.equals(positive)) y = 1;
-        else if (negative.isEmpty() || l.equals(negative)) y = -1;
-        else return; // another class pair's row
-      }
-      SparseVector x = Instances.features(inst.getFeatures());
-      if (scaler != null) x = scaler.apply(x);
-      int block = RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
-      value.datum(TrainRecord.newBuilder().setId(inst.getId()).setY(y).setFeatures(Instances.toAvro(x)).setStratum(-1)
-          .setBlock(block).setAlpha(List.of()).build());
-      key.set(block);
+      if (r == null) return; // another class pair's row
+      value.datum(r);
+      key.set(r.getBlock());
       context.write(key, value);
     }
   }

@@ -180,18 +180,26 @@ public enum Param {
       "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm, Saddle for nu and hard-margin), bqo (seed 003 "
           + "Algorithm 1, distributed dual L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal), kernel (the SODM merge "
           + "tree with the linear kernel) or saddle (seed 002, Saddle-SVC / Saddle-DSVC: nu-SVM and hard margin)."),
-  LINEAR_BLOCKS("sodm.train.linear.blocks", "4", Group.LINEAR, Type.integer(1, 1_000_000), "--linear-blocks", "K",
-      "BQO / DSVRG: number of blocks K (one map task each; a block must fit a task's memory)."),
+  LINEAR_BLOCKS("sodm.train.linear.blocks", "auto", Group.LINEAR, Type.text("auto or an integer in [1, 1000000]", v -> isAutoOr(v, 1, 1_000_000)),
+      "--linear-blocks", "K",
+      "BQO / DSVRG: number of blocks K (one map task each; a block must fit a task's memory). auto: as few as the memory allows, "
+          + "K = ceil(non-zeros / sodm.train.linear.block.nonzeros): every extra block costs BQO rounds (on a9a 80 iterations "
+          + "with 1 block, 287 with 2, 395 with 4; bench/linear-results.md), more than a second task saves."),
+  LINEAR_BLOCK_NONZEROS("sodm.train.linear.block.nonzeros", "32000000", Group.LINEAR, Type.integer(1, Long.MAX_VALUE), null, null,
+      "--linear-blocks auto: the most stored feature values one block holds (about 12 bytes each in a task's heap, plus ~100 "
+          + "bytes per row: 32,000,000 is ~0.5 GB)."),
   LINEAR_EPS("sodm.train.linear.eps", "0.001", Group.LINEAR, Type.positive(), "--linear-eps", "E",
       "BQO: stop at relative duality gap (eq. 27) (primal + dual) / sum C_i <= eps; DSVRG: stop when |grad p(w)| <= eps |grad p(0)|; "
           + "Saddle: stop when the relative gap between the bounds on the hulls' squared distance is <= eps (in (0, 1); also the eps "
           + "of gamma = eps beta / (2 log n))."),
   LINEAR_MAX_ITERATIONS("sodm.train.linear.max.iterations", "1000", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE),
       "--max-iterations", "N", "BQO: at most this many iterations (one MapReduce job each)."),
-  LINEAR_INNER_PASSES("sodm.train.linear.inner.passes", "1", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE), "--inner-passes", "N",
+  LINEAR_INNER_PASSES("sodm.train.linear.inner.passes", "auto", Group.LINEAR, Type.text("auto or an integer >= 1",
+      v -> isAutoOr(v, 1, Integer.MAX_VALUE)), "--inner-passes", "N",
       "BQO: passes of dual coordinate descent over a block's subproblem (eq. 7) per iteration, the same on every block (the "
-          + "paper's hybrid rule; fewer when it is solved to 1e-4). One pass converged fastest on a9a and ijcnn1 with 4 blocks: more "
-          + "passes over-fit each block's subproblem and the summed direction needs a step near 1/K."),
+          + "paper's hybrid rule; fewer when it is solved to 1e-4). auto: 5 with one block, 1 with more (measured on a9a and "
+          + "ijcnn1: with several alike blocks more passes over-fit each block's subproblem and the summed direction needs a "
+          + "step near 1/K; with one block 5 passes reach gap 1e-3 in the least time)."),
   LINEAR_TAU("sodm.train.linear.tau", "0.001", Group.LINEAR, Type.positive(), "--tau", "T",
       "BQO, hinge loss: tau of the tau I term that makes the block Hessian positive definite (eq. 6)."),
   LINEAR_LINE_SEARCH("sodm.train.linear.line.search", "exact", Group.LINEAR, Type.choice("exact", "armijo"), "--line-search", "L",
@@ -256,6 +264,16 @@ public enum Param {
   PREDICT_MODE("sodm.predict.mode", "global", Group.PREDICT, Type.choice("global", "local"), "--mode", "M",
       "sodm predict --mode: global (the model's decision function) or local (the block of the nearest k-means centre: DC-SVM "
           + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans).");
+
+  private static boolean isAutoOr(String v, long lo, long hi) {
+    if (v.equals("auto")) return true;
+    try {
+      long l = Long.parseLong(v);
+      return l >= lo && l <= hi;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
 
   private static boolean isLevels(String v) {
     if (v.equals("auto")) return true;

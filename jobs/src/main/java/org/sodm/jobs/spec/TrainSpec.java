@@ -133,11 +133,25 @@ public final class TrainSpec {
   }
 
   /** The linear solvers (BQO, DSVRG). */
-  public record Linear(LinearSolver solver, int blocks, double eps, int maxIterations, int innerPasses, double tau,
+  /**
+   * @param blocks K, 0 = auto ({@link #blocksFor})
+   * @param innerPasses BQO's inner passes, 0 = auto ({@link #inner})
+   */
+  public record Linear(LinearSolver solver, int blocks, long blockNonZeros, double eps, int maxIterations, int innerPasses, double tau,
       BqoState.LineSearch lineSearch, int epochs, double step, IterationMode iterationMode) {
 
-    public BqoBlock.Options inner() {
-      return new BqoBlock.Options(innerPasses, tau, 1e-4);
+    /** The inner passes of BQO with {@code k} blocks: the given number, or auto: 5 with one block, 1 with more. */
+    public BqoBlock.Options inner(int k) {
+      return new BqoBlock.Options(innerPasses > 0 ? innerPasses : k == 1 ? 5 : 1, tau, 1e-4);
+    }
+
+    /**
+     * The block count for data of {@code rows} rows and {@code nonZeros} stored values: the given K (at most one block
+     * per row), or auto: the fewest blocks of at most {@code blockNonZeros} values each.
+     */
+    public int blocksFor(long rows, long nonZeros) {
+      long k = blocks > 0 ? blocks : Math.max(1, (nonZeros + blockNonZeros - 1) / blockNonZeros);
+      return (int) Math.max(1, Math.min(k, Math.min(rows, 1_000_000)));
     }
 
     public BqoState.Options outer() {
@@ -233,8 +247,8 @@ public final class TrainSpec {
           + "a job per round is not an option): use allreduce");
     }
     saddle = new Saddle(integer(Param.SADDLE_MAX_ITERATIONS), integer(Param.SADDLE_CHECK_INTERVAL));
-    linear = new Linear(ls, (int) integer(Param.LINEAR_BLOCKS), real(Param.LINEAR_EPS), (int) integer(Param.LINEAR_MAX_ITERATIONS),
-        (int) integer(Param.LINEAR_INNER_PASSES), real(Param.LINEAR_TAU), choice(Param.LINEAR_LINE_SEARCH, BqoState.LineSearch.class),
+    linear = new Linear(ls, autoInt(Param.LINEAR_BLOCKS), integer(Param.LINEAR_BLOCK_NONZEROS), real(Param.LINEAR_EPS),
+        (int) integer(Param.LINEAR_MAX_ITERATIONS), autoInt(Param.LINEAR_INNER_PASSES), real(Param.LINEAR_TAU), choice(Param.LINEAR_LINE_SEARCH, BqoState.LineSearch.class),
         (int) integer(Param.LINEAR_EPOCHS), real(Param.LINEAR_STEP), choice(Param.ITERATION_MODE, IterationMode.class));
   }
 
@@ -430,6 +444,11 @@ public final class TrainSpec {
 
   private long integer(Param p) {
     return Long.parseLong(get(p));
+  }
+
+  /** An "auto or integer" parameter: 0 for auto. */
+  private int autoInt(Param p) {
+    return get(p).equals("auto") ? 0 : (int) integer(p);
   }
 
   private boolean bool(Param p) {

@@ -102,6 +102,45 @@ class AllReduceTrainTest {
         report.replaceAll("\"seconds\" ?: [-0-9.E]+", ""));
   }
 
+  /**
+   * With at most 4 blocks the resident tasks deal their blocks from the ingested data (no partition job): the same
+   * records as the partition job's blocks, so the model equals the job-per-iteration one bit for bit, for a binary
+   * problem and for every one-vs-rest task of a multi-class one.
+   */
+  @Test
+  void blocksDealtByTheResidentTasksEqualThePartitionJobs() throws Exception {
+    for (boolean multi : List.of(false, true)) {
+      List<TrainPipeline.Result> rs = new ArrayList<>();
+      List<List<String>> ls = new ArrayList<>();
+      for (String mode : List.of("jobs", "allreduce")) {
+        Configuration conf = bqo();
+        conf.set(SodmConf.LINEAR_BLOCKS, "3");
+        conf.set(SodmConf.ITERATION_MODE, mode);
+        List<String> lines = new ArrayList<>();
+        String in = multi ? resource("/multiclass/blobs4.libsvm")
+            : org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
+        rs.add(TrainPipeline.run(conf, new TrainPipeline.Request(List.of(in), List.of(),
+            new org.apache.hadoop.fs.Path(tmp.resolve((multi ? "multi-" : "dealt-") + mode).toString()), false), lines::add));
+        ls.add(lines);
+      }
+      String partition = multi ? "partition-t0" : "partition";
+      assertTrue(Files.isDirectory(tmp.resolve((multi ? "multi-" : "dealt-") + "jobs").resolve("work").resolve(partition)), partition);
+      assertFalse(Files.exists(tmp.resolve((multi ? "multi-" : "dealt-") + "allreduce").resolve("work").resolve(partition)),
+          "no partition phase when the tasks deal");
+      assertTrue(ls.get(1).stream().noneMatch(l -> l.startsWith("blocks")), ls.get(1).toString());
+      if (multi) {
+        org.sodm.model.MulticlassModel a = (org.sodm.model.MulticlassModel) rs.get(0).model();
+        org.sodm.model.MulticlassModel b = (org.sodm.model.MulticlassModel) rs.get(1).model();
+        assertEquals(4, a.plan().tasks(), "one-vs-rest tasks");
+        for (int t = 0; t < a.plan().tasks(); t++) {
+          assertArrayEquals(((org.sodm.model.LinearModel) a.subModel(t)).w(), ((org.sodm.model.LinearModel) b.subModel(t)).w(), "task " + t);
+        }
+      } else {
+        assertSameModel(rs.get(0), rs.get(1), 0);
+      }
+    }
+  }
+
   @Test
   void dsvrgEqualsJobPerIteration() throws Exception {
     List<TrainPipeline.Result> rs = new ArrayList<>();
@@ -138,5 +177,9 @@ class AllReduceTrainTest {
     try (var s = Files.walk(out)) {
       assertTrue(s.noneMatch(p -> p.getFileName().toString().startsWith("ckpt-")), "checkpoint left behind");
     }
+  }
+
+  private static String resource(String name) throws java.net.URISyntaxException {
+    return Path.of(AllReduceTrainTest.class.getResource(name).toURI()).toString();
   }
 }
