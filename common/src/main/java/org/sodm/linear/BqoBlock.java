@@ -44,7 +44,12 @@ public final class BqoBlock {
    */
   public static Result solve(SparseVector[] x, double[] y, double[] alpha, double[] w, SvmLoss loss, Options opts,
       long seed) {
-    int n = x.length;
+    return solve(Csr.of(x), y, alpha, w, loss, opts, seed);
+  }
+
+  /** {@link #solve(SparseVector[], double[], double[], double[], SvmLoss, Options, long)} over rows held as {@link Csr}. */
+  public static Result solve(Csr x, double[] y, double[] alpha, double[] w, SvmLoss loss, Options opts, long seed) {
+    int n = x.rows();
     double bf = loss.biasFeature();
     double tauT = loss.squared() ? 0 : opts.tau();
     double alphaSum = 0;
@@ -57,10 +62,10 @@ public final class BqoBlock {
     for (int i = 0; i < n; i++) {
       double yi = y[i];
       double si = loss.s(yi);
-      double m = yi * Vectors.dot(x[i], w, bf);
+      double m = yi * x.dot(i, w, bf);
       double g = m + si * alpha[i] - 1;
       g0[i] = g;
-      qd[i] = Vectors.squaredNorm(x[i], bf) + si + tauT;
+      qd[i] = x.squaredNorm[i] + bf * bf + si + tauT;
       alphaSum += alpha[i];
       sAlphaSq += si * alpha[i] * alpha[i];
       lossSum += loss.loss(yi, m);
@@ -83,7 +88,7 @@ public final class BqoBlock {
         int i = order[t];
         double yi = y[i];
         double si = loss.s(yi);
-        double g = g0[i] + yi * Vectors.dot(x[i], u, bf) + (si + tauT) * d[i];
+        double g = g0[i] + yi * x.dot(i, u, bf) + (si + tauT) * d[i];
         double lo = -alpha[i];
         double hi = loss.upper(yi) - alpha[i];
         double pg = g;
@@ -95,7 +100,7 @@ public final class BqoBlock {
           double delta = nd - d[i];
           if (delta != 0) {
             d[i] = nd;
-            Vectors.axpy(delta * yi, x[i], u, bf);
+            x.axpy(delta * yi, i, u, bf);
           }
         }
       }

@@ -19,7 +19,7 @@ import org.sodm.data.SparseVector;
  * alpha^{t+1} = alpha^t + eta d^t on the rank's rows.
  */
 public final class BqoRank implements ResidentLoop.Program {
-  private final SparseVector[] x;
+  private final Csr x;
   private final double[] y;
   private final int block;
   private final SvmLoss loss;
@@ -35,7 +35,7 @@ public final class BqoRank implements ResidentLoop.Program {
    */
   public BqoRank(SparseVector[] x, double[] y, int block, int dim, SvmLoss loss, BqoBlock.Options inner, BqoState.Options outer,
       long seed, byte[] rankState, byte[] globalState) throws IOException {
-    this.x = x;
+    this.x = Csr.of(x);
     this.y = y;
     this.block = block;
     this.dim = dim;
