@@ -41,8 +41,11 @@ class PhaseEveryMethodTest {
             SodmConf.EXACT_MAX_ITERATIONS, "2", org.sodm.jobs.spec.Param.ITERATION_MODE.key(), "jobs",
             org.sodm.jobs.spec.Param.EXACT_ALLOW_UNCONVERGED.key(), "true"},
             List.of("ingest", "validation", "level-1", "refine", "pbm-init", "pbm-0", "pbm-1")),
+        // one block (the default here), dealt by the resident task itself: no partition phase
         Arguments.of("bqo", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "hinge", SodmConf.LINEAR_EPS, "0.05"},
-            List.of("ingest", "validation", "partition", "bqo")),
+            List.of("ingest", "validation", "bqo")),
+        Arguments.of("bqo-5-blocks", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "hinge", SodmConf.LINEAR_EPS, "0.05",
+            SodmConf.LINEAR_BLOCKS, "5"}, List.of("ingest", "validation", "partition", "bqo")),
         Arguments.of("dsvrg", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "odm", SodmConf.LINEAR_EPOCHS, "3"},
             List.of("ingest", "validation", "partition", "dsvrg")),
         Arguments.of("saddle", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "nu", SodmConf.LINEAR_EPS, "0.01"},
