@@ -70,4 +70,18 @@ public final class Seeds {
   public static int fold(long seed, long id, int folds) {
     return (int) Long.remainderUnsigned(mix(seed ^ 0x43564F4C44L, id), folds);
   }
+
+  /**
+   * The rank of instance {@code id} in the adaptive k-means sample of tree level {@code level}
+   * (DC-SVM's multilevel clustering): the sample keeps the support vectors of smallest rank (a
+   * bottom-k sample, independent of the order the rows are read in).
+   */
+  public static long levelSampleRank(long seed, int level, long id) {
+    return mix64(id ^ mix(seed ^ 0x4C564C534D504CL, level));
+  }
+
+  /** The seed of tree level {@code level}'s kernel k-means (k-means++ initialisation) in DC-SVM's multilevel clustering. */
+  public static long levelKMeans(long seed, int level) {
+    return mix(seed ^ 0x4C564C4B4D4EL, level);
+  }
 }

@@ -152,14 +152,25 @@ public final class KernelKMeans {
 
   /** A uniform sample without replacement of min(m, n) points, in input order, seeded. */
   public static SparseVector[] uniformSample(SparseVector[] points, int m, long seed) {
-    int n = points.length;
-    if (m >= n) return points.clone();
+    int[] idx = uniformSampleIndices(points.length, m, seed);
+    SparseVector[] out = new SparseVector[idx.length];
+    for (int t = 0; t < idx.length; t++) out[t] = points[idx[t]];
+    return out;
+  }
+
+  /** The positions (increasing) of {@link #uniformSample}'s sample of min(m, n) of n points. */
+  public static int[] uniformSampleIndices(int n, int m, long seed) {
+    if (m >= n) {
+      int[] all = new int[n];
+      for (int i = 0; i < n; i++) all[i] = i;
+      return all;
+    }
     // selection sampling (Knuth algorithm S): keeps input order
     SplittableRandom rnd = new SplittableRandom(Mix.mix(seed, 0x53414d504c45L));
-    SparseVector[] out = new SparseVector[m];
+    int[] out = new int[m];
     int t = 0;
     for (int i = 0; i < n && t < m; i++) {
-      if (rnd.nextInt(n - i) < m - t) out[t++] = points[i];
+      if (rnd.nextInt(n - i) < m - t) out[t++] = i;
     }
     return out;
   }

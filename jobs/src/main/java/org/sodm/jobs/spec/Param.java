@@ -107,6 +107,10 @@ public enum Param {
           + "local mode with stratified or random blocks: one per local core, which saves LocalJobRunner's per-task cost."),
   PARTITIONER("sodm.train.partitioner", "stratified", Group.TREE, Type.choice("stratified", "kmeans", "random"), "--partitioner", "P",
       "How the bottom blocks are formed: stratified (SODM, eq. 7-8), kmeans (DC-SVM kernel k-means) or random."),
+  KMEANS_SAMPLE("sodm.train.kmeans.sample", "1000", Group.TREE, Type.integer(1, 100_000), "--kmeans-sample", "M",
+      "--partitioner kmeans (DC-SVM, seed 001 Algorithm 1): each level's two-step kernel k-means is fitted on at most M points: "
+          + "at the bottom level a uniform sample of the rows, from the second level on of the support vectors of the level below "
+          + "(adaptive clustering); every row then goes to its nearest centre (m = 1000 in the paper)."),
   MERGE("sodm.train.merge", "warm", Group.TREE, Type.choice("warm", "cascade"), "--merge", "M",
       "Merge rounds: warm (SODM: every instance moves up with its alpha as the warm start) or cascade (only support vectors move up)."),
   EARLY_STOP("sodm.train.early.stop", "true", Group.TREE, Type.bool(), "--no-early-stop", null,

@@ -416,6 +416,11 @@ public final class TrainSpec {
     return (int) integer(Param.PROBABILITY_FOLDS);
   }
 
+  /** --kmeans-sample: the most points each level's kernel k-means is fitted on (DC-SVM's m). */
+  public int kmeansSample() {
+    return (int) integer(Param.KMEANS_SAMPLE);
+  }
+
   /** --max-classes. */
   public int maxClasses() {
     return (int) integer(Param.MAX_CLASSES);

@@ -114,6 +114,10 @@ public final class KernelTreeTrainer implements Trainer {
       runner.passed("landmarks", "none");
     }
 
+    // DC-SVM (seed 001 Algorithm 1): with --partitioner kmeans every merge round clusters anew (binary problems; multi-class
+    // merges its per-class-pair blocks by index)
+    boolean multilevel = kmeans && plan == null && levelBlocks.get(0) > 1;
+    Path[] routeDir = {multilevel ? new Path(conf.get(TrainKeys.LANDMARKS_DIR)) : null};
     // levels
     int top = spec.tree().plannedTop(); // levels keep their planned numbers when --max-block-rows stops the tree early
     List<LevelStats> levels = new ArrayList<>();
@@ -141,6 +145,11 @@ public final class KernelTreeTrainer implements Trainer {
           started = System.nanoTime();
           Configuration c = new Configuration(conf);
           c.setBoolean(TrainKeys.CASCADE_CARRY, true); // every level keeps every row (exact mode solves the whole problem)
+          if (multilevel && !bottom) {
+            Path km = new Path(temp, "kmeans");
+            LevelKMeans.write(c, km, LevelKMeans.fit(c, input, level, blocks));
+            c.set(LevelKMeans.DIR, km.toString());
+          }
           SolveJob.run(c, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
         }
 
@@ -160,6 +169,7 @@ public final class KernelTreeTrainer implements Trainer {
         }
       });
       levels.add(ls[0]);
+      if (multilevel && !bottom) routeDir[0] = new Path(d.dir(), "kmeans");
       previous = new Path(d.dir(), "data");
       last = previous;
       if (i > 0 && spec.tree().earlyStop() && ls[0].getMaxInitialViolation() <= spec.solver().eps() && i + 1 < levelBlocks.size()) {
@@ -178,6 +188,7 @@ public final class KernelTreeTrainer implements Trainer {
     int merges = levels.size() - 1;
     ExactPhase.Result exactResult = null;
     int lastBlocks = levelBlocks.get(levels.size() - 1); // per sub-problem
+    int lastLevelBlocks = lastBlocks;
     boolean bySize = spec.exact().bySize(rows, lastBlocks);
     if (spec.exact().on() || bySize) {
       LevelStats top1 = levels.get(levels.size() - 1);
@@ -249,7 +260,9 @@ public final class KernelTreeTrainer implements Trainer {
     }
     KernelModel model = (KernelModel) built.model();
     if (kmeans && levelBlocks.get(0) > 1) {
-      model = model.withRouting(routing(ctx, model, kernel, levelBlocks.get(0), merges, exactResult));
+      // multilevel: the last level's own clusters are its blocks (early prediction at any level routes to that level's clusters)
+      model = model.withRouting(routing(ctx, model, kernel, multilevel ? lastLevelBlocks : levelBlocks.get(0), multilevel ? 0 : merges,
+          exactResult, multilevel ? routeDir[0] : new Path(new Path(ctx.runner().work(), "landmarks"), "data")));
     }
     report.put("blocks", model.blockCount());
     report.put("supportVectors", model.supportVectors());
@@ -394,15 +407,17 @@ public final class KernelTreeTrainer implements Trainer {
 
   /**
    * Local prediction routing (kmeans partitioner): the k-means sample and memberships of
-   * work/landmarks; cluster c was bottom block c and, after {@code merges} rounds, is in final
-   * block c / p^merges. Exact mode with PBM adds, per final block r, the correction (1 - beta) d_r
+   * {@code sampleDir} (the last level's clusters, DC-SVM's multilevel clustering: {@code merges} = 0,
+   * cluster c is block c; multi-class: work/landmarks, cluster c was bottom block c and, after
+   * {@code merges} rounds, is in final block c / p^merges). Exact mode with PBM adds, per final block r, the correction (1 - beta) d_r
    * of the last iteration (local model alpha_t + d_{S_r}); in exact mode with one block every
    * cluster routes to the one global block.
    */
   private static Routing routing(TrainContext ctx, KernelModel model, KernelSpec kernel, int clusters, int merges,
-      ExactPhase.Result ex) throws IOException {
+      ExactPhase.Result ex, Path sampleDir) throws IOException {
     Configuration conf = ctx.conf();
-    List<TrainRecord> sample = TrainIO.readRecords(conf, new Path(new Path(ctx.runner().work(), "landmarks"), "data"));
+    List<TrainRecord> sample = TrainIO.readRecords(conf, sampleDir);
+    sample.sort((a, b) -> Long.compare(a.getId(), b.getId()));
     SparseVector[] pts = new SparseVector[sample.size()];
     int[] mem = new int[pts.length];
     for (int i = 0; i < pts.length; i++) {

@@ -137,10 +137,16 @@ public final class LandmarkJob {
     List<TrainRecord> out = new ArrayList<>();
     if ("kmeans".equals(conf.get(MODE))) {
       int clusters = conf.getInt(TrainKeys.BLOCKS, 1);
-      KernelKMeans km = KernelKMeans.fit(x, k, Math.min(clusters, x.length), 50, seed);
+      // DC-SVM: a uniform sample of at most m (--kmeans-sample) of the candidates, in id order
+      int m = spec.kmeansSample();
+      int[] keep = KernelKMeans.uniformSampleIndices(x.length, m, seed);
+      SparseVector[] xs = new SparseVector[keep.length];
+      for (int i = 0; i < keep.length; i++) xs[i] = x[keep[i]];
+      x = xs;
+      KernelKMeans km = KernelKMeans.fit(x, k, Math.min(clusters, x.length), LevelKMeans.MAX_ITER, seed);
       int[] member = km.memberships();
       for (int i = 0; i < x.length; i++) {
-        TrainRecord r = all.get(i);
+        TrainRecord r = all.get(keep[i]);
         r.setBlock(member[i]);
         out.add(r);
       }

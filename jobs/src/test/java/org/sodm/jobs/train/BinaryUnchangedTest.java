@@ -20,7 +20,9 @@ import org.sodm.testing.LocalConf;
  * resources {@code binary-before-*.avro} were written by sodm without the multi-class work (first at
  * c80ea9d; rewritten at 5fdab30, the kernel-accuracy work that changed every binary model on
  * purpose (C per block, rescaled warm starts), which was merged beside multi-class:
- * {@code sodm train -i sample-data/svmguide1 ...} with the options below). With the old
+ * {@code sodm train -i sample-data/svmguide1 ...} with the options below). {@code binary-before-kmeans-tree.avro}
+ * was rewritten on purpose by the DC-SVM work (issue 19 item 1: each merge round of --partitioner kmeans clusters anew,
+ * the k-means samples hold at most --kmeans-sample rows), from this test's configuration. With the old
  * model's provenance (time, version, parameter list) put into the new record, the two records
  * are equal field for field and their SHA-256 digests (of the Avro encoding) are the same bytes.
  */
