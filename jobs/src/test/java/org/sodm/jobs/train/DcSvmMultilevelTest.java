@@ -136,4 +136,45 @@ class DcSvmMultilevelTest {
       assertEquals(model.block(b).decision(x[i]), model.decisionLocalPrepared(x[i]), 1e-12);
     }
   }
+
+  /** A tree of 64 -> 16 -> 4 blocks stopped after the middle level (--max-block-rows): the model routes to level 2's clusters. */
+  @Test
+  void aModelTakenAtTheMiddleLevelRoutesToThatLevelsClusters() throws IOException {
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "2");
+    conf.set(SodmConf.GAMMA, "2");
+    conf.set(Param.PARTITIONER.key(), "kmeans");
+    conf.set(SodmConf.PARTITIONS, "64");
+    conf.set(SodmConf.FANOUT, "4");
+    conf.set(SodmConf.SEED, Long.toString(SEED));
+    conf.set(Param.KMEANS_SAMPLE.key(), "200");
+    conf.set(Param.MAX_BLOCK_ROWS.key(), "400"); // 3,089 / 16 = 194 rows per block at level 2; 773 at level 1: stop
+    conf.set(Param.EARLY_STOP.key(), "false");
+    conf.set(SodmConf.EXACT, "false");
+    conf.set(Param.EXACT_BELOW_ROWS.key(), "0");
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve("m").toString()), false), s -> {});
+    assertFalse(java.nio.file.Files.exists(tmp.resolve("m/work/level-1/data")), "level 1 not run");
+    List<TrainRecord> level2 = read("m/work/level-2/data");
+    List<TrainRecord> sample = read("m/work/level-2/kmeans");
+    SparseVector[] pts = new SparseVector[sample.size()];
+    for (int i = 0; i < pts.length; i++) pts[i] = Instances.features(sample.get(i).getFeatures());
+    KernelKMeans direct = KernelKMeans.fit(pts, KernelSpec.rbf(2).create(), 16, 50, Seeds.levelKMeans(SEED, 2));
+    KernelModel model = (KernelModel) ModelFiles.read(conf, r.modelPath());
+    assertEquals(16, model.blockCount());
+    Set<Integer> blocks = new HashSet<>();
+    for (int i = 0; i < level2.size(); i += 5) {
+      SparseVector x = Instances.features(level2.get(i).getFeatures());
+      int c = direct.assign(x);
+      assertEquals(level2.get(i).getBlock(), c);
+      assertEquals(c, model.routing().kmeans().assign(x));
+      int b = -1;
+      for (int j = 0; j < model.blockCount(); j++) if (model.blockId(j) == c) b = j;
+      assertEquals(model.block(b).decision(x), model.decisionLocalPrepared(x), 1e-12);
+      blocks.add(c);
+    }
+    assertTrue(blocks.size() >= 12, "rows route to " + blocks.size() + " of 16 clusters");
+  }
 }
