@@ -80,6 +80,16 @@ public final class Seeds {
     return mix64(id ^ mix(seed ^ 0x4C564C534D504CL, level));
   }
 
+  /** The rank of instance {@code id} in exact mode's k-means sample (PBM's partition, seed 004 section 4.3): a bottom-k sample of the rows. */
+  public static long exactSampleRank(long seed, long id) {
+    return mix64(id ^ mix(seed ^ 0x455853414D504CL, 1));
+  }
+
+  /** The seed of exact mode's kernel k-means (PBM's partition). */
+  public static long exactKMeans(long seed) {
+    return mix(seed ^ 0x45584B4D4EL, 1);
+  }
+
   /** The seed of tree level {@code level}'s kernel k-means (k-means++ initialisation) in DC-SVM's multilevel clustering. */
   public static long levelKMeans(long seed, int level) {
     return mix(seed ^ 0x4C564C4B4D4EL, level);

@@ -130,6 +130,11 @@ public enum Param {
       "Exact mode: after the merge tree, solve the whole problem (one global dual, the single-node optimum): PBM iterations over "
           + "the last level's blocks (seed 004 Algorithm 1), or one more merge round into a single block when it fits the cache "
           + "(sodm.train.exact.single). The model is then one kernel expansion."),
+  EXACT_BLOCKS("sodm.train.exact.blocks", "auto", Group.EXACT, Type.text("auto or an integer in [1, 1000000]", v -> isAutoOr(v, 1, 1_000_000)),
+      "--exact-blocks", "B",
+      "Exact mode with PBM: the blocks of PBM's partition (seed 004 section 4.3: kernel k-means clusters, fitted on a uniform "
+          + "sample of --kmeans-sample rows, every row to its nearest centre), independent of --fanout and the tree's blocks. "
+          + "auto: the reduce slots (local mode: the local reduce tasks, sodm.local.parallelism; a cluster: its reduce capacity)."),
   EXACT_BELOW_ROWS("sodm.train.exact.below.rows", "10000", Group.EXACT, Type.integer(0, Long.MAX_VALUE), null, null,
       "Without --exact, training data of at most this many rows still ends with one exact block: one more merge round of the last "
           + "level's blocks into a single block (the whole problem, warm-started), because averaging a few blocks of n/p rows costs "

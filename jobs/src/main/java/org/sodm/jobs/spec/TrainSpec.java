@@ -416,6 +416,11 @@ public final class TrainSpec {
     return (int) integer(Param.PROBABILITY_FOLDS);
   }
 
+  /** --exact-blocks: PBM's block count, 0 for auto (the reduce slots). */
+  public int exactBlocks() {
+    return autoInt(Param.EXACT_BLOCKS);
+  }
+
   /** --kmeans-sample: the most points each level's kernel k-means is fitted on (DC-SVM's m). */
   public int kmeansSample() {
     return (int) integer(Param.KMEANS_SAMPLE);

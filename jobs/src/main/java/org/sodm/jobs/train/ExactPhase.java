@@ -41,7 +41,37 @@ import org.sodm.solver.PbmStep;
 final class ExactPhase {
   /** What exact mode produced: the records (apply beta * delta to alpha for the final model). */
   record Result(Path data, double beta, boolean pbm, double objective, double violation, int iterations, boolean converged,
-      double seconds) {}
+      double seconds, Path kmeans, int pbmBlocks) {
+    Result(Path data, double beta, boolean pbm, double objective, double violation, int iterations, boolean converged, double seconds) {
+      this(data, beta, pbm, objective, violation, iterations, converged, seconds, null, 0);
+    }
+
+    Result withPartition(Path kmeans, int pbmBlocks) {
+      return new Result(data, beta, pbm, objective, violation, iterations, converged, seconds, kmeans, pbmBlocks);
+    }
+  }
+
+  /**
+   * PBM's block count: --exact-blocks, or auto: sodm.train.reducers when set, else the reduce
+   * slots (local mode: the local reduce tasks; a cluster: its reduce capacity).
+   */
+  int exactBlocks() throws IOException {
+    int b = spec.exactBlocks();
+    if (b > 0) return b;
+    int r = conf.getInt(org.sodm.jobs.support.SodmConf.TRAIN_REDUCERS, 0);
+    if (r > 0) return r;
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      return Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
+    }
+    try {
+      int slots = new org.apache.hadoop.mapreduce.Cluster(conf).getClusterStatus().getReduceSlotCapacity();
+      if (slots < 1) throw new IOException("the cluster reports " + slots + " reduce slots");
+      return slots;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      throw new SodmException("--exact-blocks auto (" + Param.EXACT_BLOCKS.key() + "): cannot read the cluster's reduce capacity ("
+          + e.getMessage() + "); give --exact-blocks B");
+    }
+  }
 
   private static final java.util.regex.Pattern PBM_ITERATION = java.util.regex.Pattern.compile("pbm(-init|-[0-9]+)?");
 
@@ -136,6 +166,8 @@ final class ExactPhase {
 
     Path vectorsIn = vectors;
     boolean fromRefine = replace;
+    int pbmBlocks = exactBlocks(); // PBM's own partition (seed 004 section 4.3), independent of the tree's blocks
+    Path[] kmeansDir = new Path[1];
     PhaseRunner.Done init = runner.run("exact init", new PhaseRunner.Phase() {
       @Override
       public String name() {
@@ -149,27 +181,34 @@ final class ExactPhase {
 
       @Override
       public void write(Path temp) throws IOException {
-        PbmJobs.init(conf, last, vectorsIn, fromRefine, 1.0 / blocks, new Path(temp, "data"));
+        Path km = new Path(temp, "kmeans");
+        LevelKMeans.write(conf, km, LevelKMeans.fitExact(conf, last, pbmBlocks));
+        Configuration c = new Configuration(conf);
+        c.set(PbmJobs.KMEANS, km.toString());
+        c.setInt(PbmJobs.KMEANS_CLUSTERS, pbmBlocks);
+        PbmJobs.init(c, last, vectorsIn, fromRefine, 1.0 / blocks, new Path(temp, "data"));
       }
 
       @Override
-      public String summary(Path dir, boolean resumed) {
+      public String summary(Path dir, boolean resumed) throws IOException {
         return (fromRefine ? "alpha of the refine solve" : "alpha / " + blocks + " (the tree's mean model)")
-            + ", Q gamma from the broadcast support vectors";
+            + ", Q gamma from the broadcast support vectors; " + pbmBlocks + " k-means blocks (--exact-blocks) fitted on "
+            + TrainIO.readRecords(conf, new Path(dir, "kmeans")).size() + " sampled rows";
       }
     });
 
     Path previous = new Path(init.dir(), "data");
-    if (spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE) return resident(previous, rows, t0);
+    Path km = new Path(init.dir(), "kmeans");
+    if (spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE) return resident(previous, rows, t0).withPartition(km, pbmBlocks);
     double beta = 0;
     for (int t = 0; ; t++) {
-      PhaseRunner.Done d = runner.run("exact pbm", iteration(t, previous, beta, rows, blocks));
+      PhaseRunner.Done d = runner.run("exact pbm", iteration(t, previous, beta, rows, pbmBlocks));
       Properties p = readStep(d.dir());
       double newBeta = Double.parseDouble(p.getProperty("beta"));
       if (Boolean.parseBoolean(p.getProperty("final"))) {
         return new Result(new Path(d.dir(), "data"), newBeta, true, Double.parseDouble(p.getProperty("objective")),
             Double.parseDouble(p.getProperty("violation")), t + 1, Boolean.parseBoolean(p.getProperty("converged")),
-            (System.nanoTime() - t0) / 1e9);
+            (System.nanoTime() - t0) / 1e9, km, pbmBlocks);
       }
       previous = new Path(d.dir(), "data");
       beta = newBeta;

@@ -259,10 +259,14 @@ public final class KernelTreeTrainer implements Trainer {
       return new Trained(mm, levels, report);
     }
     KernelModel model = (KernelModel) built.model();
-    if (kmeans && levelBlocks.get(0) > 1) {
+    if ((kmeans && levelBlocks.get(0) > 1) || (exactResult != null && exactResult.pbm())) {
       // multilevel: the last level's own clusters are its blocks (early prediction at any level routes to that level's clusters)
-      model = model.withRouting(routing(ctx, model, kernel, multilevel ? lastLevelBlocks : levelBlocks.get(0), multilevel ? 0 : merges,
-          exactResult, multilevel ? routeDir[0] : new Path(new Path(ctx.runner().work(), "landmarks"), "data")));
+      if (exactResult != null && exactResult.pbm()) { // PBM's own k-means blocks (seed 004 section 4.3)
+        model = model.withRouting(routing(ctx, model, kernel, exactResult.pbmBlocks(), 0, exactResult, exactResult.kmeans()));
+      } else {
+        model = model.withRouting(routing(ctx, model, kernel, multilevel ? lastLevelBlocks : levelBlocks.get(0), multilevel ? 0 : merges,
+            exactResult, multilevel ? routeDir[0] : new Path(new Path(ctx.runner().work(), "landmarks"), "data")));
+      }
     }
     report.put("blocks", model.blockCount());
     report.put("supportVectors", model.supportVectors());

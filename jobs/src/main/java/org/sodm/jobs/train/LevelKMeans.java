@@ -41,23 +41,37 @@ final class LevelKMeans {
 
   /** Fits level {@code level}'s {@code clusters} clusters on the support vectors of {@code below}. */
   static Fit fit(Configuration conf, Path below, int level, int clusters) throws IOException {
+    long seed = TrainSpec.of(conf).seed();
+    return fit(conf, below, clusters, false, id -> Seeds.levelSampleRank(seed, level, id), Seeds.levelKMeans(seed, level), "level " + level);
+  }
+
+  /**
+   * Exact mode's partition (seed 004 section 4.3): {@code clusters} clusters fitted on a uniform
+   * sample of at most m of all the rows of {@code records}.
+   */
+  static Fit fitExact(Configuration conf, Path records, int clusters) throws IOException {
+    long seed = TrainSpec.of(conf).seed();
+    return fit(conf, records, clusters, true, id -> Seeds.exactSampleRank(seed, id), Seeds.exactKMeans(seed), "exact");
+  }
+
+  private static Fit fit(Configuration conf, Path below, int clusters, boolean allRows, java.util.function.LongUnaryOperator rank,
+      long kmSeed, String what) throws IOException {
     TrainSpec spec = TrainSpec.of(conf);
     AdaptiveSample s = new AdaptiveSample(spec.kmeansSample());
-    long seed = spec.seed();
     AvroFiles.forEach(conf, below, TrainRecord.class, r -> {
-      s.offer(r.getId(), Seeds.levelSampleRank(seed, level, r.getId()), Instances.features(r.getFeatures()), TrainIO.isSupportVector(r));
+      s.offer(r.getId(), rank.applyAsLong(r.getId()), Instances.features(r.getFeatures()), allRows || TrainIO.isSupportVector(r));
     });
     long[] ids = s.ids(clusters);
     SparseVector[] pts = s.points(clusters);
     Kernel k = spec.resolvedKernel().create();
-    KernelKMeans km = KernelKMeans.fit(pts, k, Math.min(clusters, pts.length), MAX_ITER, Seeds.levelKMeans(seed, level));
+    KernelKMeans km = KernelKMeans.fit(pts, k, Math.min(clusters, pts.length), MAX_ITER, kmSeed);
     int[] member = km.memberships();
     List<TrainRecord> out = new ArrayList<>(pts.length);
     for (int i = 0; i < pts.length; i++) {
       out.add(new TrainRecord(ids[i], 0.0, Instances.toAvro(pts[i]), member[i], member[i], List.of(), 0.0, List.of(), 0.0));
     }
     double[] obj = km.objectiveHistory();
-    LOG.info("level {} kernel k-means: {} clusters on {} sampled {} (of {} support vectors), objective {} -> {}", level, clusters,
+    LOG.info("{} kernel k-means: {} clusters on {} sampled {} (of {} support vectors), objective {} -> {}", what, clusters,
         pts.length, s.fromSupportVectors(clusters) ? "support vectors" : "rows", s.supportVectors(), obj[0], obj[obj.length - 1]);
     return new Fit(km, out, s.fromSupportVectors(clusters), s.supportVectors());
   }

@@ -65,6 +65,9 @@ final class PbmJobs {
   static final String SIDE = "sodm.internal.pbm.side";
   static final String INNER_EPS = "sodm.internal.pbm.inner.eps";
   static final String SCALE = "sodm.internal.pbm.scale";
+  /** PBM's partition (seed 004 section 4.3): the directory of exact mode's k-means sample, and its cluster count. */
+  static final String KMEANS = "sodm.internal.pbm.kmeans";
+  static final String KMEANS_CLUSTERS = "sodm.internal.pbm.kmeans.clusters";
 
   /** gamma of a variable vector (hinge: a[0]; ODM: a[0] - a[1]); 0 when empty. */
   static double gamma(List<Double> a) {
@@ -122,7 +125,14 @@ final class PbmJobs {
       scale = conf.getDouble(SCALE, 1);
       f = loadExpansion(conf, new Path(conf.get(VECTORS)), false, replace);
       if (scale != 1) f = f.scaled(scale);
+      if (conf.get(KMEANS) != null) {
+        kmeans = LevelKMeans.read(conf, new Path(conf.get(KMEANS)), conf.getInt(KMEANS_CLUSTERS, 0),
+            org.sodm.jobs.spec.TrainSpec.of(conf).resolvedKernel().create());
+      }
     }
+
+    /** PBM's k-means partition: every row to the block of its nearest centre; null: the row keeps the tree's block. */
+    private org.sodm.partition.KernelKMeans kmeans;
 
     @Override
     protected void map(AvroKey<TrainRecord> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
@@ -134,7 +144,9 @@ final class PbmJobs {
         for (double v : r.getAlpha()) a.add(v * scale);
         r.setAlpha(a);
       }
-      r.setQg(r.getY() * f.decision(Instances.features(r.getFeatures())));
+      SparseVector x = Instances.features(r.getFeatures());
+      r.setQg(r.getY() * f.decision(x));
+      if (kmeans != null) r.setBlock(kmeans.assign(x));
       r.setDelta(List.of());
       r.setQd(0.0);
       out.datum(r);

@@ -51,6 +51,7 @@ class ExactModeTest {
     conf.set(SodmConf.EXACT, "true");
     conf.set(SodmConf.EXACT_SINGLE, "never");
     conf.set(SodmConf.EXACT_REFINE, "false");
+    conf.set(org.sodm.jobs.spec.Param.EXACT_BLOCKS.key(), "4");
     // these tests stop PBM after a few iterations on purpose (issue 19: an unconverged exact solve fails otherwise)
     conf.set(org.sodm.jobs.spec.Param.EXACT_ALLOW_UNCONVERGED.key(), "true");
   }
@@ -97,7 +98,11 @@ class ExactModeTest {
     assertEquals(1, ((KernelModel) r.model()).blockCount());
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("exact pbm") && l.contains("rel.err")), String.join("\n", progress));
 
-    List<TrainRecord> recs = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("e/work/level-1/data").toString()));
+    // PBM's partition: its own k-means blocks (--exact-blocks 4), the start alpha / 4 of the tree's 4 blocks (pbm/init)
+    List<TrainRecord> recs = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("e/work/pbm/init/data").toString()));
+    List<TrainRecord> tree = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("e/work/level-1/data").toString()));
+    java.util.Map<Long, Double> treeAlpha = new java.util.HashMap<>();
+    for (TrainRecord t : tree) treeAlpha.put(t.getId(), t.getAlpha().get(0));
     recs.sort((a, b) -> Long.compare(a.getId(), b.getId()));
     int n = recs.size();
     SparseVector[] x = new SparseVector[n];
@@ -108,8 +113,17 @@ class ExactModeTest {
       x[i] = Instances.features(recs.get(i).getFeatures());
       y[i] = recs.get(i).getY();
       block[i] = recs.get(i).getBlock();
-      alpha0[i] = recs.get(i).getAlpha().get(0) / 4;
+      alpha0[i] = treeAlpha.get(recs.get(i).getId()) / 4;
+      assertEquals(alpha0[i], recs.get(i).getAlpha().get(0), 0.0);
     }
+    // the blocks are the nearest centres of the k-means sample of pbm/init/kmeans (fitted with the exact rule's seed)
+    List<TrainRecord> sample = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(tmp.resolve("e/work/pbm/init/kmeans").toString()));
+    sample.sort((a, b) -> Long.compare(a.getId(), b.getId()));
+    SparseVector[] sx = new SparseVector[sample.size()];
+    for (int i = 0; i < sx.length; i++) sx[i] = Instances.features(sample.get(i).getFeatures());
+    org.sodm.partition.KernelKMeans km = org.sodm.partition.KernelKMeans.fit(sx, KernelSpec.rbf(2).create(), 4, 50,
+        org.sodm.data.Seeds.exactKMeans(Long.parseLong(conf.get(SodmConf.SEED, "1"))));
+    assertArrayEquals(km.assignAll(x), block, "PBM's blocks are the k-means clusters");
     PbmSolver.Result mem = PbmSolver.solve(KernelSpec.rbf(2).create(), x, y, Loss.hinge(2), block, 4, alpha0,
         new PbmSolver.Options(1e-3, 2, 1e-3, 20, 64L << 20, PbmStep.Rule.EXACT, 0.01));
     assertEquals(3, mem.history().size());
