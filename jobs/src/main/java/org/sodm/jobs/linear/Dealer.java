@@ -25,6 +25,9 @@ final class Dealer {
   private final String negative;
   private final int blocks;
   private final long seed;
+  /** Stratified blocks (DSVRG, {@link LinearStrata}): the strata, and this stream's deck (set by {@link #stream}); else null. */
+  private final org.sodm.partition.StratumAssigner strata;
+  private org.sodm.partition.StreamingStratifiedAssigner deck;
 
   Dealer(Configuration conf) throws IOException {
     scaler = LinearKeys.scaler(conf);
@@ -33,10 +36,23 @@ final class Dealer {
     labels = positive == null ? LinearKeys.labels(conf) : null; // a multi-class task labels by class
     blocks = conf.getInt(LinearKeys.BLOCKS, 1);
     seed = TrainSpec.of(conf).seed();
+    String lm = conf.get(LinearKeys.LANDMARKS);
+    strata = lm == null ? null : LinearStrata.read(conf, new org.apache.hadoop.fs.Path(lm), TrainSpec.of(conf).resolvedKernel().create());
+  }
+
+  /** Whether blocks are stratified: dealt per stream ({@link #stream}), not a function of the row alone. */
+  boolean stratified() {
+    return strata != null;
+  }
+
+  /** Stratified blocks: starts the deal of one stream of rows (an ingested part), keyed so that a re-executed task deals the same. */
+  void stream(long streamKey) {
+    deck = new org.sodm.partition.StreamingStratifiedAssigner(blocks, seed, streamKey);
   }
 
   /** The block of an instance (whether or not it belongs to this problem). */
   int blockOf(Instance inst) {
+    if (strata != null) throw new IllegalStateException("stratified blocks are dealt per stream by the partition job, not per row");
     return RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
   }
 
@@ -54,7 +70,16 @@ final class Dealer {
     }
     SparseVector x = Instances.features(inst.getFeatures());
     if (scaler != null) x = scaler.apply(x);
-    return TrainRecord.newBuilder().setId(inst.getId()).setY(y).setFeatures(Instances.toAvro(x)).setStratum(-1)
-        .setBlock(blockOf(inst)).setAlpha(List.of()).build();
+    int stratum = -1;
+    int block;
+    if (strata != null) {
+      if (deck == null) throw new IllegalStateException("stratified dealing without a stream (Dealer.stream)");
+      stratum = strata.assign(x);
+      block = deck.next(2 * stratum + (y > 0 ? 1 : 0)); // each (stratum, class) pair dealt evenly over the blocks
+    } else {
+      block = blockOf(inst);
+    }
+    return TrainRecord.newBuilder().setId(inst.getId()).setY(y).setFeatures(Instances.toAvro(x)).setStratum(stratum)
+        .setBlock(block).setAlpha(List.of()).build();
   }
 }

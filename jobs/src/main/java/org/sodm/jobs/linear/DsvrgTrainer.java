@@ -26,6 +26,12 @@ public final class DsvrgTrainer extends LinearTrainer {
     return "dsvrg";
   }
 
+  /** --linear-partitioner stratified: Algorithm 2's stratified partition (landmarks, strata, dealing). */
+  @Override
+  protected boolean stratified(TrainSpec spec) {
+    return spec.linearStratified();
+  }
+
   @Override
   protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
     TrainSpec spec = ctx.spec();

@@ -56,6 +56,9 @@ final class LinearKeys {
     return IngestJob.readScaler(conf, new Path(conf.get(INGEST_DIR)));
   }
 
+  /** DSVRG's stratified partition: the landmarks file ({@link LinearStrata}); unset: random blocks. */
+  static final String LANDMARKS = "sodm.internal.linear.landmarks";
+
   /** Multi-class task: the label of +1 (set: only this task's rows, labelled by class). */
   static final String TASK_POSITIVE = "sodm.internal.linear.task.positive";
   /** Multi-class task: the label of -1, empty for every other class (one-vs-rest). */

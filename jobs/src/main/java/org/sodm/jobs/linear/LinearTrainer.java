@@ -57,6 +57,11 @@ public abstract class LinearTrainer implements Trainer {
     return false;
   }
 
+  /** Whether the partition job deals stratified blocks (DSVRG: seed 000 Algorithm 2 lines 1-2, --linear-partitioner). */
+  protected boolean stratified(TrainSpec spec) {
+    return false;
+  }
+
   /** The model's bias from a solution (w has dim + 1 entries, the bias weight last). */
   protected double bias(TrainSpec spec, Solution s, int dim) {
     return spec.loss().bias() ? s.w()[dim] : 0;
@@ -176,11 +181,23 @@ public abstract class LinearTrainer implements Trainer {
 
       @Override
       public void write(Path temp) throws IOException {
-        PartitionJob.run(conf, new Path(data.dir(), IngestJob.DATA), new Path(temp, "blocks"), k);
+        Configuration pc = conf;
+        if (stratified(spec) && k > 1) {
+          pc = new Configuration(conf);
+          Path lm = new Path(temp, LinearStrata.FILE);
+          LinearStrata.select(pc, data.dir(), lm);
+          pc.set(LinearKeys.LANDMARKS, lm.toString());
+        }
+        PartitionJob.run(pc, new Path(data.dir(), IngestJob.DATA), new Path(temp, "blocks"), k);
       }
 
       @Override
-      public String summary(Path dir, boolean resumed) {
+      public String summary(Path dir, boolean resumed) throws IOException {
+        if (stratified(spec) && k > 1) {
+          int s = org.sodm.jobs.support.AvroFiles.readAll(conf, new Path(dir, LinearStrata.FILE), org.sodm.avro.TrainRecord.class).size();
+          return String.format(Locale.ROOT, "%,d rows dealt to %d blocks (stratified: %d landmarks x 2 classes, seed %d)",
+              data.stats().getRows(), k, s, spec.seed());
+        }
         return String.format(Locale.ROOT, "%,d rows dealt to %d blocks (random, seed %d)", data.stats().getRows(), k, spec.seed());
       }
     });

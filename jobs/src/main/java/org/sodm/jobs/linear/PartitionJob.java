@@ -25,7 +25,8 @@ import org.sodm.jobs.support.SodmConf;
 
 /**
  * The linear solvers' blocks as a job: each ingested instance dealt by {@link Dealer} (scaled,
- * labelled +-1, block hash(id, seed) mod K).
+ * labelled +-1, block hash(id, seed) mod K, or for DSVRG's stratified partition its (stratum,
+ * class) pair dealt evenly over the blocks, one stream per ingested part).
  * Reducer k writes block k as {@code block-0000k.avro} TrainRecords with empty alpha (alpha^0 = 0).
  */
 final class PartitionJob {
@@ -37,7 +38,9 @@ final class PartitionJob {
     conf.set(JobFailure.DIR_KEY, new Path(out.getParent(), "_failures-partition").toString());
     Job job = Jobs.newJob(conf, "sodm linear partition (" + blocks + " blocks)");
     job.setJarByClass(PartitionJob.class);
-    job.setInputFormatClass(AvroKeyInputFormat.class);
+    // stratified blocks deal per stream: one split per ingested part, so the streams do not depend on the split size
+    job.setInputFormatClass(conf.get(LinearKeys.LANDMARKS) != null ? org.sodm.jobs.support.WholeFileAvroInputFormat.class
+        : AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, Instance.getClassSchema());
     FileInputFormat.setInputPaths(job, instances);
     job.setMapperClass(PartitionMapper.class);
@@ -75,6 +78,10 @@ final class PartitionJob {
     protected void setup(Context context) throws IOException {
       AvroClasses.trust();
       dealer = new Dealer(context.getConfiguration());
+      if (dealer.stratified()) {
+        org.apache.hadoop.mapreduce.lib.input.FileSplit split = (org.apache.hadoop.mapreduce.lib.input.FileSplit) context.getInputSplit();
+        dealer.stream(split.getPath().getName().hashCode() * 1_000_003L + split.getStart());
+      }
     }
 
     @Override

@@ -189,6 +189,11 @@ public enum Param {
       "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm, Saddle for nu and hard-margin), bqo (seed 003 "
           + "Algorithm 1, distributed dual L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal), kernel (the SODM merge "
           + "tree with the linear kernel) or saddle (seed 002, Saddle-SVC / Saddle-DSVC: nu-SVM and hard margin)."),
+  LINEAR_PARTITIONER("sodm.train.linear.partitioner", "random", Group.LINEAR, Type.choice("random", "stratified"),
+      "--linear-partitioner", "P",
+      "DSVRG's blocks (when there are 2 or more): random (hash of the id and seed) or stratified (seed 000 Algorithm 2 lines 1-2: "
+          + "--landmarks landmarks in the linear kernel's space selected from a row sample, each row's stratum its nearest "
+          + "landmark, each (stratum, class) pair dealt evenly over the blocks). BQO's blocks are always random."),
   LINEAR_BLOCKS("sodm.train.linear.blocks", "auto", Group.LINEAR, Type.text("auto or an integer in [1, 1000000]", v -> isAutoOr(v, 1, 1_000_000)),
       "--linear-blocks", "K",
       "BQO / DSVRG: number of blocks K (one map task each; a block must fit a task's memory). auto: as few as the memory allows, "

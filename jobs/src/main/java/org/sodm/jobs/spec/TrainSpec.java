@@ -421,6 +421,11 @@ public final class TrainSpec {
     return autoInt(Param.EXACT_BLOCKS);
   }
 
+  /** --linear-partitioner stratified: DSVRG deals stratified blocks. */
+  public boolean linearStratified() {
+    return get(Param.LINEAR_PARTITIONER).equals("stratified");
+  }
+
   /** --kmeans-sample: the most points each level's kernel k-means is fitted on (DC-SVM's m). */
   public int kmeansSample() {
     return (int) integer(Param.KMEANS_SAMPLE);
