@@ -255,14 +255,19 @@ public final class GridSearch {
       Result result = new Result(cells, best, null, runner.elapsed());
       // the three files are written to hidden temporary names first and renamed only when all are complete
       List<Path[]> renames = new ArrayList<>();
-      renames.add(writeTemp(fs, new Path(runner.out(), CSV), o -> o.write(csv(cells, k).getBytes(StandardCharsets.UTF_8))));
-      renames.add(writeTemp(fs, new Path(runner.out(), JSON), o -> o.write(new com.fasterxml.jackson.databind.ObjectMapper()
-          .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(json(result, req, resolved)))));
-      if (plot != null) {
-        String title = String.format(Locale.ROOT, "%s: %d-fold CV accuracy, best log2c %s log2g %s = %.4f%%",
-            String.join(",", req.inputs().stream().map(s -> new Path(s).getName()).toList()), k, fmt(best.log2c()),
-            fmt(best.log2g()), 100 * best.accuracy());
-        renames.add(writeTemp(fs, new Path(runner.out(), PNG), o -> plot.write(result, title, o)));
+      try {
+        renames.add(writeTemp(fs, new Path(runner.out(), CSV), o -> o.write(csv(cells, k).getBytes(StandardCharsets.UTF_8))));
+        renames.add(writeTemp(fs, new Path(runner.out(), JSON), o -> o.write(new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(json(result, req, resolved)))));
+        if (plot != null) {
+          String title = String.format(Locale.ROOT, "%s: %d-fold CV accuracy, best log2c %s log2g %s = %.4f%%",
+              String.join(",", req.inputs().stream().map(s -> new Path(s).getName()).toList()), k, fmt(best.log2c()),
+              fmt(best.log2g()), 100 * best.accuracy());
+          renames.add(writeTemp(fs, new Path(runner.out(), PNG), o -> plot.write(result, title, o)));
+        }
+      } catch (IOException | RuntimeException e) {
+        for (Path[] r : renames) fs.delete(r[0], false);
+        throw e;
       }
       for (Path[] r : renames) {
         fs.delete(r[1], false);
