@@ -95,6 +95,33 @@ class GridSearchTest {
     System.out.printf("grid 3x3 svmguide1: kernel evaluations cold %,d warm %,d (%.1f%%)%n", coldEvals, warmEvals, 100.0 * warmEvals / coldEvals);
   }
 
+  /** Multi-class (4 classes, ovo and ovr): every cell equals sodm cv with that C and gamma. */
+  @Test
+  @SuppressWarnings("unchecked")
+  void multiclassCellsEqualSodmCv() throws Exception {
+    String data = MulticlassTrainTest.resource("blobs4.libsvm").toString();
+    for (String scheme : List.of("ovo", "ovr")) {
+      Configuration conf = LocalConf.create(tmp);
+      conf.set(SodmConf.LOSS, "hinge");
+      conf.set("sodm.train.multiclass", scheme);
+      GridSearch.Result r = GridSearch.run(conf, new GridSearch.Request(List.of(data), new org.apache.hadoop.fs.Path(tmp.resolve("mc-" + scheme).toString()),
+          new double[] {1}, new double[] {0}, 3, true, false, false), null, l -> {});
+      for (GridSearch.Cell c : r.cells()) {
+        Configuration cv = LocalConf.create(tmp);
+        cv.set(SodmConf.LOSS, "hinge");
+        cv.set("sodm.train.multiclass", scheme);
+        cv.set(SodmConf.C, Double.toString(c.c()));
+        cv.set(SodmConf.GAMMA, Double.toString(c.gamma()));
+        cv.setInt(TrainKeys.CV_FOLDS, 3);
+        Path out = tmp.resolve("mc-cv-" + scheme + c.log2c());
+        TrainPipeline.run(cv, new TrainPipeline.Request(List.of(data), null, new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
+        Map<String, Object> report = new com.fasterxml.jackson.databind.ObjectMapper().readValue(out.resolve(TrainPipeline.REPORT).toFile(), Map.class);
+        Map<String, Object> m = (Map<String, Object>) report.get("cv");
+        assertEquals(((Number) m.get("accuracy")).doubleValue(), c.accuracy(), 0, scheme + " log2c " + c.log2c());
+      }
+    }
+  }
+
   @Test
   @SuppressWarnings("unchecked")
   void csvAndJsonHoldEveryCellAndThePlotIsAPng() throws Exception {
@@ -175,6 +202,27 @@ class GridSearchTest {
     assertNotEquals("0", r[0]);
     assertTrue(r[2].contains("--loss"), r[2]);
     assertFalse(Files.exists(out));
+  }
+
+  /** The command end to end: the PNG is drawn, and --train-best trains the final model with the best pair. */
+  @Test
+  void commandWritesThePlotAndTrainsTheBestPair() throws Exception {
+    Path out = tmp.resolve("cmd");
+    String[] r = org.sodm.cli.SodmMainAccess.run("grid", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-D", "fs.defaultFS=file:///", "-D",
+        "mapreduce.framework.name=local", "-i", LocalConf.sampleData("svmguide1").toString(), "-o", out.toString(), "--log2c", "1,3,2",
+        "--log2g", "1", "--folds", "3", "--scale", "0,1", "--train-best");
+    assertEquals("0", r[0], r[1] + r[2]);
+    assertTrue(r[1].contains("best log2c 3 log2g 1 (C 8.0, gamma 2.0)"), r[1]);
+    assertTrue(r[1].contains("sub-problems 6/6"), r[1]);
+    java.awt.image.BufferedImage png = javax.imageio.ImageIO.read(out.resolve(GridSearch.PNG).toFile());
+    assertTrue(png.getWidth() > 100 && png.getHeight() > 100);
+    org.sodm.model.Model m = org.sodm.jobs.predict.ModelFiles.read(new Configuration(),
+        new org.apache.hadoop.fs.Path(out.resolve(GridSearch.BEST).resolve("model.avro").toString()));
+    Map<String, String> p = new java.util.HashMap<>();
+    m.provenance().getParameters().forEach((k, v) -> p.put(k.toString(), v.toString()));
+    assertEquals(8.0, Double.parseDouble(p.get(SodmConf.C)));
+    assertEquals(2.0, Double.parseDouble(p.get(SodmConf.GAMMA)));
+    assertEquals("hinge", p.get(SodmConf.LOSS));
   }
 
   /** grid.py's job order visits every cell once; the best is the first most accurate cell, a same-gamma smaller C replacing it. */
