@@ -11,6 +11,7 @@ import java.util.Locale;
  * <pre>
  * split IN TRAIN_OUT TEST_OUT [TEST_FRACTION=0.2] [SEED=1]   seeded split of a LIBSVM file (prints "train N test M")
  * dedup-split IN TRAIN_OUT TEST_OUT [FRACTION=0.2] [SEED=1] duplicates removed, then the seeded split (prints what it removed)
+ * enlarge IN OUT ROWS SIGMA [SEED=1]                          IN's rows repeated with Gaussian noise to ROWS rows (Enlarge)
  * check-jar JAR CHECKOUT_DIR                                 exit 0 if the jar was built from the checkout (commit, diff), else 3
  * report DIR                                                 results.md, results.json, plot-SET.png from a run directory
  * svm-train LOG                                              the figures parsed from svm-train's output (key=value)
@@ -45,6 +46,13 @@ public final class BenchTool {
         System.err.println(args[1] + ": " + r.describe());
         return 0;
       }
+      case "enlarge": {
+        if (args.length < 5) return usage();
+        long seed = args.length > 5 ? Long.parseLong(args[5]) : 1;
+        int n0 = Enlarge.enlarge(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]), Double.parseDouble(args[4]), seed);
+        System.out.printf(Locale.ROOT, "wrote %s rows from %d input rows, noise sigma %s, seed %d%n", args[3], n0, args[4], seed);
+        return 0;
+      }
       case "check-jar": {
         if (args.length < 3) return usage();
         CommitCheck.Verdict v = CommitCheck.check(Path.of(args[1]), Path.of(args[2]));
@@ -71,7 +79,7 @@ public final class BenchTool {
   }
 
   private static int usage() {
-    System.err.println("usage: BenchTool split|dedup-split IN TRAIN_OUT TEST_OUT [TEST_FRACTION] [SEED] | check-jar JAR CHECKOUT | report DIR | svm-train LOG");
+    System.err.println("usage: BenchTool split|dedup-split IN TRAIN_OUT TEST_OUT [TEST_FRACTION] [SEED] | enlarge IN OUT ROWS SIGMA [SEED] | check-jar JAR CHECKOUT | report DIR | svm-train LOG");
     return 2;
   }
 }
