@@ -21,8 +21,8 @@ PC[skin_nonskin]=32; PG[skin_nonskin]=32; NOTE[skin_nonskin]="BENCHMARKS.md"
 TRAIN_FILE[svmguide1]=svmguide1/svmguide1.xz;    TEST_FILE[svmguide1]=svmguide1/svmguide1.t.xz
 PC[svmguide1]=2; PG[svmguide1]=2;    NOTE[svmguide1]="BENCHMARKS.md (LIBSVM guide's)"
 TRAIN_FILE[phishing]=phishing/phishing.libsvm.xz; TEST_FILE[phishing]=
-PC[phishing]=8; PG[phishing]=0.5
-NOTE[phishing]="chosen here: best point of a LIBSVM-guide grid (5-fold svm-train -v on the whole file, C in {1,8,32} x gamma in {1/32,1/8,1/2}): C=8, gamma=1/2, 97.37% (C=32 ties; C=1 97.26%)"
+PC[phishing]=1; PG[phishing]=0.125
+NOTE[phishing]="chosen on the training part only (bench/run.sh --tune: 5-fold svm-train -v on the 4,679 training rows of the deduplicated seed-1 split, C in {1,8,32} x gamma in {1/32,1/8,1/2,2,8,32}): C=1, gamma=1/8, 95.13% (C=32 gamma=1/32 95.11%, C=8 gamma=1/8 94.89%). Until 2026-11-23 C=8 gamma=1/2 had been chosen by CV on the whole file, test rows and their copies included"
 TRAIN_FILE[mushrooms]=mushrooms/agaricus.txt.train.xz; TEST_FILE[mushrooms]=mushrooms/agaricus.txt.test.xz
 PC[mushrooms]=1; PG[mushrooms]=0.03125
 NOTE[mushrooms]="chosen here: C=1 (LIBSVM's default), gamma=1/32; 5-fold CV on the training file is 100% at every point of C in {1,8} x gamma in {1/128,1/32,1/8} but (C=1, gamma=1/128), 99.72%: the set is separable"
@@ -54,7 +54,9 @@ Data sets (default all: $ALL_SETS, or none when --scaling is given):
   --peer-cache MB        svm-train -m (default 1000, as in BENCHMARKS.md)
   --raw LIST             sets used as distributed, without the [0,1] svm-scale step (default ijcnn1,
                          already in [-1,1]: BENCHMARKS.md's peer figures are on that file; 'none' scales all)
-  --seed S               seed of the 80/20 split (default 1)
+  --seed S               seed of the 80/20 split (default 1); duplicate rows are removed first
+  --tune                 only choose C and gamma for the sets: 5-fold svm-train -v on the TRAINING part
+                         (C in {1,8,32} x gamma in {1/32,1/8,1/2,2,8,32}), print the grid and exit
 Scaling series (ours only):
   --scaling SIZES        e.g. 100000,200000,400000,800000: sodm generate at each size
   --block-rows N         rows per bottom block, K = ceil(rows / N) (default 12500)
@@ -69,6 +71,10 @@ General:
   --timeout SEC          kill a command after SEC seconds (counted as failed; default none)
   --keep-models          keep our model directories (default: only train-report.json is kept)
   --no-install           never call apt-get
+  --build                build the jars first (mvn -B -o -q -DskipTests package; not timed)
+  --no-commit-check      time even a jar that is not the checkout's (recorded as such in config.txt);
+                         by default the run stops when jobs/target/sodm-jobs-*-all.jar was built from
+                         another commit or other uncommitted changes (META-INF/sodm/build.properties)
   --report DIR           only (re)write the report of an existing output directory
   --self-check           fast checks of the data preparation (used by the JUnit test), then exit
 EOF
@@ -82,6 +88,7 @@ scaling=""; block_rows=12500; scaling_opts="--loss hinge -c 4 -g 1"; scaling_gen
 in_list_early() { [[ ",$2," == *",$1,"* ]]; }
 datasets="$root/../shared/datasets"; scratch="${TMPDIR:-/tmp}/sodm-bench"; out=""; java_opts=""; timeout_s=0
 keep_models=0; install=1; validate=1; report_only=""; self_check=0; libsvm_defaults=0
+tune=0; build_first=0; commit_check=1
 invocation="bench/run.sh $*"
 
 while [ $# -gt 0 ]; do
@@ -110,6 +117,9 @@ while [ $# -gt 0 ]; do
     --keep-models) keep_models=1; shift ;;
     --no-validation) validate=0; shift ;;
     --no-install) install=0; shift ;;
+    --tune) tune=1; shift ;;
+    --build) build_first=1; shift ;;
+    --no-commit-check) commit_check=0; shift ;;
     --report) report_only="$2"; shift 2 ;;
     --self-check) self_check=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -191,11 +201,14 @@ timed() {
   local pre=()
   [ "$timeout_s" != 0 ] && pre=(timeout "$timeout_s")
   t0="$(now)"
-  /usr/bin/time -f '%M' -o "$rssf" ${pre[@]+"${pre[@]}"} "$@" >"$log" 2>&1 || rc=$?
+  # %M peak RSS (KB), %U + %S: user + system CPU seconds of the command and every child it waited for
+  /usr/bin/time -f '%M %U %S' -o "$rssf" ${pre[@]+"${pre[@]}"} "$@" >"$log" 2>&1 || rc=$?
   t1="$(now)"
+  local last; last="$(tail -n 1 "$rssf")"
   {
     echo "${prefix}_seconds=$(elapsed "$t0" "$t1")"
-    echo "${prefix}_rss_kb=$(tail -n 1 "$rssf" | tr -dc '0-9')"
+    echo "${prefix}_cpu_seconds=$(echo "$last" | awk 'NF == 3 { printf "%.2f", $2 + $3 }')"
+    echo "${prefix}_rss_kb=$(echo "$last" | awk 'NF == 3 { print $1 }')"
     echo "${prefix}_exit=$rc"
   } >>"$meta"
   rm -f "$rssf"
@@ -223,7 +236,7 @@ prepare() {
   [ -z "$src_test" ] || [ -f "$src_test" ] || die "$set: $src_test not found"
   local scale=1
   in_list "$set" "$raw_sets" && scale=0
-  key="v1 seed=$seed scale=$scale $(cksum <"$src_train" | cut -d' ' -f1)${src_test:+ $(cksum <"$src_test" | cut -d' ' -f1)}"
+  key="v2-dedup seed=$seed scale=$scale $(cksum <"$src_train" | cut -d' ' -f1)${src_test:+ $(cksum <"$src_test" | cut -d' ' -f1)}"
   DATA_TRAIN="$d/train.libsvm"; DATA_TEST="$d/test.libsvm"
   if [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$key" ] && [ -f "$DATA_TRAIN" ] && [ -f "$DATA_TEST" ]; then
     say "$set: prepared data in $d (reused)"
@@ -235,7 +248,9 @@ prepare() {
       decompress "$src_test" >"$d/test.raw"
     else
       decompress "$src_train" >"$d/all.raw"
-      bench_tool split "$d/all.raw" "$d/train.raw" "$d/test.raw" 0.2 "$seed" >&2
+      # duplicates removed first: no test row is a copy of a training row
+      bench_tool dedup-split "$d/all.raw" "$d/train.raw" "$d/test.raw" 0.2 "$seed" >"$d/dedup.txt"
+      say "$set: $(cat "$d/dedup.txt")"
       rm -f "$d/all.raw"
     fi
     if [ "$scale" = 1 ]; then
@@ -248,7 +263,7 @@ prepare() {
     echo "$key" >"$d/stamp"
   fi
   DATA_PREP=""
-  [ -z "$src_test" ] && DATA_PREP="seeded 80/20 split (SplittableRandom seed $seed) of ${TRAIN_FILE[$set]}; "
+  [ -z "$src_test" ] && DATA_PREP="duplicates removed ($(awk '{ print $6 " of " $8 " rows" }' "$d/dedup.txt")), then a seeded 80/20 split (SplittableRandom seed $seed) of ${TRAIN_FILE[$set]}; "
   if [ "$scale" = 1 ]; then
     DATA_PREP+="svm-scale -l 0 -u 1 on train, same range file on test (both sides)"
   else
@@ -269,24 +284,26 @@ self_check() {
   if [ ! -d "$datasets" ]; then
     skip "data sets: $datasets absent"
   else
-    # the split: deterministic, disjoint, complete, 80/20
+    # the split: duplicates removed, deterministic, disjoint, complete, 80/20
     local src="$datasets/${TRAIN_FILE[phishing]}"
     if [ -f "$src" ]; then
       decompress "$src" >"$tmp/all"
-      bench_tool split "$tmp/all" "$tmp/a.tr" "$tmp/a.te" 0.2 1 >/dev/null
-      bench_tool split "$tmp/all" "$tmp/b.tr" "$tmp/b.te" 0.2 1 >/dev/null
-      bench_tool split "$tmp/all" "$tmp/c.tr" "$tmp/c.te" 0.2 2 >/dev/null
+      bench_tool dedup-split "$tmp/all" "$tmp/a.tr" "$tmp/a.te" 0.2 1 >/dev/null 2>&1
+      bench_tool dedup-split "$tmp/all" "$tmp/b.tr" "$tmp/b.te" 0.2 1 >/dev/null 2>&1
+      bench_tool dedup-split "$tmp/all" "$tmp/c.tr" "$tmp/c.te" 0.2 2 >/dev/null 2>&1
       cmp -s "$tmp/a.tr" "$tmp/b.tr" && cmp -s "$tmp/a.te" "$tmp/b.te" && ok "split: same seed, same files" || bad "split: same seed gave different files"
       cmp -s "$tmp/a.te" "$tmp/c.te" && bad "split: another seed gave the same test file" || ok "split: another seed, another split"
       local n ntr nte
-      n=$(grep -cv '^[[:space:]]*$' "$tmp/all"); ntr=$(wc -l <"$tmp/a.tr"); nte=$(wc -l <"$tmp/a.te")
-      [ $((ntr + nte)) -eq "$n" ] && ok "split: $ntr + $nte = $n rows" || bad "split: $ntr + $nte != $n"
+      # phishing's values are written identically in every row, so its exact-line duplicates are its duplicates
+      n=$(sed 's/^[[:space:]]*//;s/[[:space:]]*$//' "$tmp/all" | grep -v '^$' | sort -u | wc -l); ntr=$(wc -l <"$tmp/a.tr"); nte=$(wc -l <"$tmp/a.te")
+      [ $((ntr + nte)) -eq "$n" ] && ok "split: $ntr + $nte = $n unique rows" || bad "split: $ntr + $nte != $n unique rows"
       [ "$nte" -eq $(( (n * 2 + 5) / 10 )) ] && ok "split: 20% test" || bad "split: test rows $nte, expected round(0.2 * $n)"
-      if cat "$tmp/a.tr" "$tmp/a.te" | sort | cmp -s - <(sed 's/^[[:space:]]*//;s/[[:space:]]*$//' "$tmp/all" | grep -v '^$' | sort); then
-        ok "split: train + test = the input lines"
+      if cat "$tmp/a.tr" "$tmp/a.te" | sort | cmp -s - <(sed 's/^[[:space:]]*//;s/[[:space:]]*$//' "$tmp/all" | grep -v '^$' | sort -u); then
+        ok "split: train + test = the unique input lines"
       else
-        bad "split: train + test differ from the input"
+        bad "split: train + test differ from the unique input lines"
       fi
+      [ -z "$(comm -12 <(sort "$tmp/a.tr") <(sort "$tmp/a.te") | head -n 1)" ] && ok "split: no test row is a training row" || bad "split: a test row is also a training row"
     else
       skip "split: $src absent"
     fi
@@ -335,14 +352,52 @@ if [ -n "$report_only" ]; then
   exit 0
 fi
 
+# ------------------------------------------------------------------ tuning (parameters from the training part only)
+# tune SET: 5-fold svm-train -v on the prepared TRAINING file over a grid; prints one line per point and the best
+tune_set() {
+  local set="$1" best="" bestacc=0 c g acc
+  prepare "$set"
+  say "$set: 5-fold cross-validation on the training part ($(wc -l <"$DATA_TRAIN") rows), the test part unseen"
+  for c in 1 8 32; do
+    for g in 0.03125 0.125 0.5 2 8 32; do
+      acc=$(svm-train -q -v 5 -c "$c" -g "$g" -m "$peer_cache" "$DATA_TRAIN" | sed -n 's/.*Accuracy = \([0-9.]*\)%.*/\1/p')
+      echo "$set C=$c gamma=$g cv=$acc%"
+      if awk -v a="$acc" -v b="$bestacc" 'BEGIN { exit !(a > b) }'; then bestacc="$acc"; best="C=$c gamma=$g"; fi
+    done
+  done
+  echo "$set best: $best cv=$bestacc% (first of the ties in the order C ascending, gamma ascending)"
+}
+if [ "$tune" = 1 ]; then
+  ensure_tools
+  ensure_bench_cp
+  for set in ${sets//,/ }; do tune_set "${set%@default}"; done
+  exit 0
+fi
+
 # ------------------------------------------------------------------ set-up
 ensure_tools
 export SODM_LOCAL=1
 [ -n "$java_opts" ] && export SODM_JAVA_OPTS="$java_opts"
+if [ "$build_first" = 1 ]; then
+  say "building the jars (mvn -B -o -q -DskipTests package; not timed)"
+  (cd "$root" && mvn -B -o -q -DskipTests package) >&2 || die "the build failed"
+fi
 say "checking the sodm jars (builds them when missing; not timed)"
 sodm_version="$("$root/bin/sodm" --version 2>/dev/null | head -n 1)" || die "bin/sodm --version failed"
 [ -n "$(jar)" ] || die "no jobs/target/sodm-jobs-*-all.jar after the build"
 ensure_bench_cp
+# the jar must be the checkout's: same commit, and the same uncommitted changes if any
+commit_line=""; commit_rc=0
+commit_out="$(bench_tool check-jar "$(jar)" "$root")" || commit_rc=$?
+jar_commit="$(echo "$commit_out" | sed -n 's/^commit=//p')"
+commit_line="$(echo "$commit_out" | sed -n 's/^check=//p')"
+if [ "$commit_rc" -ne 0 ]; then
+  [ "$commit_check" = 1 ] && die "refusing to time: $commit_line (--build rebuilds; --no-commit-check times it anyway)"
+  say "WARNING: $commit_line (timed anyway: --no-commit-check)"
+  commit_line="NOT CHECKED (--no-commit-check): $commit_line"
+else
+  say "$commit_line"
+fi
 
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -z "$out" ] && out="$root/bench/results/$stamp"
@@ -359,8 +414,7 @@ for m in "${modes[@]}"; do
 done
 if [ "$odm" = 1 ]; then variants+=(odm); VOPTS[odm]="--loss odm $odm_opts"; fi
 
-git_commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-[ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] && git_commit+="+dirty"
+git_commit="${jar_commit:-unknown}"
 {
   echo "timestamp=$(date '+%Y-%m-%d %H:%M:%S %Z')"
   echo "host=$(hostname)"
@@ -370,13 +424,14 @@ git_commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
   echo "sodm_version=$sodm_version"
   echo "sodm_commit=$git_commit"
+  echo "commit_check=$commit_line"
   echo "java=$(java -version 2>&1 | head -n 1)"
   echo "java_opts=${SODM_JAVA_OPTS:--Xmx3g (bin/sodm default)}"
   echo "libsvm=LIBSVM $(dpkg-query -W -f '${Version}' libsvm-tools 2>/dev/null || echo '?') (svm-train -m $peer_cache)"
   echo "pairs=$pairs"
   echo "sets=$sets"
   echo "variants=$(IFS=,; echo "${variants[*]}")"
-  echo "order=per set and pair: $(printf 'sodm %s (train, predict), ' "${variants[@]}")then svm-train, svm-predict"
+  echo "order=per set, odd pairs: $(printf 'sodm %s (train, predict), ' "${variants[@]}")then svm-train, svm-predict; even pairs: the peer first"
   echo "seed=$seed"
   echo "validation=$([ "$validate" = 1 ] && echo yes || echo no)"
   echo "command=$invocation"
@@ -395,7 +450,7 @@ run_ours() { # SET VARIANT PAIR TRAIN TEST OPTS
   local tcmd="bin/sodm train -i $train ${val[*]:-} -o $model $opts"
   local pcmd="bin/sodm predict -m $model -i $test -o $pred"
   { echo "set=$set"; echo "variant=$v"; echo "side=ours"; echo "pair=$pair"; echo "sodm_opts=$opts"
-    echo "train_cmd=$tcmd"; echo "predict_cmd=$pcmd"; } >"$dir/meta.txt"
+    echo "train_cmd=$tcmd"; echo "predict_cmd=$pcmd"; echo "first=$first"; } >"$dir/meta.txt"
   say "$set pair $pair: sodm $v ..."
   # shellcheck disable=SC2086
   timed "$dir/meta.txt" train "$dir/train.log" "$root/bin/sodm" train -i "$train" ${val[@]+"${val[@]}"} -o "$model" $opts
@@ -418,7 +473,7 @@ run_peer() { # SET PAIR TRAIN TEST
   mkdir -p "$dir"; rm -f "$model"
   local targs=(-c "${PC[$set]}" -g "${PG[$set]}" -m "$peer_cache")
   { echo "set=$set"; echo "variant=libsvm"; echo "side=peer"; echo "pair=$pair"
-    echo "train_cmd=svm-train ${targs[*]} $train $model"; echo "predict_cmd=svm-predict $test $model $model.out"; } >"$dir/meta.txt"
+    echo "train_cmd=svm-train ${targs[*]} $train $model"; echo "predict_cmd=svm-predict $test $model $model.out"; echo "first=$first"; } >"$dir/meta.txt"
   say "$set pair $pair: svm-train ..."
   timed "$dir/meta.txt" train "$dir/train.log" svm-train "${targs[@]}" "$train" "$model"
   if grep -q '^train_exit=0$' "$dir/meta.txt"; then
@@ -460,11 +515,14 @@ if [ -n "$sets" ]; then
       echo "test_sha256=$(sha256sum "$DATA_TEST" | cut -c1-16)"
     } >"$out/sets/$set.txt"
     for pair in $(seq 1 "$pairs"); do
+      # alternate which side runs first: odd pairs ours then the peer, even pairs the peer then ours
+      first=ours; [ $((pair % 2)) = 0 ] && first=peer
+      [ "$first" = peer ] && run_peer "$set" "$pair" "$DATA_TRAIN" "$DATA_TEST"
       for v in "${variants[@]}"; do
         if [ "$v" = odm ]; then p="-g ${PG[$set]}"; else p="-c ${PC[$set]} -g ${PG[$set]}"; fi
         run_ours "$set" "$v" "$pair" "$DATA_TRAIN" "$DATA_TEST" "$(echo ${VOPTS[$v]} $p $sodm_opts)"
       done
-      run_peer "$set" "$pair" "$DATA_TRAIN" "$DATA_TEST"
+      [ "$first" = ours ] && run_peer "$set" "$pair" "$DATA_TRAIN" "$DATA_TEST"
     done
   done
 fi

@@ -22,8 +22,9 @@ import org.knowm.xchart.XYChart;
  * <pre>
  * DIR/config.txt                         key=value: run-level facts (date, host, cpus, versions, pairs, sets order)
  * DIR/sets/SET.txt                       key=value: rows, parameters, commands, data preparation
- * DIR/runs/SET/VARIANT/PAIR/meta.txt     key=value: side (ours|peer), pair, train_seconds, train_rss_kb, train_exit,
- *                                        predict_seconds, predict_rss_kb, predict_exit, commands
+ * DIR/runs/SET/VARIANT/PAIR/meta.txt     key=value: side (ours|peer), pair, first (which side ran first in the pair),
+ *                                        train_seconds, train_cpu_seconds (user + sys of the process tree), train_rss_kb,
+ *                                        train_exit, predict_seconds, predict_cpu_seconds, predict_rss_kb, predict_exit, commands
  * DIR/runs/SET/VARIANT/PAIR/train.log    stdout+stderr of the train command (svm-train / sodm train)
  * DIR/runs/SET/VARIANT/PAIR/predict.log  stdout+stderr of the predict command
  * DIR/runs/SET/VARIANT/PAIR/train-report.json, metrics.json   (ours) copied from the model / predictions
@@ -42,7 +43,9 @@ public final class BenchReport {
     Path dir;
     Map<String, String> meta;
     Double trainSeconds;
+    Double trainCpuSeconds;
     Double predictSeconds;
+    Double predictCpuSeconds;
     Double trainRssMb;
     Double predictRssMb;
     boolean ok;
@@ -61,7 +64,10 @@ public final class BenchReport {
       m.put("ok", ok);
       if (failure != null) m.put("failure", failure);
       m.put("trainSeconds", trainSeconds);
+      m.put("trainCpuSeconds", trainCpuSeconds);
       m.put("predictSeconds", predictSeconds);
+      m.put("predictCpuSeconds", predictCpuSeconds);
+      if (meta.containsKey("first")) m.put("firstInPair", meta.get("first"));
       m.put("trainPeakRssMb", trainRssMb);
       m.put("predictPeakRssMb", predictRssMb);
       m.put("testAccuracy", accuracy);
@@ -105,6 +111,7 @@ public final class BenchReport {
     List<Run> ours = new ArrayList<>();
     List<Run> peer = new ArrayList<>();
     List<Double> ratios = new ArrayList<>();
+    List<Double> cpuRatios = new ArrayList<>();
     Run oursMedian;
     Run peerMedian;
   }
@@ -136,6 +143,8 @@ public final class BenchReport {
     r.pair = (int) (double) java.util.Optional.ofNullable(dbl(r.meta.get("pair"))).orElse(0.0);
     r.trainSeconds = dbl(r.meta.get("train_seconds"));
     r.predictSeconds = dbl(r.meta.get("predict_seconds"));
+    r.trainCpuSeconds = dbl(r.meta.get("train_cpu_seconds"));
+    r.predictCpuSeconds = dbl(r.meta.get("predict_cpu_seconds"));
     Double kb = dbl(r.meta.get("train_rss_kb"));
     r.trainRssMb = kb == null ? null : kb / 1024;
     kb = dbl(r.meta.get("predict_rss_kb"));
@@ -183,6 +192,15 @@ public final class BenchReport {
     String n = p.getFileName().toString();
     String digits = n.replaceAll("\\D", "");
     return digits.isEmpty() ? n : String.format("%s%020d", n.replaceAll("\\d", ""), Long.parseLong(digits.length() > 18 ? digits.substring(0, 18) : digits));
+  }
+
+  /**
+   * ours / peer, or null when either is unknown or the peer's figure is not positive. CPU seconds
+   * from /usr/bin/time have a 0.01 s resolution: a peer below it gives no ratio rather than infinity.
+   */
+  static Double ratio(Double ours, Double peer) {
+    if (ours == null || peer == null || !Double.isFinite(ours) || !Double.isFinite(peer) || peer <= 0) return null;
+    return ours / peer;
   }
 
   static double median(List<Double> xs) {
@@ -247,11 +265,9 @@ public final class BenchReport {
         row.peer = peer;
         for (Run o : row.ours) {
           Run p = peer.stream().filter(x -> x.pair == o.pair).findFirst().orElse(null);
-          if (o.ok && p != null && p.ok && o.trainSeconds != null && p.trainSeconds != null && p.trainSeconds > 0) {
-            row.ratios.add(o.trainSeconds / p.trainSeconds);
-          } else {
-            row.ratios.add(null);
-          }
+          boolean both = o.ok && p != null && p.ok;
+          row.ratios.add(both ? ratio(o.trainSeconds, p.trainSeconds) : null);
+          row.cpuRatios.add(both ? ratio(o.trainCpuSeconds, p.trainCpuSeconds) : null);
         }
         row.oursMedian = medianRun(row.ours);
         row.peerMedian = medianRun(peer);
@@ -298,6 +314,12 @@ public final class BenchReport {
     return r;
   }
 
+  static List<Double> okCpu(List<Run> runs) {
+    List<Double> r = new ArrayList<>();
+    for (Run x : runs) if (x.ok) r.add(x.trainCpuSeconds);
+    return r;
+  }
+
   static List<Double> okRss(List<Run> runs) {
     List<Double> r = new ArrayList<>();
     for (Run x : runs) if (x.ok) r.add(x.trainRssMb);
@@ -336,8 +358,8 @@ public final class BenchReport {
 
     if (!d.rows.isEmpty()) {
       b.append("## Results\n\n");
-      b.append("| set | ours | train s ours | train s LIBSVM | ratio per pair | **ratio** | predict s ours / LIBSVM | test acc ours | test acc LIBSVM | Δ pts | SV ours | SV LIBSVM | dual obj ours | dual obj LIBSVM | peak RSS MB ours / LIBSVM |\n");
-      b.append("|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      b.append("| set | ours | train s ours | train s LIBSVM | ratio per pair | **ratio** | CPU s ours / LIBSVM | CPU ratio per pair | **CPU ratio** | predict s ours / LIBSVM | test acc ours | test acc LIBSVM | Δ pts | SV ours | SV LIBSVM | dual obj ours | dual obj LIBSVM | peak RSS MB ours / LIBSVM |\n");
+      b.append("|---|---|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (Row r : d.rows) {
         Run om = r.oursMedian;
         Run pm = r.peerMedian;
@@ -358,6 +380,9 @@ public final class BenchReport {
             .append(" | ").append(secs(median(okTimes(r.peer, true)))).append(failures(r.peer))
             .append(" | ").append(ratios)
             .append(" | **").append(f(medRatio, "%.2f")).append("×**")
+            .append(" | ").append(secs(median(okCpu(r.ours)))).append(" / ").append(secs(median(okCpu(r.peer))))
+            .append(" | ").append(r.cpuRatios.stream().map(x -> x == null ? "–" : String.format(Locale.ROOT, "%.2f", x)).collect(Collectors.joining(", ")))
+            .append(" | **").append(f(median(r.cpuRatios), "%.2f")).append("×**")
             .append(" | ").append(secs(median(okTimes(r.ours, false)))).append(" / ").append(secs(median(okTimes(r.peer, false))))
             .append(" | ").append(accCell(r.ours, om))
             .append(" | ").append(accCell(r.peer, pm))
@@ -376,6 +401,9 @@ public final class BenchReport {
               : "` command without --validation (JVM start, ingest, every job)")
           .append("; *LIBSVM* = `svm-train` alone. "
           + "*ratio* = ours / LIBSVM train time of the same pair; the bold one is the median of the per-pair ratios (< 1: ours is faster). "
+          + "*CPU* = user + system CPU seconds of the whole process tree (`/usr/bin/time`), the same ratios: sodm uses every core, "
+          + "`svm-train` one, so the CPU ratio is the work done and the wall ratio what a user waits; the two sides alternate which runs "
+          + "first in a pair. "
           + "Predict: `bin/sodm predict` (JVM included) vs `svm-predict`. Accuracy on the test file (the seeded 20% for sets without one); "
           + "Δ = ours − LIBSVM in points. SV: support vectors of the final model (ours: over all final blocks). "
           + "Dual objective: ours is the last level's, summed over its blocks; it is the whole problem's only when the final model has one block, "
@@ -522,6 +550,7 @@ public final class BenchReport {
       m.put("failed", runs.stream().filter(r -> !r.ok).count());
       m.put("trainSeconds", runs.stream().map(r -> r.trainSeconds).collect(Collectors.toList()));
       m.put("trainSecondsMedian", t);
+      m.put("trainCpuSecondsMedian", median(okCpu(runs)));
       if (prevT != null && Double.isFinite(t) && prevT > 0) {
         double ratio = t / prevT;
         double doublings = Math.log((double) e.getKey() / prevN) / Math.log(2);
@@ -592,6 +621,7 @@ public final class BenchReport {
       Map<String, Object> p = new LinkedHashMap<>();
       p.put("trainSecondsMedian", median(okTimes(peer, true)));
       p.put("predictSecondsMedian", median(okTimes(peer, false)));
+      p.put("trainCpuSecondsMedian", median(okCpu(peer)));
       p.put("runs", peer.stream().map(Run::toJson).collect(Collectors.toList()));
       s.put("libsvm", p);
       List<Object> variants = new ArrayList<>();
@@ -603,6 +633,9 @@ public final class BenchReport {
         v.put("predictSecondsMedian", median(okTimes(r.ours, false)));
         v.put("ratioPerPair", r.ratios);
         v.put("ratioMedian", median(r.ratios));
+        v.put("cpuRatioPerPair", r.cpuRatios);
+        v.put("cpuRatioMedian", median(r.cpuRatios));
+        v.put("trainCpuSecondsMedian", median(okCpu(r.ours)));
         v.put("testAccuracy", r.oursMedian == null ? null : r.oursMedian.accuracy);
         v.put("peerTestAccuracy", r.peerMedian == null ? null : r.peerMedian.accuracy);
         v.put("trainPeakRssMbMedian", median(okRss(r.ours)));

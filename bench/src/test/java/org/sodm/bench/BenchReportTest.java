@@ -38,7 +38,7 @@ class BenchReportTest {
   private void ours(String set, String v, int pair, double train, double predict, double acc, String opts) throws Exception {
     String d = "runs/" + set + "/" + v + "/pair-" + pair + "/";
     write(d + "meta.txt", "set=" + set + "\nvariant=" + v + "\nside=ours\npair=" + pair + "\nsodm_opts=" + opts
-        + "\ntrain_cmd=bin/sodm train x\ntrain_seconds=" + train + "\ntrain_rss_kb=512000\ntrain_exit=0\npredict_seconds=" + predict
+        + "\ntrain_cmd=bin/sodm train x\ntrain_seconds=" + train + "\ntrain_cpu_seconds=" + (1.5 * train) + "\ntrain_rss_kb=512000\ntrain_exit=0\npredict_seconds=" + predict
         + "\npredict_rss_kb=256000\npredict_exit=0\n");
     write(d + "train.log", String.join("\n",
         "sodm train: level 2        16 blocks  obj     -1444.43  viol 9.98e-04  SV     990  acc 94.50%       2.8 s  (total " + (train - 4) + " s)",
@@ -53,7 +53,7 @@ class BenchReportTest {
   private void peer(String set, int pair, double train, int exit) throws Exception {
     String d = "runs/" + set + "/libsvm/pair-" + pair + "/";
     write(d + "meta.txt", "set=" + set + "\nvariant=libsvm\nside=peer\npair=" + pair + "\ntrain_seconds=" + train
-        + "\ntrain_rss_kb=10240\ntrain_exit=" + exit + "\npredict_seconds=0.1\npredict_rss_kb=8000\npredict_exit=0\n");
+        + "\ntrain_cpu_seconds=" + train + "\ntrain_rss_kb=10240\ntrain_exit=" + exit + "\npredict_seconds=0.1\npredict_rss_kb=8000\npredict_exit=0\n");
     write(d + "train.log", ToolOutputTest.SVM_TRAIN);
     write(d + "predict.log", "Accuracy = 96.475% (3859/4000) (classification)\n");
   }
@@ -72,6 +72,9 @@ class BenchReportTest {
     // ratios per pair 200, 300, 80; median 200
     String row = md.lines().filter(l -> l.startsWith("| svmguide1 | block")).findFirst().orElseThrow();
     assertTrue(row.contains("| 10.00 | 0.050 | 200.00, 300.00, 80.00 | **200.00×** |"), row);
+    // CPU: ours 15, 18, 12 s, LIBSVM 0.05, 0.04, 0.10 s: per pair 300, 450, 120, median of the ratios 300 (not 15 / 0.05 of the medians by chance:
+    // pair 2's ratio 450 is not the ratio of any medians)
+    assertTrue(row.contains("| 15.00 / 0.050 | 300.00, 450.00, 120.00 | **300.00×** |"), row);
     assertTrue(row.contains("| 96.23% | 96.48% | -0.24 | 657 | 455 |"), row);
     assertTrue(row.contains("-1016.76 (sum of 4 blocks) | -757.11 | 500 / 10 |"), row);
     assertTrue(md.contains("![svmguide1](plot-svmguide1.png)"));
@@ -83,6 +86,9 @@ class BenchReportTest {
     assertEquals(3089, set.get("setup").get("train_rows").intValue()); // numeric facts as numbers
     JsonNode v = set.get("ours").get(0);
     assertEquals(200.0, v.get("ratioMedian").doubleValue(), 1e-9);
+    assertEquals(300.0, v.get("cpuRatioMedian").doubleValue(), 1e-9);
+    assertEquals(450.0, v.get("cpuRatioPerPair").get(1).doubleValue(), 1e-9);
+    assertEquals(15.0, v.get("trainCpuSecondsMedian").doubleValue(), 1e-9);
     assertEquals(10.0, v.get("trainSecondsMedian").doubleValue(), 1e-9);
     assertEquals(0.05, set.get("libsvm").get("trainSecondsMedian").doubleValue(), 1e-12);
     JsonNode run1 = v.get("runs").get(0);
@@ -147,6 +153,18 @@ class BenchReportTest {
   }
 
   @Test
+  void ratioArithmetic() {
+    assertEquals(2.5, BenchReport.ratio(5.0, 2.0), 1e-12);
+    assertEquals(null, BenchReport.ratio(5.0, 0.0)); // a peer under /usr/bin/time's 0.01 s resolution: no ratio, not infinity
+    assertEquals(null, BenchReport.ratio(null, 2.0));
+    assertEquals(null, BenchReport.ratio(5.0, null));
+    assertEquals(null, BenchReport.ratio(Double.NaN, 2.0));
+    // the median of per-pair ratios, nulls (failed pairs) left out; even counts average the middle two
+    assertEquals(3.0, BenchReport.median(java.util.Arrays.asList(1.0, null, 5.0, 3.0)), 1e-12);
+    assertEquals(2.0, BenchReport.median(java.util.Arrays.asList(1.0, 3.0)), 1e-12);
+  }
+
+  @Test
   void failedRunsAreExcludedAndFlagged() throws Exception {
     write("config.txt", "sets=a\n");
     ours("a", "exact", 1, 10, 5, 0.9, "--loss hinge --partitions 1");
@@ -156,6 +174,7 @@ class BenchReportTest {
     String md = BenchReport.generate(out);
     String row = md.lines().filter(l -> l.startsWith("| a | exact")).findFirst().orElseThrow();
     assertTrue(row.contains("| 15.00 | 1.00 [1 failed] | 10.00, – | **10.00×** |"), row);
+    assertTrue(row.contains("| 22.50 / 1.00 | 15.00, – | **15.00×** |"), row); // the failed pair has no CPU ratio either
     assertTrue(md.contains("| a | exact | 10.00× | ≤ 1.0× **not met** | -6.47 | ≥ −0.05 **not met** | 3.4e-01 | ≤ 1e-3 **not met** |"), md);
   }
 

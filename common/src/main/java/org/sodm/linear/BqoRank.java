@@ -35,16 +35,23 @@ public final class BqoRank implements ResidentLoop.Program {
    */
   public BqoRank(SparseVector[] x, double[] y, int block, int dim, SvmLoss loss, BqoBlock.Options inner, BqoState.Options outer,
       long seed, byte[] rankState, byte[] globalState) throws IOException {
-    this.x = Csr.of(x);
+    this(Csr.of(x), y, block, dim, loss, inner, outer, seed, rankState, globalState);
+  }
+
+  /** Over rows already in CSR form (shared, not copied: tasks over the same rows share one). */
+  public BqoRank(Csr x, double[] y, int block, int dim, SvmLoss loss, BqoBlock.Options inner, BqoState.Options outer,
+      long seed, byte[] rankState, byte[] globalState) throws IOException {
+    if (y.length != x.rows()) throw new IllegalArgumentException(x.rows() + " rows, " + y.length + " labels");
+    this.x = x;
     this.y = y;
     this.block = block;
     this.dim = dim;
     this.loss = loss;
     this.inner = inner;
     this.seed = seed;
-    this.alpha = rankState == null ? new double[x.length] : StateCodec.readArray(StateCodec.decode(rankState));
-    if (alpha.length != x.length) {
-      throw new IOException("checkpoint of block " + block + " has " + alpha.length + " alphas for " + x.length + " rows");
+    this.alpha = rankState == null ? new double[y.length] : StateCodec.readArray(StateCodec.decode(rankState));
+    if (alpha.length != y.length) {
+      throw new IOException("checkpoint of block " + block + " has " + alpha.length + " alphas for " + y.length + " rows");
     }
     this.state = globalState == null ? new BqoState(dim, loss, outer, inner.tau())
         : BqoState.restore(loss, outer, inner.tau(), decodeState(globalState));

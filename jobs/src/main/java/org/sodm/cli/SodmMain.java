@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
 /** The {@code sodm} command: one entry point, one subcommand per job. */
 @Command(name = "sodm", mixinStandardHelpOptions = true, versionProvider = SodmMain.Version.class,
     subcommands = {IngestCommand.class, StatsCommand.class, GenerateCommand.class, TrainCommand.class,
-        PredictCommand.class, EvaluateCommand.class, InspectCommand.class, ExportLibsvmCommand.class, CvCommand.class},
+        PredictCommand.class, EvaluateCommand.class, InspectCommand.class, ExportLibsvmCommand.class, CvCommand.class,
+        GridCommand.class},
     description = {
         "Distributed kernel machines on Hadoop MapReduce (SODM and friends).",
         "Runs in Hadoop local mode by default; on a cluster use `hadoop jar` with -fs/-jt or a site configuration.",
@@ -36,6 +37,7 @@ public final class SodmMain implements Runnable {
     COMMANDS.put("inspect", InspectCommand::new);
     COMMANDS.put("export-libsvm", ExportLibsvmCommand::new);
     COMMANDS.put("cv", CvCommand::new);
+    COMMANDS.put("grid", GridCommand::new);
   }
 
   @Override

@@ -26,7 +26,7 @@ import org.sodm.jobs.support.SodmConf;
 import org.sodm.testing.LocalConf;
 
 /**
- * The resident AllReduce job on real HDFS + YARN (issue 14): BQO after ingest and partition is
+ * The resident AllReduce job on real HDFS + YARN (issue 14): BQO after ingest (its tasks deal their blocks) is
  * exactly one YARN application, its two tasks in their own container JVMs exchange through the
  * socket AllReduce, and the model is bit for bit the local-mode model (same K, same tree).
  */
@@ -86,7 +86,7 @@ class AllReduceYarnTest {
     List<String> apps = yarn.getResourceManager().getRMContext().getRMApps().entrySet().stream()
         .filter(e -> !appsBefore.contains(e.getKey())).map(e -> e.getValue().getName()).sorted().toList();
     System.out.printf("AllReduceYarnTest: train on YARN %.1f s, applications %s%n", (System.nanoTime() - t) / 1e9, apps);
-    assertEquals(3, apps.size(), "ingest, partition and one resident BQO job: " + apps);
+    assertEquals(2, apps.size(), "ingest and one resident BQO job whose 2 tasks deal their blocks themselves: " + apps);
     assertEquals(1, apps.stream().filter(n -> n.contains("bqo")).count(), apps.toString());
 
     ModelRecord mLocal = ModelFiles.readRecord(local, new org.apache.hadoop.fs.Path(localOut.resolve("model.avro").toString()));

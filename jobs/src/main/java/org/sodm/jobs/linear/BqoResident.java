@@ -71,37 +71,129 @@ public final class BqoResident {
     return BqoState.restore(loss, spec.linear().outer(), spec.linear().tau(), BqoRank.decodeState(global));
   }
 
+  /** Called on the driver for each task's iteration as rank 0 reports it. */
+  public interface TaskProgress {
+    void iteration(int task, BqoState.Iteration it, long sinceNanos);
+  }
+
+  /**
+   * Every task of a multi-class problem in one resident run on {@code k} blocks that the tasks deal from the ingested data
+   * ({@link org.sodm.linear.BqoTasks}); each task's state as a run of that task alone ends.
+   */
+  public static BqoState[] trainTasks(Configuration base, int k, Path workDir, int dim, TaskProgress progress, Consumer<String> notes)
+      throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(LinearKeys.DIM, dim);
+    conf.setInt(LinearKeys.BLOCKS, k);
+    conf.setBoolean(LinearKeys.CLASS_INDEX, true);
+    TrainSpec spec = TrainSpec.of(conf);
+    SvmLoss loss = spec.loss().svmPrimal();
+    int tasks = org.sodm.jobs.phase.MulticlassKeys.plan(conf).tasks();
+    long[] since = {System.nanoTime()};
+    ResidentJob.Listener listener = (t, values) -> {
+      for (int task = 0; task < tasks; task++) {
+        double[] v = java.util.Arrays.copyOfRange(values, task * org.sodm.linear.BqoTasks.PROGRESS, (task + 1) * org.sodm.linear.BqoTasks.PROGRESS);
+        if (!Double.isNaN(v[0])) progress.iteration(task, BqoRank.decode(v), since[0]);
+      }
+      since[0] = System.nanoTime();
+    };
+    java.util.List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
+    ResidentJob.Result r = ResidentJob.run(conf, "bqo", TaskRanks.class, blocks, job -> {
+      job.setInputFormatClass(DealtInputFormat.class);
+      org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
+    }, workDir, dim + 1 + org.sodm.linear.BqoSums.SIZE, listener, notes);
+    byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
+    if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
+    byte[][] states = org.sodm.linear.BqoTasks.taskStates(global);
+    BqoState[] out = new BqoState[states.length];
+    for (int t = 0; t < out.length; t++) {
+      out[t] = BqoState.restore(loss, spec.linear().outer(), spec.linear().tau(), BqoRank.decodeState(states[t]));
+    }
+    return out;
+  }
+
   private record Row(long id, double y, SparseVector x) {}
 
-  /** A resident BQO task: its block's rows sorted by id (as {@link BqoJob} sorts them). */
-  public static class Task extends ResidentMapper {
+  /** A resident task keeping its block's rows (converted as they load). */
+  abstract static class RowsMapper extends ResidentMapper {
     private final List<Row> rows = new ArrayList<>();
 
     @Override
-    protected void load(TrainRecord r) {
+    protected final void load(TrainRecord r) {
       rows.add(new Row(r.getId(), r.getY(), Instances.features(r.getFeatures())));
     }
 
+    /** The block's rows by id (as {@link BqoJob} sorts them), checked against the training dimension; the caller's to keep. */
+    protected final List<Row> rowsById(int dim) throws IOException {
+      List<Row> out = new ArrayList<>(rows);
+      rows.clear();
+      out.sort(Comparator.comparingLong(Row::id));
+      for (Row row : out) {
+        if (row.x().maxIndex() > dim) {
+          throw new IOException("row " + row.id() + " has feature " + row.x().maxIndex() + " beyond the training dimension " + dim);
+        }
+      }
+      return out;
+    }
+  }
+
+  /** A resident BQO task: its block's rows sorted by id. */
+  public static class Task extends RowsMapper {
     @Override
     protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
       int dim = conf.getInt(LinearKeys.DIM, 0);
-      rows.sort(Comparator.comparingLong(Row::id));
+      List<Row> rows = rowsById(dim);
       SparseVector[] x = new SparseVector[rows.size()];
       double[] y = new double[rows.size()];
       for (int i = 0; i < x.length; i++) {
-        Row row = rows.get(i);
-        if (row.x().maxIndex() > dim) {
-          throw new IOException("row " + row.id() + " has feature " + row.x().maxIndex() + " beyond the training dimension " + dim);
-        }
-        x[i] = row.x();
-        y[i] = row.y();
+        x[i] = rows.get(i).x();
+        y[i] = rows.get(i).y();
       }
-      rows.clear();
       TrainSpec spec = TrainSpec.of(conf);
       return new BqoRank(x, y, blocks.get(rank), dim, spec.loss().svmPrimal(), spec.linear().inner(blocks.size()), spec.linear().outer(),
           spec.seed(), rankState, globalState);
+    }
+  }
+
+  /**
+   * A resident task holding its block's rows once (y = class index) and one {@link BqoRank} per binary task: one-vs-rest
+   * tasks share the block's CSR rows, a one-vs-one task keeps its pair's rows; every task's rows sorted by id, as its own
+   * run would have them.
+   */
+  public static class TaskRanks extends RowsMapper {
+    @Override
+    protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
+        byte[] globalState) throws IOException {
+      Configuration conf = context.getConfiguration();
+      int dim = conf.getInt(LinearKeys.DIM, 0);
+      List<Row> rows = rowsById(dim);
+      org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+      TrainSpec spec = TrainSpec.of(conf);
+      SvmLoss loss = spec.loss().svmPrimal();
+      int block = blocks.get(rank);
+      org.sodm.linear.Csr all = null;
+      if (plan.scheme() == org.sodm.model.Subproblems.Scheme.OVR) {
+        SparseVector[] x = new SparseVector[rows.size()];
+        for (int i = 0; i < x.length; i++) x[i] = rows.get(i).x();
+        all = org.sodm.linear.Csr.of(x);
+      }
+      org.sodm.linear.Csr shared = all;
+      ResidentLoop.Program p = new org.sodm.linear.BqoTasks(plan.tasks(), (t, rs, gs) -> {
+        List<SparseVector> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (Row row : rows) {
+          double y = plan.y(t, (int) row.y());
+          if (y == 0) continue;
+          if (shared == null) xs.add(row.x());
+          ys.add(y);
+        }
+        double[] y = ys.stream().mapToDouble(Double::doubleValue).toArray();
+        org.sodm.linear.Csr x = shared != null ? shared : org.sodm.linear.Csr.of(xs.toArray(new SparseVector[0]));
+        return new BqoRank(x, y, block, dim, loss, spec.linear().inner(blocks.size()), spec.linear().outer(), spec.seed(), rs, gs);
+      }, rankState, globalState);
+      return p;
     }
   }
 }

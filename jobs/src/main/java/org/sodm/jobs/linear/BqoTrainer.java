@@ -34,6 +34,30 @@ public final class BqoTrainer extends LinearTrainer {
     return spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE && k <= DEAL_IN_TASKS;
   }
 
+  /** Multi-class with dealt blocks: every task in one resident run ({@link BqoResident#trainTasks}). */
+  @Override
+  protected boolean solvesTasksTogether(TrainSpec spec, int k) {
+    return dealsInTasks(spec, k);
+  }
+
+  @Override
+  protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
+      throws IOException {
+    TrainSpec spec = ctx.spec();
+    PhaseRunner runner = ctx.runner();
+    int dim = ctx.data().stats().getDimension();
+    List<List<Map<String, Object>>> histories = new ArrayList<>();
+    for (int t = 0; t < plan.tasks(); t++) histories.add(new ArrayList<>());
+    BqoState[] states = BqoResident.trainTasks(conf, k, dir, dim, (task, it, since) -> {
+      double sec = (System.nanoTime() - since) / 1e9;
+      runner.say("bqo-t" + task + " " + it.t(), line(it), sec);
+      histories.get(task).add(entry(it, sec));
+    }, note -> runner.say("allreduce", note, 0));
+    List<Solution> out = new ArrayList<>();
+    for (int t = 0; t < states.length; t++) out.add(solution(spec, states[t], dim, histories.get(t), "bqo-t" + t, runner));
+    return out;
+  }
+
   @Override
   protected String name() {
     return "bqo";
@@ -53,14 +77,20 @@ public final class BqoTrainer extends LinearTrainer {
           history.add(entry(it, sec));
         }, note -> runner.say("allreduce", note, 0))
         : iterateJobs(ctx, conf, blockDir, dir, history);
+    return solution(spec, state, dim, history, "bqo", runner);
+  }
+
+  /** The pocket model of a finished state, with the note on how it stopped. */
+  private static Solution solution(TrainSpec spec, BqoState state, int dim, List<Map<String, Object>> history, String label,
+      PhaseRunner runner) {
     int iterations = state.history().size();
-    runner.note(String.format(Locale.ROOT, "bqo          %s after %d iterations; pocket model from iteration %d (primal %.8g)",
+    runner.note(String.format(Locale.ROOT, "%-12s %s after %d iterations; pocket model from iteration %d (primal %.8g)", label,
         state.converged() ? "converged (relative gap <= " + spec.linear().eps() + ")"
             : "stopped at --max-iterations " + spec.linear().maxIterations(),
         iterations, state.pocketIteration(), state.pocketPrimal()));
     double[] pocket = state.pocket();
     double[] w = java.util.Arrays.copyOf(pocket, dim + 1);
-    if (!loss.bias()) w[dim] = 0;
+    if (!spec.loss().svmPrimal().bias()) w[dim] = 0;
     return new Solution(w, iterations, state.pocketPrimal(), state.history().get(iterations - 1).violation(),
         state.history().get(0).violation(), history);
   }

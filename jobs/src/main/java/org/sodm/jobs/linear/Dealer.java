@@ -14,7 +14,7 @@ import org.sodm.partition.RandomPartitioner;
 
 /**
  * How the linear solvers' blocks are dealt: an ingested instance is scaled, its label mapped to
- * +-1 (a multi-class task keeps only its classes' rows) and it goes to block hash(id, seed) mod K,
+ * +-1 (a multi-class task keeps only its classes' rows; tasks solved together keep the class index) and it goes to block hash(id, seed) mod K,
  * a stateless choice (a re-executed task deals the same way). The one rule of {@link PartitionJob}
  * and of {@link DealtInputFormat} (the resident tasks that deal for themselves).
  */
@@ -23,6 +23,8 @@ final class Dealer {
   private final LabelMap labels;
   private final String positive;
   private final String negative;
+  /** Class-index mode ({@link LinearKeys#CLASS_INDEX}): the run's classes, y = a row's class index. */
+  private final java.util.Map<String, Integer> classIndex;
   private final int blocks;
   private final long seed;
   /** Stratified blocks (DSVRG, {@link LinearStrata}): the strata, and this stream's deck (set by {@link #stream}); else null. */
@@ -33,7 +35,14 @@ final class Dealer {
     scaler = LinearKeys.scaler(conf);
     positive = conf.get(LinearKeys.TASK_POSITIVE);
     negative = conf.get(LinearKeys.TASK_NEGATIVE, "");
-    labels = positive == null ? LinearKeys.labels(conf) : null; // a multi-class task labels by class
+    if (conf.getBoolean(LinearKeys.CLASS_INDEX, false)) {
+      classIndex = new java.util.HashMap<>();
+      java.util.List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+      for (int c = 0; c < classes.size(); c++) classIndex.put(classes.get(c), c);
+    } else {
+      classIndex = null;
+    }
+    labels = positive == null && classIndex == null ? LinearKeys.labels(conf) : null; // a multi-class task labels by class
     blocks = conf.getInt(LinearKeys.BLOCKS, 1);
     seed = TrainSpec.of(conf).seed();
     String lm = conf.get(LinearKeys.LANDMARKS);
@@ -60,7 +69,12 @@ final class Dealer {
   TrainRecord deal(Instance inst) throws IOException {
     if (inst.getLabel() == null) throw new IOException("training row " + inst.getId() + " has no label");
     double y;
-    if (positive == null) {
+    if (classIndex != null) {
+      Integer c = classIndex.get(inst.getLabel().toString());
+      if (c == null) throw new IOException("training row " + inst.getId() + " has label " + inst.getLabel() + ", not one of the classes "
+          + classIndex.keySet());
+      y = c;
+    } else if (positive == null) {
       y = labels.signed(inst.getLabel());
     } else {
       String l = inst.getLabel().toString();

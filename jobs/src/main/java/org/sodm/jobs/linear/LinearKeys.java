@@ -64,6 +64,9 @@ final class LinearKeys {
   /** Multi-class task: the label of -1, empty for every other class (one-vs-rest). */
   static final String TASK_NEGATIVE = "sodm.internal.linear.task.negative";
 
+  /** Multi-class tasks solved together: a record's y is its class index in the run's class list (no task set). */
+  static final String CLASS_INDEX = "sodm.internal.linear.class.index";
+
   static LabelMap labels(Configuration conf) throws IOException {
     return IngestJob.readLabels(conf, new Path(conf.get(INGEST_DIR)));
   }

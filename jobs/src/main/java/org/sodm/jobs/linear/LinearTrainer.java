@@ -62,6 +62,20 @@ public abstract class LinearTrainer implements Trainer {
     return false;
   }
 
+  /**
+   * True when {@link #solveTogether} solves every task of a multi-class problem on {@code k} blocks in one run (one phase
+   * named {@link #name()}, no partition phase) instead of one partition and solve per task.
+   */
+  protected boolean solvesTasksTogether(TrainSpec spec, int k) {
+    return false;
+  }
+
+  /** Every task of {@code plan} in one run on {@code k} blocks, using {@code dir}: one solution per task, in task order. */
+  protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
+      throws IOException {
+    throw new UnsupportedOperationException(name() + " solves one task at a time");
+  }
+
   /** The model's bias from a solution (w has dim + 1 entries, the bias weight last). */
   protected double bias(TrainSpec spec, Solution s, int dim) {
     return spec.loss().bias() ? s.w()[dim] : 0;
@@ -116,8 +130,10 @@ public abstract class LinearTrainer implements Trainer {
    */
   private Trained trainTasks(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf());
+    int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
+    List<Task> solved = plan.folds() == 0 && solvesTasksTogether(ctx.spec(), together) ? trainTogether(ctx, plan, classes, together) : null;
     ctx.runner().passed("partition", "none");
-    ctx.runner().passed(name(), "none");
+    if (solved == null) ctx.runner().passed(name(), "none");
     Model[] sub = new Model[plan.tasks()];
     double objective = 0;
     double violation = 0;
@@ -125,12 +141,17 @@ public abstract class LinearTrainer implements Trainer {
     int blocks = 0;
     List<Map<String, Object>> tasks = new ArrayList<>();
     for (int t = 0; t < plan.tasks(); t++) {
-      Configuration c = new Configuration(ctx.conf());
       int neg = plan.negativeClass(t);
       String pos = classes.get(plan.positiveClass(t));
-      c.set(LinearKeys.TASK_POSITIVE, pos);
-      c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
-      Task task = trainTask(ctx, c, "-t" + t, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+      Task task;
+      if (solved != null) {
+        task = solved.get(t);
+      } else {
+        Configuration c = new Configuration(ctx.conf());
+        c.set(LinearKeys.TASK_POSITIVE, pos);
+        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+        task = trainTask(ctx, c, "-t" + t, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+      }
       sub[t] = task.model();
       objective += task.solution().objective();
       violation = Math.max(violation, task.solution().violation());
@@ -158,6 +179,60 @@ public abstract class LinearTrainer implements Trainer {
     report.put("validationAccuracy", acc);
     report.put("tasks", tasks);
     return new Trained(model, List.of(ls), report);
+  }
+
+  /** Every task in one phase ({@link #name()}): the resident tasks deal their blocks (rows keep their class index). */
+  private List<Task> trainTogether(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes, int k) throws IOException {
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    int dim = data.stats().getDimension();
+    checkData(ctx);
+    Configuration conf = new Configuration(ctx.conf());
+    conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
+    conf.setInt(LinearKeys.BLOCKS, k);
+    PhaseRunner.Done solved = ctx.runner().run(name(), new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return LinearTrainer.this.name();
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        List<Solution> all = solveTogether(ctx, conf, plan, k, temp);
+        for (int t = 0; t < all.size(); t++) writeSolution(conf, temp, "-t" + t, all.get(t));
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) throws IOException {
+        long iterations = 0;
+        for (int t = 0; t < plan.tasks(); t++) iterations += read(conf, dir, "-t" + t).iterations();
+        return String.format(Locale.ROOT, "%d tasks on %d block(s) in one run, %d iterations in all", plan.tasks(), k, iterations);
+      }
+    });
+    List<Task> out = new ArrayList<>();
+    for (int t = 0; t < plan.tasks(); t++) {
+      Solution s = read(conf, solved.dir(), "-t" + t);
+      double[] w = Arrays.copyOf(s.w(), dim);
+      out.add(new Task(new LinearModel(modelLoss(spec, s), org.sodm.model.ModelCodec.taskLabels(classes, plan, t), data.scaler(), w,
+          bias(spec, s, dim), name(), null), s, k));
+    }
+    return out;
+  }
+
+  /** A solution as the solve phase keeps it: {@code w<suffix>.bin} and {@code solution<suffix>.json}. */
+  private static void writeSolution(Configuration conf, Path dir, String suffix, Solution s) throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
+    LinearKeys.writeW(conf, new Path(dir, "w" + suffix + ".bin"), s.w());
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("iterations", s.iterations());
+    m.put("objective", s.objective());
+    m.put("violation", s.violation());
+    m.put("initialViolation", s.initialViolation());
+    m.put("history", s.history());
+    m.put("extra", s.extra());
+    try (OutputStream o = fs.create(new Path(dir, "solution" + suffix + ".json"), false)) {
+      o.write(JSON.writeValueAsBytes(m));
+    }
   }
 
   private Task trainTask(TrainContext ctx, Configuration taskConf, String suffix, org.sodm.data.LabelMap labels) throws IOException {
@@ -210,19 +285,7 @@ public abstract class LinearTrainer implements Trainer {
 
       @Override
       public void write(Path temp) throws IOException {
-        Solution s = solve(ctx, conf, dealt ? null : new Path(part.dir(), "blocks"), k, temp);
-        FileSystem fs = temp.getFileSystem(conf);
-        LinearKeys.writeW(conf, new Path(temp, "w.bin"), s.w());
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("iterations", s.iterations());
-        m.put("objective", s.objective());
-        m.put("violation", s.violation());
-        m.put("initialViolation", s.initialViolation());
-        m.put("history", s.history());
-        m.put("extra", s.extra());
-        try (OutputStream o = fs.create(new Path(temp, "solution.json"), false)) {
-          o.write(JSON.writeValueAsBytes(m));
-        }
+        writeSolution(conf, temp, "", solve(ctx, conf, dealt ? null : new Path(part.dir(), "blocks"), k, temp));
       }
 
       @Override
@@ -263,11 +326,15 @@ public abstract class LinearTrainer implements Trainer {
     return new Trained(model, List.of(ls), report);
   }
 
-  @SuppressWarnings("unchecked")
   private static Solution read(Configuration conf, Path dir) throws IOException {
-    double[] w = LinearKeys.readW(conf, new Path(dir, "w.bin"));
+    return read(conf, dir, "");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Solution read(Configuration conf, Path dir, String suffix) throws IOException {
+    double[] w = LinearKeys.readW(conf, new Path(dir, "w" + suffix + ".bin"));
     Map<String, Object> m;
-    try (InputStream in = dir.getFileSystem(conf).open(new Path(dir, "solution.json"))) {
+    try (InputStream in = dir.getFileSystem(conf).open(new Path(dir, "solution" + suffix + ".json"))) {
       m = JSON.readValue(in, Map.class);
     }
     return new Solution(w, ((Number) m.get("iterations")).intValue(), ((Number) m.get("objective")).doubleValue(),

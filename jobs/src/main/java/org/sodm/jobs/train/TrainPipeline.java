@@ -212,7 +212,7 @@ public final class TrainPipeline {
   }
 
   /** Ingest of the training or validation data as a phase; an ingest directory given as input is used as it is. */
-  private static IngestJob.Result ingest(Configuration conf, PhaseRunner runner, List<String> inputs, String phase) throws IOException {
+  static IngestJob.Result ingest(Configuration conf, PhaseRunner runner, List<String> inputs, String phase) throws IOException {
     if (inputs.size() == 1) {
       Path p = new Path(inputs.get(0));
       FileSystem ifs = p.getFileSystem(conf);

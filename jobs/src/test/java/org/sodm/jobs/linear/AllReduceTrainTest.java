@@ -104,36 +104,61 @@ class AllReduceTrainTest {
 
   /**
    * With at most 4 blocks the resident tasks deal their blocks from the ingested data (no partition job): the same
-   * records as the partition job's blocks, so the model equals the job-per-iteration one bit for bit, for a binary
-   * problem and for every one-vs-rest task of a multi-class one.
+   * records as the partition job's blocks, so the model equals the job-per-iteration one bit for bit. A multi-class
+   * problem (one-vs-rest and one-vs-one) then runs every binary task in one resident job, each task's model equal to the
+   * one its own partition and job-per-iteration solve gives.
    */
   @Test
   void blocksDealtByTheResidentTasksEqualThePartitionJobs() throws Exception {
-    for (boolean multi : List.of(false, true)) {
+    for (String scheme : List.of("binary", "ovr", "ovo")) {
+      boolean multi = !scheme.equals("binary");
       List<TrainPipeline.Result> rs = new ArrayList<>();
       List<List<String>> ls = new ArrayList<>();
       for (String mode : List.of("jobs", "allreduce")) {
         Configuration conf = bqo();
         conf.set(SodmConf.LINEAR_BLOCKS, "3");
         conf.set(SodmConf.ITERATION_MODE, mode);
+        if (multi) conf.set(org.sodm.jobs.spec.Param.MULTICLASS.key(), scheme);
         List<String> lines = new ArrayList<>();
-        String in = multi ? resource("/multiclass/blobs4.libsvm")
-            : org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
+        String in = multi ? resource("/multiclass/blobs4.libsvm") : org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
         rs.add(TrainPipeline.run(conf, new TrainPipeline.Request(List.of(in), List.of(),
-            new org.apache.hadoop.fs.Path(tmp.resolve((multi ? "multi-" : "dealt-") + mode).toString()), false), lines::add));
+            new org.apache.hadoop.fs.Path(tmp.resolve(scheme + "-" + mode).toString()), false), lines::add));
         ls.add(lines);
       }
+      Path jobsWork = tmp.resolve(scheme + "-jobs").resolve("work");
+      Path arWork = tmp.resolve(scheme + "-allreduce").resolve("work");
       String partition = multi ? "partition-t0" : "partition";
-      assertTrue(Files.isDirectory(tmp.resolve((multi ? "multi-" : "dealt-") + "jobs").resolve("work").resolve(partition)), partition);
-      assertFalse(Files.exists(tmp.resolve((multi ? "multi-" : "dealt-") + "allreduce").resolve("work").resolve(partition)),
-          "no partition phase when the tasks deal");
+      assertTrue(Files.isDirectory(jobsWork.resolve(partition)), partition);
+      assertFalse(Files.exists(arWork.resolve(partition)), "no partition phase when the tasks deal");
       assertTrue(ls.get(1).stream().noneMatch(l -> l.startsWith("blocks")), ls.get(1).toString());
       if (multi) {
+        assertTrue(Files.isDirectory(arWork.resolve("bqo")) && !Files.exists(arWork.resolve("bqo-t0")), "one solve phase for every task");
+        assertTrue(ls.get(1).stream().anyMatch(l -> l.startsWith("bqo-t1 0 ")), ls.get(1).toString());
         org.sodm.model.MulticlassModel a = (org.sodm.model.MulticlassModel) rs.get(0).model();
         org.sodm.model.MulticlassModel b = (org.sodm.model.MulticlassModel) rs.get(1).model();
-        assertEquals(4, a.plan().tasks(), "one-vs-rest tasks");
+        assertEquals(scheme.equals("ovr") ? 4 : 6, a.plan().tasks(), scheme + " tasks");
         for (int t = 0; t < a.plan().tasks(); t++) {
-          assertArrayEquals(((org.sodm.model.LinearModel) a.subModel(t)).w(), ((org.sodm.model.LinearModel) b.subModel(t)).w(), "task " + t);
+          assertArrayEquals(((org.sodm.model.LinearModel) a.subModel(t)).w(), ((org.sodm.model.LinearModel) b.subModel(t)).w(),
+              scheme + " task " + t);
+          assertEquals(((org.sodm.model.LinearModel) a.subModel(t)).bias(), ((org.sodm.model.LinearModel) b.subModel(t)).bias());
+        }
+        assertEquals(rs.get(0).levels().get(0).getObjective(), rs.get(1).levels().get(0).getObjective());
+        if (scheme.equals("ovr")) {
+          // rank 1 fails before round 3, checkpoints every 2 rounds: resumed from the checkpoint, every task's model identical
+          Configuration f = bqo();
+          f.set(SodmConf.LINEAR_BLOCKS, "3");
+          f.set(org.sodm.jobs.spec.Param.MULTICLASS.key(), scheme);
+          f.set(AllReduceKeys.TEST_FAIL, "1:3");
+          f.setInt(AllReduceKeys.CHECKPOINT_ITERATIONS, 2);
+          List<String> fl = new ArrayList<>();
+          org.sodm.model.MulticlassModel c = (org.sodm.model.MulticlassModel) TrainPipeline.run(f, new TrainPipeline.Request(
+              List.of(resource("/multiclass/blobs4.libsvm")), List.of(), new org.apache.hadoop.fs.Path(tmp.resolve("ovr-fault").toString()),
+              false), fl::add).model();
+          assertTrue(fl.stream().anyMatch(l -> l.contains("attempt 1 failed: rank 1") && l.contains("from the checkpoint before iteration 2")),
+              fl.toString());
+          for (int t = 0; t < c.plan().tasks(); t++) {
+            assertArrayEquals(((org.sodm.model.LinearModel) b.subModel(t)).w(), ((org.sodm.model.LinearModel) c.subModel(t)).w(), "task " + t);
+          }
         }
       } else {
         assertSameModel(rs.get(0), rs.get(1), 0);

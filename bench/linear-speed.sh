@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Issue 14 figures: whole `sodm train --kernel linear` (local mode, JVM and every job included) against
+# `liblinear-train` alone, same data, C = 1, no bias, PAIRS alternated pairs (odd pairs sodm first, even pairs
+# liblinear first), wall and CPU (user + sys) seconds of each command, medians and ratios. The primal of
+# sodm's model against LIBLINEAR's at -e 1e-4 (the reference optimum) and at its default eps. Then test
+# accuracy of both models (predict not timed here). Needs liblinear-tools (apt-get install -y liblinear-tools).
+#
+# usage: bench/linear-speed.sh NAME TRAIN TEST LOSS [PAIRS] [-- extra sodm train options]
+#   LOSS hinge (liblinear -s 3) or squared-hinge (-s 1).  Writes $BENCH_DIR/NAME/speed-LOSS.tsv.
+set -euo pipefail
+name=$1 train=$2 test=$3 loss=$4 pairs=${5:-3}
+shift $(( $# >= 5 ? 5 : 4 )); [ "${1:-}" = -- ] && shift
+extra=("$@")
+command -v liblinear-train >/dev/null || { echo "liblinear-train not installed (apt-get install -y liblinear-tools)" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${BENCH_DIR:-/tmp/sodm-linear-bench}/$name
+mkdir -p "$work"
+unpack() { case "$1" in *.xz) xz -dc "$1" ;; *.bz2) bzip2 -dc "$1" ;; *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac; }
+[ -s "$work/train" ] || unpack "$train" > "$work/train"
+[ -s "$work/test" ] || unpack "$test" > "$work/test"
+s=$([ "$loss" = hinge ] && echo 3 || echo 1)
+# tm LOG CMD...: runs CMD with its output into LOG; prints "wall<TAB>cpu"
+tm() { local log=$1; shift; /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" > "$log" 2>&1; awk '{printf "%s\t%.2f", $1, $2 + $3}' "$work/time"; }
+liblinear-train -s "$s" -c 1 -e 1e-4 -q "$work/train" "$work/ll-ref.model" >/dev/null
+ref=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll-ref.model" 1 "$loss")
+"$root/bin/sodm" --version > /dev/null
+res="$work/speed-$loss.tsv"
+echo -e "pair\tfirst\tsodm_wall\tsodm_cpu\tll_wall\tll_cpu" > "$res"
+run_sodm() { tm "$work/sodm.log" "$root/bin/sodm" train -i "$work/train" -o "$work/sodm" --kernel linear --loss "$loss" -c 1 \
+  --overwrite "${extra[@]}"; }
+run_ll() { tm /dev/null liblinear-train -s "$s" -c 1 -q "$work/train" "$work/ll.model"; }
+for p in $(seq 1 "$pairs"); do
+  if [ $((p % 2)) = 1 ]; then a=$(run_sodm); b=$(run_ll); first=sodm; else b=$(run_ll); a=$(run_sodm); first=liblinear; fi
+  printf "%d\t%s\t%s\t%s\n" "$p" "$first" "$a" "$b" | tee -a "$res"
+done
+sobj=$(python3 -c "import json;print('%.10g'%json.load(open('$work/sodm/train-report.json'))['objective'])")
+its=$(python3 -c "import json;print(json.load(open('$work/sodm/train-report.json'))['iterations'])")
+lobj=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll.model" 1 "$loss")
+"$root/bin/sodm" predict -m "$work/sodm" -i "$work/test" -o "$work/pred" --overwrite > "$work/predict.log" 2>&1
+sacc=$(sed -n "s/^accuracy *\\([0-9.]*\\)%.*/\\1/p" "$work/predict.log" | head -1)
+lacc=$(liblinear-predict "$work/test" "$work/ll.model" "$work/ll.out" | sed -n 's/Accuracy = \([0-9.]*\)%.*/\1/p')
+python3 - "$res" "$ref" "$sobj" "$lobj" "$its" "$sacc" "$lacc" "$name" "$loss" <<'PY'
+import csv, statistics, sys
+res, ref, sobj, lobj, its, sacc, lacc, name, loss = sys.argv[1:]
+rows = list(csv.DictReader(open(res), delimiter="\t"))
+med = {k: statistics.median(float(r[k]) for r in rows) for k in ("sodm_wall", "sodm_cpu", "ll_wall", "ll_cpu")}
+ref, sobj, lobj = float(ref), float(sobj), float(lobj)
+print(f"{name} {loss}: {len(rows)} alternated pairs, medians: sodm {med['sodm_wall']:.2f} s wall / {med['sodm_cpu']:.2f} s CPU, "
+      f"liblinear {med['ll_wall']:.2f} s / {med['ll_cpu']:.2f} s; ratio wall {med['sodm_wall'] / med['ll_wall']:.1f}x, "
+      f"CPU {med['sodm_cpu'] / max(med['ll_cpu'], 0.01):.1f}x")
+print(f"  primal: sodm {sobj:.6g} ({its} BQO iterations), liblinear default eps {lobj:.6g}, liblinear -e 1e-4 {ref:.6g}; "
+      f"relative to the -e 1e-4 optimum: sodm {(sobj - ref) / ref:.2e}, liblinear default {(lobj - ref) / ref:.2e}")
+print(f"  test accuracy: sodm {sacc}%, liblinear {lacc}%")
+PY

@@ -1,0 +1,87 @@
+package org.sodm.cli;
+
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.train.GridSearch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "grid", sortOptions = false, description = {
+    "Grid search of C and gamma by k-fold cross-validation, as LIBSVM's grid.py: every (C, gamma, fold) is a",
+    "sub-problem of the same jobs (one job per gamma row; its reducers solve one (gamma, fold) each along the C",
+    "values, each C warm-started from the previous C's solution rescaled by C'/C). The folds are sodm cv's",
+    "(stratified, seeded), each sub-problem is solved in one block as sodm cv solves it, so every cell equals",
+    "sodm cv with that C and gamma. Writes OUTPUT/grid.csv and grid.json (every cell: log2c, log2g, C, gamma,",
+    "accuracy pooled over the folds as svm-train -v, mean and sd over the folds, every fold), OUTPUT/grid.png",
+    "(contour plot of the accuracy over log2 C x log2 gamma) and prints the best pair (ties as grid.py, in its job",
+    "order: equal accuracy keeps the earlier cell unless same gamma and smaller C). --train-best trains the final",
+    "model with it into OUTPUT/best (OUTPUT/best/model.avro). The loss is hinge (C-SVC) unless --loss squared-hinge.",
+    "Takes sodm train's options (kernel rbf, poly or sigmoid)."})
+public final class GridCommand extends SodmCommand {
+  @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",
+      description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
+  List<String> inputs;
+
+  @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR",
+      description = "Output directory: grid.csv, grid.json, grid.png, work/ (resumable per gamma row), best/ with --train-best.")
+  String output;
+
+  @Option(names = "--log2c", paramLabel = "B,E,S", defaultValue = "-5,15,2",
+      description = "log2 C values as grid.py: begin,end,step or one value (default -5,15,2).")
+  String log2c;
+
+  @Option(names = "--log2g", paramLabel = "B,E,S", defaultValue = "3,-15,-2",
+      description = "log2 gamma values as grid.py: begin,end,step or one value (default 3,-15,-2).")
+  String log2g;
+
+  @Option(names = "--folds", paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127).")
+  int folds;
+
+  @Option(names = "--no-warm-start", description = "Solve every C from zero instead of from the previous C's solution.")
+  boolean cold;
+
+  @Option(names = "--train-best", description = "Train the final model with the best pair into OUTPUT/best.")
+  boolean trainBest;
+
+  @Option(names = "--resume", description = "Continue the grid in OUTPUT from its last complete gamma row (same parameters).")
+  boolean resume;
+
+  private double[] cs;
+  private double[] gs;
+
+  @Override
+  protected List<Param> params() {
+    return TrainCommand.PARAMS;
+  }
+
+  @Override
+  protected void applyOptions(Configuration conf) {
+    cs = GridSearch.range("--log2c", log2c);
+    gs = GridSearch.range("--log2g", log2g);
+    if (folds < 2 || folds > 127) {
+      throw new org.sodm.jobs.spec.BadParameterException("bad parameter --folds: must be in [2, 127], got " + folds);
+    }
+    String[] from = conf.getPropertySources(Param.LOSS.key()); // null or sodm-default.xml: not chosen by the user
+    boolean chosen = from != null && java.util.Arrays.stream(from).anyMatch(s -> !s.contains(org.sodm.jobs.support.SodmConf.DEFAULT_RESOURCE));
+    if (!chosen) conf.set(Param.LOSS.key(), "hinge"); // C-SVC, as grid.py
+  }
+
+  @Override
+  protected int execute(Configuration conf) throws Exception {
+    GridSearch.Result r = GridSearch.run(conf, new GridSearch.Request(inputs, new Path(output), cs, gs, folds, !cold, trainBest, resume),
+        GridPng::write, line -> out().println("sodm grid: " + line));
+    GridSearch.Cell b = r.best();
+    out().printf(Locale.ROOT, "best log2c %s log2g %s (C %s, gamma %s): Cross Validation Accuracy = %.4f%% (%d cells x %d folds) in %.1f s%n",
+        fmt(b.log2c()), fmt(b.log2g()), b.c(), b.gamma(), 100 * b.accuracy(), r.cells().size(), folds, r.seconds());
+    out().printf("sodm grid: table %s, %s, plot %s%s%n", new Path(output, GridSearch.CSV), new Path(output, GridSearch.JSON),
+        new Path(output, GridSearch.PNG), r.modelPath() == null ? "" : ", model " + r.modelPath());
+    return 0;
+  }
+
+  private static String fmt(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+}
