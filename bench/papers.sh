@@ -11,8 +11,10 @@
 #       Ours: odm-default (--loss odm, its defaults), odm-tuned ((lambda, theta, mu) with the best accuracy
 #       on a validation split of the TRAINING part: 25%, seed 2; grid lambda {1e2,1e3,1e4,1e5} x theta
 #       {0.1,0.5,0.9} x mu {0.1,0.5,0.9}, --odm-grid small: lambda {1e3,1e4,1e5} x theta {0.3,0.7}, mu 0.5),
-#       odm-tree (tuned, -D sodm.train.exact.below.rows=0: the averaged blocks even for small data),
-#       ca-odm (tuned, --merge cascade), odm-random (tuned, --partitioner random). Peer: svm-train -c 1 -g 1/d.
+#       odm-tree (tuned, --partitions 16 --fanout 4 -D sodm.train.exact.below.rows=0: SODM's tree, 16 -> 4
+#       averaged blocks, even for small data, where the default ends in the one exact block), ca-odm (the
+#       same tree, --merge cascade), odm-random (the same tree, --partitioner random). Peer: svm-train -c 1
+#       -g 1/d. --sodm-variants LIST runs only those; --odm-params SET=OPTS skips SET's grid (repeatable).
 # dcsvm DC-SVM (seed 001) Table 2, ijcnn1 row, C = 32, gamma = 2 (ijcnn1.trn / ijcnn1.tst as distributed):
 #       paper early prediction 98.35%, DC-SVM 98.69%, LIBSVM 98.69% (early 0.10x, DC-SVM 0.36x LIBSVM's time).
 #       Ours: early (--partitioner kmeans, 16 blocks in one level, `sodm predict --mode local`: each point
@@ -28,18 +30,22 @@
 #       --exact-max-iterations 1, then -D sodm.train.exact.reference=OPT -D sodm.train.exact.gap=1e-3.
 #
 # usage: bench/papers.sh [--tables sodm,dcsvm,pbm] [--sets svmguide1,phishing,ijcnn1,skin] [--odm-grid full|small|none]
+#          [--sodm-variants odm-default,odm-tuned,odm-tree,ca-odm,odm-random] [--odm-params SET='--lambda L --theta T --mu M']
 #          [--out DIR] [--scratch DIR] [--datasets DIR] [--no-commit-check]
 #        bench/papers.sh --summary DIR
 set -euo pipefail
 export LC_ALL=C
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tables="sodm,dcsvm,pbm"; sets="svmguide1,phishing,ijcnn1,skin"; grid=full; out=""; scratch="${TMPDIR:-/tmp}/sodm-papers"
-datasets="$root/../shared/datasets"; commit_check=1; summary_only=""
+datasets="$root/../shared/datasets"; commit_check=1; summary_only=""; sodm_variants="odm-default,odm-tuned,odm-tree,ca-odm,odm-random"
+declare -A ODM_PARAMS
 while [ $# -gt 0 ]; do
   case "$1" in
     --tables) tables="$2"; shift 2 ;;
     --sets) sets="$2"; shift 2 ;;
     --odm-grid) grid="$2"; shift 2 ;;
+    --sodm-variants) sodm_variants="$2"; shift 2 ;;
+    --odm-params) ODM_PARAMS[${2%%=*}]="${2#*=}"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --scratch) scratch="$2"; shift 2 ;;
     --datasets) datasets="$2"; shift 2 ;;
@@ -200,17 +206,24 @@ if [[ ",$tables," == *,sodm,* ]]; then
     g=$(awk -v d="$DIM" 'BEGIN { printf "%.10g", 1 / d }')
     echo "sodm_$set=$DEDUP; d=$DIM, gamma=1/d=$g" >>"$out/config.txt"
     peer sodm "$set" "" "$TRAIN" "$TEST" 1 "$g"
-    ours sodm "$set" odm-default "SODM ${PAPER_SODM[$set]}${PAPER_EXACT[$set]:+, exact ODM ${PAPER_EXACT[$set]}}" "$TRAIN" "$TEST" "" --loss odm -g "$g"
-    odm_grid "$g"
+    want() { [[ ",$sodm_variants," == *",$1,"* ]]; }
+    want odm-default && ours sodm "$set" odm-default "SODM ${PAPER_SODM[$set]}${PAPER_EXACT[$set]:+, exact ODM ${PAPER_EXACT[$set]}}" "$TRAIN" "$TEST" "" --loss odm -g "$g"
+    if [ -n "${ODM_PARAMS[$set]:-}" ]; then
+      TUNED="${ODM_PARAMS[$set]}"; TUNED_NOTE="given with --odm-params (chosen by an earlier grid on the validation split): $TUNED"
+    else
+      odm_grid "$g"
+    fi
     echo "sodm_${set}_tuned=$TUNED_NOTE" >>"$out/config.txt"
+    tree=(--partitions 16 --fanout 4 -D sodm.train.exact.below.rows=0)
     # shellcheck disable=SC2086
-    ours sodm "$set" odm-tuned "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED
+    want odm-tuned && ours sodm "$set" odm-tuned "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED
     # shellcheck disable=SC2086
-    ours sodm "$set" odm-tree "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED -D sodm.train.exact.below.rows=0
+    want odm-tree && ours sodm "$set" odm-tree "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED "${tree[@]}"
     # shellcheck disable=SC2086
-    ours sodm "$set" ca-odm "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED --merge cascade -D sodm.train.exact.below.rows=0
+    want ca-odm && ours sodm "$set" ca-odm "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED --merge cascade "${tree[@]}"
     # shellcheck disable=SC2086
-    ours sodm "$set" odm-random "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED --partitioner random -D sodm.train.exact.below.rows=0
+    want odm-random && ours sodm "$set" odm-random "" "$TRAIN" "$TEST" "" --loss odm -g "$g" $TUNED --partitioner random "${tree[@]}"
+    true
   done
 fi
 
