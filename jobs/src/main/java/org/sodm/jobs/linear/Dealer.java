@@ -25,8 +25,14 @@ final class Dealer {
   private final String negative;
   private final int blocks;
   private final long seed;
+  /** sodm cv: the folds and the fold left out, or null / -1. */
+  private final org.sodm.jobs.phase.FoldFile folds;
+  private final int heldOut;
 
   Dealer(Configuration conf) throws IOException {
+    heldOut = conf.getInt(LinearKeys.HELD_OUT_FOLD, -1);
+    folds = heldOut < 0 ? null : org.sodm.jobs.phase.FoldFile.read(conf, new org.apache.hadoop.fs.Path(
+        conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
     scaler = LinearKeys.scaler(conf);
     positive = conf.get(LinearKeys.TASK_POSITIVE);
     negative = conf.get(LinearKeys.TASK_NEGATIVE, "");
@@ -40,9 +46,10 @@ final class Dealer {
     return RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
   }
 
-  /** The training record of {@code inst}, or null when it is not a row of this problem (another class pair's). */
+  /** The training record of {@code inst}, or null when it is not a row of this problem (another class pair's, or the held-out fold's). */
   TrainRecord deal(Instance inst) throws IOException {
     if (inst.getLabel() == null) throw new IOException("training row " + inst.getId() + " has no label");
+    if (folds != null && folds.of(inst.getId()) == heldOut) return null; // sodm cv: the fold this problem does not see
     double y;
     if (positive == null) {
       y = labels.signed(inst.getLabel());

@@ -60,6 +60,8 @@ final class LinearKeys {
   static final String TASK_POSITIVE = "sodm.internal.linear.task.positive";
   /** Multi-class task: the label of -1, empty for every other class (one-vs-rest). */
   static final String TASK_NEGATIVE = "sodm.internal.linear.task.negative";
+  /** sodm cv: the fold this problem is trained without (its rows are not dealt); unset: every row. */
+  static final String HELD_OUT_FOLD = "sodm.internal.linear.cv.held.out";
 
   static LabelMap labels(Configuration conf) throws IOException {
     return IngestJob.readLabels(conf, new Path(conf.get(INGEST_DIR)));

@@ -84,7 +84,7 @@ public abstract class LinearTrainer implements Trainer {
   /** Multi-class runs name their per-task phases partition-tN and SOLVER-tN. */
   @Override
   public boolean conditional(String name) {
-    return name.matches("(partition|" + name() + ")-t[0-9]+");
+    return name.matches("(partition|" + name() + ")-t[0-9]+(-f[0-9]+)?");
   }
 
   @Override
@@ -95,6 +95,7 @@ public abstract class LinearTrainer implements Trainer {
           + " (the saddle solver) trains binary problems only: the data has " + org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf()).size()
           + " classes");
     }
+    if (plan != null && !plan.full()) return crossValidate(ctx, plan);
     if (plan != null) return trainTasks(ctx, plan);
     Task one = trainTask(ctx, ctx.conf(), "", ctx.data().labelMap());
     return finish(ctx, one.model(), one.solution(), one.blocks());
@@ -152,6 +153,82 @@ public abstract class LinearTrainer implements Trainer {
     report.put("scheme", plan.scheme().id());
     report.put("validationAccuracy", acc);
     report.put("tasks", tasks);
+    return new Trained(model, List.of(ls), report);
+  }
+
+  /**
+   * sodm cv with a linear solver: every (task, fold) trained without its fold (phases
+   * partition-tN-fF, SOLVER-tN-fF), one after another by this solver (not in the same jobs, as the
+   * kernel tree does); every row is scored by its fold's models. The report's "cv" entry is the
+   * kernel tree's (per fold rows, correct and accuracy; mean, sd, pooled accuracy); the model
+   * written is fold 0's.
+   */
+  private Trained crossValidate(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
+    Configuration conf = ctx.conf();
+    List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+    org.sodm.jobs.phase.FoldFile folds = org.sodm.jobs.phase.FoldFile.read(conf,
+        new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
+    ctx.runner().passed("partition", "none");
+    ctx.runner().passed(name(), "none");
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    org.sodm.model.Subproblems tasksOnly = new org.sodm.model.Subproblems(plan.classes(), plan.scheme());
+    org.sodm.model.MulticlassModel[] byFold = new org.sodm.model.MulticlassModel[plan.folds()];
+    Model[] fold0 = null;
+    double objective = 0;
+    int blocks = 0;
+    for (int f = 0; f < byFold.length; f++) {
+      Model[] sub = new Model[plan.tasks()];
+      for (int t = 0; t < plan.tasks(); t++) {
+        Configuration c = new Configuration(conf);
+        int neg = plan.negativeClass(t);
+        c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
+        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+        c.setInt(LinearKeys.HELD_OUT_FOLD, f);
+        Task task = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+        sub[t] = task.model();
+        objective += task.solution().objective();
+        blocks += task.blocks();
+      }
+      if (f == 0) fold0 = sub;
+      byFold[f] = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+          sub, null, null);
+    }
+    long[] rows = new long[byFold.length];
+    long[] correct = new long[byFold.length];
+    org.sodm.jobs.support.AvroFiles.forEach(conf, new Path(data.dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      int f = folds.of(in.getId());
+      rows[f]++;
+      if (byFold[f].predict(org.sodm.data.Instances.features(in.getFeatures())).equals(in.getLabel().toString())) correct[f]++;
+    });
+    List<Map<String, Object>> perFold = new ArrayList<>();
+    double mean = 0;
+    long allRows = 0;
+    long allCorrect = 0;
+    for (int f = 0; f < rows.length; f++) {
+      double acc = (double) correct[f] / rows[f];
+      mean += acc / rows.length;
+      allRows += rows[f];
+      allCorrect += correct[f];
+      perFold.add(entry("fold", f, "rows", rows[f], "correct", correct[f], "accuracy", acc));
+    }
+    double var = 0;
+    for (int f = 0; f < rows.length; f++) var += Math.pow((double) correct[f] / rows[f] - mean, 2);
+    double sd = Math.sqrt(var / (rows.length - 1));
+    for (int f = 0; f < rows.length; f++) {
+      ctx.runner().note(String.format(Locale.ROOT, "cv fold %-4d %,9d rows  accuracy %.4f%%", f, rows[f], 100.0 * correct[f] / rows[f]));
+    }
+    ctx.runner().note(String.format(Locale.ROOT, "cv           %d folds: accuracy %.4f%% (%,d of %,d rows), per fold %.4f%% +- %.4f",
+        rows.length, 100.0 * allCorrect / allRows, allCorrect, allRows, 100 * mean, 100 * sd));
+    LevelStats ls = new LevelStats(0, blocks, objective, 0.0, 0.0, 0L, 0L, ctx.runner().elapsed(), 0L, null);
+    Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+        fold0, null, ctx.provenance(List.of(ls)));
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("solver", name());
+    report.put("classes", classes);
+    report.put("scheme", plan.scheme().id());
+    report.put("cv", entry("folds", perFold, "mean", mean, "sd", sd, "accuracy", (double) allCorrect / allRows, "rows", allRows,
+        "sequential", "every (task, fold) trained in turn by the linear solver"));
     return new Trained(model, List.of(ls), report);
   }
 

@@ -191,9 +191,9 @@ public final class TrainPipeline {
     }
     if (cvFolds > 0) {
       if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
-      if (spec.linearSolver() != null) {
-        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree; with --kernel linear add "
-            + Param.LINEAR_SOLVER.optionName() + " kernel");
+      if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE) {
+        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree or BQO / DSVRG; the saddle "
+            + "solver (--loss nu, hard-margin) trains binary problems only");
       }
       return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);
     }
