@@ -28,10 +28,13 @@ final class Dealer {
   /** sodm cv: the folds and the fold left out, or null / -1. */
   private final org.sodm.jobs.phase.FoldFile folds;
   private final int heldOut;
+  /** --probability's internal folds (a hash of the id), or 0. */
+  private final int hashFolds;
 
   Dealer(Configuration conf) throws IOException {
     heldOut = conf.getInt(LinearKeys.HELD_OUT_FOLD, -1);
-    folds = heldOut < 0 ? null : org.sodm.jobs.phase.FoldFile.read(conf, new org.apache.hadoop.fs.Path(
+    hashFolds = conf.getInt(LinearKeys.HASH_FOLDS, 0);
+    folds = heldOut < 0 || hashFolds > 0 ? null : org.sodm.jobs.phase.FoldFile.read(conf, new org.apache.hadoop.fs.Path(
         conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
     scaler = LinearKeys.scaler(conf);
     positive = conf.get(LinearKeys.TASK_POSITIVE);
@@ -50,6 +53,7 @@ final class Dealer {
   TrainRecord deal(Instance inst) throws IOException {
     if (inst.getLabel() == null) throw new IOException("training row " + inst.getId() + " has no label");
     if (folds != null && folds.of(inst.getId()) == heldOut) return null; // sodm cv: the fold this problem does not see
+    if (heldOut >= 0 && hashFolds > 0 && org.sodm.data.Seeds.fold(seed, inst.getId(), hashFolds) == heldOut) return null; // --probability
     double y;
     if (positive == null) {
       y = labels.signed(inst.getLabel());

@@ -62,6 +62,8 @@ final class LinearKeys {
   static final String TASK_NEGATIVE = "sodm.internal.linear.task.negative";
   /** sodm cv: the fold this problem is trained without (its rows are not dealt); unset: every row. */
   static final String HELD_OUT_FOLD = "sodm.internal.linear.cv.held.out";
+  /** --probability: the internal folds' count; with {@link #HELD_OUT_FOLD}, a row's fold is {@code Seeds.fold(seed, id, folds)} (the kernel tree's rule). */
+  static final String HASH_FOLDS = "sodm.internal.linear.probability.folds";
 
   static LabelMap labels(Configuration conf) throws IOException {
     return IngestJob.readLabels(conf, new Path(conf.get(INGEST_DIR)));

@@ -145,8 +145,9 @@ public abstract class LinearTrainer implements Trainer {
     if (acc != null) {
       ctx.runner().note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
+    org.sodm.model.Platt[] platt = plan.folds() > 0 ? platt(ctx, plan, classes, tasksOnly) : null;
     Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
-        sub, null, ctx.provenance(List.of(ls)));
+        sub, platt, ctx.provenance(List.of(ls)));
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("solver", name());
     report.put("classes", classes);
@@ -154,6 +155,64 @@ public abstract class LinearTrainer implements Trainer {
     report.put("validationAccuracy", acc);
     report.put("tasks", tasks);
     return new Trained(model, List.of(ls), report);
+  }
+
+  /**
+   * --probability with a linear solver: every task trained once more per internal fold without it
+   * (phases partition-tN-fF, SOLVER-tN-fF, one after another; a row's fold is the kernel tree's
+   * {@code Seeds.fold(seed, id, folds)}), and Platt's sigmoid of each task fitted on the decision
+   * values of its rows by the model that did not see them (LIBSVM's internal cross-validation).
+   */
+  private org.sodm.model.Platt[] platt(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes,
+      org.sodm.model.Subproblems tasksOnly) throws IOException {
+    long t0 = System.nanoTime();
+    Configuration conf = ctx.conf();
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    int folds = plan.folds();
+    org.sodm.model.MulticlassModel[] byFold = new org.sodm.model.MulticlassModel[folds];
+    for (int f = 0; f < folds; f++) {
+      Model[] sub = new Model[plan.tasks()];
+      for (int t = 0; t < plan.tasks(); t++) {
+        Configuration c = new Configuration(conf);
+        int neg = plan.negativeClass(t);
+        c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
+        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+        c.setInt(LinearKeys.HELD_OUT_FOLD, f);
+        c.setInt(LinearKeys.HASH_FOLDS, folds);
+        sub[t] = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t)).model();
+      }
+      byFold[f] = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+          sub, null, null);
+    }
+    Map<String, Integer> classIndex = new java.util.HashMap<>();
+    for (int c = 0; c < classes.size(); c++) classIndex.put(classes.get(c), c);
+    List<List<double[]>> pairs = new ArrayList<>(); // per task: {decision value, y}
+    for (int t = 0; t < plan.tasks(); t++) pairs.add(new ArrayList<>());
+    org.sodm.data.Scaler scaler = data.scaler();
+    org.sodm.jobs.support.AvroFiles.forEach(conf, new Path(data.dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      int cls = classIndex.get(in.getLabel().toString());
+      int fold = org.sodm.data.Seeds.fold(spec.seed(), in.getId(), folds);
+      org.sodm.data.SparseVector x = org.sodm.data.Instances.features(in.getFeatures());
+      double[] f = byFold[fold].decisionValues(scaler == null ? x : scaler.apply(x));
+      for (int t = 0; t < plan.tasks(); t++) {
+        double y = plan.y(t, cls);
+        if (y != 0) pairs.get(t).add(new double[] {f[t], y});
+      }
+    });
+    org.sodm.model.Platt[] out = new org.sodm.model.Platt[plan.tasks()];
+    for (int t = 0; t < out.length; t++) {
+      double[] dec = pairs.get(t).stream().mapToDouble(p -> p[0]).toArray();
+      double[] lab = pairs.get(t).stream().mapToDouble(p -> p[1]).toArray();
+      out[t] = org.sodm.model.Platt.fit(dec, lab);
+      if (!Double.isFinite(out[t].a()) || !Double.isFinite(out[t].b())) {
+        throw new org.sodm.jobs.support.SodmException(String.format(Locale.ROOT, "Platt's fit of task %d gave A = %s, B = %s", t, out[t].a(),
+            out[t].b()));
+      }
+    }
+    ctx.runner().say("probability", String.format(Locale.ROOT, "Platt's sigmoids of %d task(s) on the decision values of %d folds",
+        out.length, folds), (System.nanoTime() - t0) / 1e9);
+    return out;
   }
 
   /**

@@ -182,9 +182,9 @@ public final class TrainPipeline {
             + "); every class needs at least 2 rows (remove the row or add rows of its class)");
       }
     }
-    if (spec.linearSolver() != null && spec.probability()) {
-      throw TrainSpec.bad(Param.PROBABILITY, "probability estimates are fitted for the kernel merge tree only; with --kernel linear add "
-          + Param.LINEAR_SOLVER.optionName() + " kernel");
+    if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE && spec.probability()) {
+      throw TrainSpec.bad(Param.PROBABILITY, "probability estimates are fitted for the kernel merge tree and BQO / DSVRG, not the saddle "
+          + "solver (--loss nu, hard-margin)");
     }
     if (spec.exact().single().equals("never")) {
       throw TrainSpec.bad(Param.EXACT_SINGLE, "multi-class runs end exact mode with one block per class pair; PBM (never) solves binary problems only");
