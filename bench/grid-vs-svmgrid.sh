@@ -10,15 +10,18 @@ data=$1
 workers=${2:-2}
 out=${3:-/tmp/grid-bench}
 here=$(cd "$(dirname "$0")/.." && pwd)
+sodm=${SODM:-$here/bin/sodm}  # SODM=/path/to/bin/sodm: a frozen copy, so that a rebuild during the run cannot break it
 command -v svm-grid >/dev/null || { echo "svm-grid not installed (apt-get install -y libsvm-tools)"; exit 2; }
-rm -rf "$out" && mkdir -p "$out"
+[ "${SKIP_SODM:-0}" = 1 ] || rm -rf "$out"; mkdir -p "$out"  # SKIP_SODM=1: keep an earlier sodm run in OUT, rerun svm-grid only
 name=$(basename "$data")
 svm-scale -l 0 -u 1 "$data" > "$out/$name.scaled"
 sed "s/^nr_local_worker = .*/nr_local_worker = $workers/" "$(command -v svm-grid)" > "$out/grid.py"
-/usr/bin/time -f "%e %U %S" -o "$out/sodm.time" "$here/bin/sodm" grid -i "$data" -o "$out/sodm" --scale 0,1 --folds 5 \
+if [ "${SKIP_SODM:-0}" != 1 ]; then
+/usr/bin/time -f "%e %U %S" -o "$out/sodm.time" "$sodm" grid -i "$data" -o "$out/sodm" --scale 0,1 --folds 5 \
   --log2c -5,15,2 --log2g 3,-15,-2 > "$out/sodm.log" 2>&1
+fi
 (cd "$out" && /usr/bin/time -f "%e %U %S" -o "$out/svmgrid.time" python3 "$out/grid.py" -log2c -5,15,2 -log2g 3,-15,-2 -v 5 \
-  -gnuplot null -out "$out/svmgrid.out" "$out/$name.scaled" > "$out/svmgrid.log" 2>&1)
+  -svmtrain "$(command -v svm-train)" -gnuplot null -out "$out/svmgrid.out" "$out/$name.scaled" > "$out/svmgrid.log" 2>&1)
 read sw su ss < "$out/sodm.time"
 read lw lu ls < "$out/svmgrid.time"
 echo "data $name, 110 cells x 5 folds, svm-grid workers $workers"

@@ -30,8 +30,17 @@ final class Dealer {
   /** Stratified blocks (DSVRG, {@link LinearStrata}): the strata, and this stream's deck (set by {@link #stream}); else null. */
   private final org.sodm.partition.StratumAssigner strata;
   private org.sodm.partition.StreamingStratifiedAssigner deck;
+  /** sodm cv: the folds and the fold left out, or null / -1. */
+  private final org.sodm.jobs.phase.FoldFile folds;
+  private final int heldOut;
+  /** --probability's internal folds (a hash of the id), or 0. */
+  private final int hashFolds;
 
   Dealer(Configuration conf) throws IOException {
+    heldOut = conf.getInt(LinearKeys.HELD_OUT_FOLD, -1);
+    hashFolds = conf.getInt(LinearKeys.HASH_FOLDS, 0);
+    folds = heldOut < 0 || hashFolds > 0 ? null : org.sodm.jobs.phase.FoldFile.read(conf, new org.apache.hadoop.fs.Path(
+        conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
     scaler = LinearKeys.scaler(conf);
     positive = conf.get(LinearKeys.TASK_POSITIVE);
     negative = conf.get(LinearKeys.TASK_NEGATIVE, "");
@@ -65,9 +74,11 @@ final class Dealer {
     return RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
   }
 
-  /** The training record of {@code inst}, or null when it is not a row of this problem (another class pair's). */
+  /** The training record of {@code inst}, or null when it is not a row of this problem (another class pair's, or the held-out fold's). */
   TrainRecord deal(Instance inst) throws IOException {
     if (inst.getLabel() == null) throw new IOException("training row " + inst.getId() + " has no label");
+    if (folds != null && folds.of(inst.getId()) == heldOut) return null; // sodm cv: the fold this problem does not see
+    if (heldOut >= 0 && hashFolds > 0 && org.sodm.data.Seeds.fold(seed, inst.getId(), hashFolds) == heldOut) return null; // --probability
     double y;
     if (classIndex != null) {
       Integer c = classIndex.get(inst.getLabel().toString());

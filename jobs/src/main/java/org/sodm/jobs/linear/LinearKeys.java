@@ -63,6 +63,10 @@ final class LinearKeys {
   static final String TASK_POSITIVE = "sodm.internal.linear.task.positive";
   /** Multi-class task: the label of -1, empty for every other class (one-vs-rest). */
   static final String TASK_NEGATIVE = "sodm.internal.linear.task.negative";
+  /** sodm cv: the fold this problem is trained without (its rows are not dealt); unset: every row. */
+  static final String HELD_OUT_FOLD = "sodm.internal.linear.cv.held.out";
+  /** --probability: the internal folds' count; with {@link #HELD_OUT_FOLD}, a row's fold is {@code Seeds.fold(seed, id, folds)} (the kernel tree's rule). */
+  static final String HASH_FOLDS = "sodm.internal.linear.probability.folds";
 
   /** Multi-class tasks solved together: a record's y is its class index in the run's class list (no task set). */
   static final String CLASS_INDEX = "sodm.internal.linear.class.index";

@@ -103,7 +103,7 @@ public abstract class LinearTrainer implements Trainer {
   /** Multi-class runs name their per-task phases partition-tN and SOLVER-tN. */
   @Override
   public boolean conditional(String name) {
-    return name.matches("(partition|" + name() + ")-t[0-9]+");
+    return name.matches("(partition|" + name() + ")-t[0-9]+(-f[0-9]+)?");
   }
 
   @Override
@@ -114,6 +114,7 @@ public abstract class LinearTrainer implements Trainer {
           + " (the saddle solver) trains binary problems only: the data has " + org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf()).size()
           + " classes");
     }
+    if (plan != null && !plan.full()) return crossValidate(ctx, plan);
     if (plan != null) return trainTasks(ctx, plan);
     Task one = trainTask(ctx, ctx.conf(), "", ctx.data().labelMap());
     return finish(ctx, one.model(), one.solution(), one.blocks());
@@ -170,8 +171,9 @@ public abstract class LinearTrainer implements Trainer {
     if (acc != null) {
       ctx.runner().note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
+    org.sodm.model.Platt[] platt = plan.folds() > 0 ? platt(ctx, plan, classes, tasksOnly) : null;
     Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
-        sub, null, ctx.provenance(List.of(ls)));
+        sub, platt, ctx.provenance(List.of(ls)));
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("solver", name());
     report.put("classes", classes);
@@ -233,6 +235,140 @@ public abstract class LinearTrainer implements Trainer {
     try (OutputStream o = fs.create(new Path(dir, "solution" + suffix + ".json"), false)) {
       o.write(JSON.writeValueAsBytes(m));
     }
+  }
+
+  /**
+   * --probability with a linear solver: every task trained once more per internal fold without it
+   * (phases partition-tN-fF, SOLVER-tN-fF, one after another; a row's fold is the kernel tree's
+   * {@code Seeds.fold(seed, id, folds)}), and Platt's sigmoid of each task fitted on the decision
+   * values of its rows by the model that did not see them (LIBSVM's internal cross-validation).
+   */
+  private org.sodm.model.Platt[] platt(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes,
+      org.sodm.model.Subproblems tasksOnly) throws IOException {
+    long t0 = System.nanoTime();
+    Configuration conf = ctx.conf();
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    int folds = plan.folds();
+    org.sodm.model.MulticlassModel[] byFold = new org.sodm.model.MulticlassModel[folds];
+    for (int f = 0; f < folds; f++) {
+      Model[] sub = new Model[plan.tasks()];
+      for (int t = 0; t < plan.tasks(); t++) {
+        Configuration c = new Configuration(conf);
+        int neg = plan.negativeClass(t);
+        c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
+        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+        c.setInt(LinearKeys.HELD_OUT_FOLD, f);
+        c.setInt(LinearKeys.HASH_FOLDS, folds);
+        sub[t] = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t)).model();
+      }
+      byFold[f] = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+          sub, null, null);
+    }
+    Map<String, Integer> classIndex = new java.util.HashMap<>();
+    for (int c = 0; c < classes.size(); c++) classIndex.put(classes.get(c), c);
+    List<List<double[]>> pairs = new ArrayList<>(); // per task: {decision value, y}
+    for (int t = 0; t < plan.tasks(); t++) pairs.add(new ArrayList<>());
+    org.sodm.data.Scaler scaler = data.scaler();
+    org.sodm.jobs.support.AvroFiles.forEach(conf, new Path(data.dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      int cls = classIndex.get(in.getLabel().toString());
+      int fold = org.sodm.data.Seeds.fold(spec.seed(), in.getId(), folds);
+      org.sodm.data.SparseVector x = org.sodm.data.Instances.features(in.getFeatures());
+      double[] f = byFold[fold].decisionValues(scaler == null ? x : scaler.apply(x));
+      for (int t = 0; t < plan.tasks(); t++) {
+        double y = plan.y(t, cls);
+        if (y != 0) pairs.get(t).add(new double[] {f[t], y});
+      }
+    });
+    org.sodm.model.Platt[] out = new org.sodm.model.Platt[plan.tasks()];
+    for (int t = 0; t < out.length; t++) {
+      double[] dec = pairs.get(t).stream().mapToDouble(p -> p[0]).toArray();
+      double[] lab = pairs.get(t).stream().mapToDouble(p -> p[1]).toArray();
+      out[t] = org.sodm.model.Platt.fit(dec, lab);
+      if (!Double.isFinite(out[t].a()) || !Double.isFinite(out[t].b())) {
+        throw new org.sodm.jobs.support.SodmException(String.format(Locale.ROOT, "Platt's fit of task %d gave A = %s, B = %s", t, out[t].a(),
+            out[t].b()));
+      }
+    }
+    ctx.runner().say("probability", String.format(Locale.ROOT, "Platt's sigmoids of %d task(s) on the decision values of %d folds",
+        out.length, folds), (System.nanoTime() - t0) / 1e9);
+    return out;
+  }
+
+  /**
+   * sodm cv with a linear solver: every (task, fold) trained without its fold (phases
+   * partition-tN-fF, SOLVER-tN-fF), one after another by this solver (not in the same jobs, as the
+   * kernel tree does); every row is scored by its fold's models. The report's "cv" entry is the
+   * kernel tree's (per fold rows, correct and accuracy; mean, sd, pooled accuracy); the model
+   * written is fold 0's.
+   */
+  private Trained crossValidate(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
+    Configuration conf = ctx.conf();
+    List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+    org.sodm.jobs.phase.FoldFile folds = org.sodm.jobs.phase.FoldFile.read(conf,
+        new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
+    ctx.runner().passed("partition", "none");
+    ctx.runner().passed(name(), "none");
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    org.sodm.model.Subproblems tasksOnly = new org.sodm.model.Subproblems(plan.classes(), plan.scheme());
+    org.sodm.model.MulticlassModel[] byFold = new org.sodm.model.MulticlassModel[plan.folds()];
+    Model[] fold0 = null;
+    double objective = 0;
+    int blocks = 0;
+    for (int f = 0; f < byFold.length; f++) {
+      Model[] sub = new Model[plan.tasks()];
+      for (int t = 0; t < plan.tasks(); t++) {
+        Configuration c = new Configuration(conf);
+        int neg = plan.negativeClass(t);
+        c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
+        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+        c.setInt(LinearKeys.HELD_OUT_FOLD, f);
+        Task task = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+        sub[t] = task.model();
+        objective += task.solution().objective();
+        blocks += task.blocks();
+      }
+      if (f == 0) fold0 = sub;
+      byFold[f] = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+          sub, null, null);
+    }
+    long[] rows = new long[byFold.length];
+    long[] correct = new long[byFold.length];
+    org.sodm.jobs.support.AvroFiles.forEach(conf, new Path(data.dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      int f = folds.of(in.getId());
+      rows[f]++;
+      if (byFold[f].predict(org.sodm.data.Instances.features(in.getFeatures())).equals(in.getLabel().toString())) correct[f]++;
+    });
+    List<Map<String, Object>> perFold = new ArrayList<>();
+    double mean = 0;
+    long allRows = 0;
+    long allCorrect = 0;
+    for (int f = 0; f < rows.length; f++) {
+      double acc = (double) correct[f] / rows[f];
+      mean += acc / rows.length;
+      allRows += rows[f];
+      allCorrect += correct[f];
+      perFold.add(entry("fold", f, "rows", rows[f], "correct", correct[f], "accuracy", acc));
+    }
+    double var = 0;
+    for (int f = 0; f < rows.length; f++) var += Math.pow((double) correct[f] / rows[f] - mean, 2);
+    double sd = Math.sqrt(var / (rows.length - 1));
+    for (int f = 0; f < rows.length; f++) {
+      ctx.runner().note(String.format(Locale.ROOT, "cv fold %-4d %,9d rows  accuracy %.4f%%", f, rows[f], 100.0 * correct[f] / rows[f]));
+    }
+    ctx.runner().note(String.format(Locale.ROOT, "cv           %d folds: accuracy %.4f%% (%,d of %,d rows), per fold %.4f%% +- %.4f",
+        rows.length, 100.0 * allCorrect / allRows, allCorrect, allRows, 100 * mean, 100 * sd));
+    LevelStats ls = new LevelStats(0, blocks, objective, 0.0, 0.0, 0L, 0L, ctx.runner().elapsed(), 0L, null);
+    Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
+        fold0, null, ctx.provenance(List.of(ls)));
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("solver", name());
+    report.put("classes", classes);
+    report.put("scheme", plan.scheme().id());
+    report.put("cv", entry("folds", perFold, "mean", mean, "sd", sd, "accuracy", (double) allCorrect / allRows, "rows", allRows,
+        "sequential", "every (task, fold) trained in turn by the linear solver"));
+    return new Trained(model, List.of(ls), report);
   }
 
   private Task trainTask(TrainContext ctx, Configuration taskConf, String suffix, org.sodm.data.LabelMap labels) throws IOException {

@@ -17,6 +17,8 @@ public final class MulticlassKeys {
   public static final String SCHEME = "sodm.internal.train.scheme";
   public static final String FOLDS = "sodm.internal.train.folds";
   public static final String FULL = "sodm.internal.train.full";
+  /** sodm cv: the file of every row's fold ({@link FoldFile}). */
+  public static final String CV_FOLDS_FILE = "sodm.internal.train.cv.folds.file";
 
   /** Sets the sub-problems of a run (the classes in class-index order). */
   public static void setPlan(Configuration conf, Subproblems plan, List<String> classes) {

@@ -26,21 +26,25 @@ import org.sodm.jobs.support.AvroFiles;
 final class CvFolds {
   private final long[] ids;
   private final byte[] folds;
+  /** As read back by the tasks ({@link org.sodm.jobs.phase.FoldFile}, the one reader of the file); null as written. */
+  private final org.sodm.jobs.phase.FoldFile file;
 
   private CvFolds(long[] ids, byte[] folds) {
     this.ids = ids;
     this.folds = folds;
+    this.file = null;
   }
 
   /** The fold of a row (fails for an id the data did not have). */
   int of(long id) {
+    if (file != null) return file.of(id);
     int i = Arrays.binarySearch(ids, id);
     if (i < 0) throw new IllegalArgumentException("row " + id + " is not in the cross-validation folds");
     return folds[i];
   }
 
   int rows() {
-    return ids.length;
+    return file != null ? file.rows() : ids.length;
   }
 
   /** The seeded order of a row within its class. */
@@ -87,13 +91,13 @@ final class CvFolds {
   }
 
   static CvFolds read(Configuration conf, Path file) throws IOException {
-    try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(file.getFileSystem(conf).open(file)))) {
-      int n = in.readInt();
-      long[] ids = new long[n];
-      for (int i = 0; i < n; i++) ids[i] = in.readLong();
-      byte[] folds = new byte[n];
-      in.readFully(folds);
-      return new CvFolds(ids, folds);
-    }
+    org.sodm.jobs.phase.FoldFile f = org.sodm.jobs.phase.FoldFile.read(conf, file);
+    return new CvFolds(f);
+  }
+
+  private CvFolds(org.sodm.jobs.phase.FoldFile f) {
+    this.ids = null;
+    this.folds = null;
+    this.file = f;
   }
 }

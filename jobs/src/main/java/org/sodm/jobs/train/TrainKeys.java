@@ -28,7 +28,7 @@ public final class TrainKeys {
   /** sodm cv: the number of folds (every task trained once per fold, without it; no full model). */
   public static final String CV_FOLDS = "sodm.internal.train.cv.folds";
   /** sodm cv: the file of every row's fold ({@link CvFolds}). */
-  static final String CV_FOLDS_FILE = "sodm.internal.train.cv.folds.file";
+  static final String CV_FOLDS_FILE = org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE;
 
   static void setPlan(Configuration conf, org.sodm.model.Subproblems plan, java.util.List<String> classes) {
     org.sodm.jobs.phase.MulticlassKeys.setPlan(conf, plan, classes);

@@ -182,18 +182,18 @@ public final class TrainPipeline {
             + "); every class needs at least 2 rows (remove the row or add rows of its class)");
       }
     }
-    if (spec.linearSolver() != null && spec.probability()) {
-      throw TrainSpec.bad(Param.PROBABILITY, "probability estimates are fitted for the kernel merge tree only; with --kernel linear add "
-          + Param.LINEAR_SOLVER.optionName() + " kernel");
+    if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE && spec.probability()) {
+      throw TrainSpec.bad(Param.PROBABILITY, "probability estimates are fitted for the kernel merge tree and BQO / DSVRG, not the saddle "
+          + "solver (--loss nu, hard-margin)");
     }
     if (spec.exact().single().equals("never")) {
       throw TrainSpec.bad(Param.EXACT_SINGLE, "multi-class runs end exact mode with one block per class pair; PBM (never) solves binary problems only");
     }
     if (cvFolds > 0) {
       if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
-      if (spec.linearSolver() != null) {
-        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree; with --kernel linear add "
-            + Param.LINEAR_SOLVER.optionName() + " kernel");
+      if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE) {
+        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree or BQO / DSVRG; the saddle "
+            + "solver (--loss nu, hard-margin) trains binary problems only");
       }
       return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);
     }
