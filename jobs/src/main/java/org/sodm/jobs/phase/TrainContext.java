@@ -38,14 +38,38 @@ public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runne
     return validation == null ? null : accuracy(m, validation);
   }
 
-  /** Accuracy of a model on labelled instances, scored on all cores (NaN for none). */
+  /** Rows per batch of {@link #accuracy} (one batch per task of the common fork-join pool). */
+  static final int BATCH = 1024;
+
+  /**
+   * Accuracy of a model on labelled instances (NaN for none), scored on all cores in batches of
+   * {@link #BATCH} rows: a binary model through {@link Model#decisionsPrepared} (rows x support
+   * vectors in blocks over the merged expansion), a multi-class one row by row.
+   */
   public static double accuracy(Model m, List<Instance> rows) {
-    long correct = IntStream.range(0, rows.size()).parallel().filter(i -> {
-      Instance in = rows.get(i);
-      SparseVector x = Instances.features(in.getFeatures());
-      return m.predict(x).equals(in.getLabel());
-    }).count();
-    return rows.isEmpty() ? Double.NaN : (double) correct / rows.size();
+    if (rows.isEmpty()) return Double.NaN;
+    int n = rows.size();
+    long correct = IntStream.range(0, (n + BATCH - 1) / BATCH).parallel().mapToLong(c -> {
+      int from = c * BATCH;
+      int count = Math.min(n, from + BATCH) - from;
+      long ok = 0;
+      if (m instanceof org.sodm.model.MulticlassModel) {
+        for (int t = 0; t < count; t++) {
+          Instance in = rows.get(from + t);
+          if (m.predict(Instances.features(in.getFeatures())).equals(in.getLabel())) ok++;
+        }
+        return ok;
+      }
+      SparseVector[] xs = new SparseVector[count];
+      for (int t = 0; t < count; t++) xs[t] = m.prepare(Instances.features(rows.get(from + t).getFeatures()));
+      double[] f = new double[count];
+      m.decisionsPrepared(xs, count, f);
+      for (int t = 0; t < count; t++) {
+        if (m.labels().original(f[t]).equals(rows.get(from + t).getLabel())) ok++;
+      }
+      return ok;
+    }).sum();
+    return (double) correct / n;
   }
 
   static String fingerprint(IngestJob.Result data) {
