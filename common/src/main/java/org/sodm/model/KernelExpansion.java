@@ -114,6 +114,116 @@ public final class KernelExpansion {
     for (int t = 0; t < xs.length; t++) out[t] = decision(xs[t], buf);
   }
 
+  /** Rows scored together against one cached chunk of support vectors ({@link #decisions}). */
+  static final int ROW_BLOCK = 32;
+  /** Doubles of the dense support vectors per chunk (256 KB: the chunk stays in the L2 cache while a row block passes). */
+  private static final int CHUNK_DOUBLES = Integer.getInteger("sodm.chunk.doubles", 1 << 12);
+
+  /**
+   * Batched scoring: {@code out[t] = f(xs[t])} for {@code t < count}, rows against support vectors in
+   * blocks. With a dense copy (dot-based kernel, low dimension) a block of {@link #ROW_BLOCK} rows
+   * passes over one chunk of support vectors while it is in cache, the inner products are sparse
+   * row times dense feature-major chunk, and the kernel comes from them with the cached norms
+   * (RBF: |x|^2 + |s|^2 - 2 x's, fused with the coefficient sum, {@link RbfSums}). Otherwise each
+   * row is scattered into a dense array and each support vector gathers its inner product from it.
+   * Equals {@link #decision(SparseVector)} up to rounding (the order of the additions, exp within
+   * an ulp on the Vector API path). Thread-safe (work arrays are per call).
+   */
+  public void decisions(SparseVector[] xs, int count, double[] out) {
+    decisions(xs, count, out, org.sodm.kernel.RbfSums.vectorized());
+  }
+
+  /** {@link #decisions(SparseVector[], int, double[])} on the Vector API path ({@code vector}) or the scalar one. */
+  void decisions(SparseVector[] xs, int count, double[] out, boolean vector) {
+    int m = sv.length;
+    if (m == 0) {
+      java.util.Arrays.fill(out, 0, count, bias);
+      return;
+    }
+    double[] buf = new double[m];
+    double gamma = kernel instanceof org.sodm.kernel.RbfKernel rbf ? rbf.gamma() : 0;
+    if (dense == null) {
+      int maxIndex = 0;
+      for (int t = 0; t < count; t++) maxIndex = Math.max(maxIndex, xs[t].maxIndex());
+      int span = Math.min(maxIndex, dim);
+      if (!kernel.dotBased() || span > (1 << 22)) {
+        for (int t = 0; t < count; t++) out[t] = decision(xs[t], buf);
+        return;
+      }
+      double[] xd = new double[span];
+      for (int t = 0; t < count; t++) {
+        SparseVector x = xs[t];
+        int[] xi = x.indices();
+        double[] xv = x.values();
+        for (int k = 0; k < xi.length && xi[k] <= span; k++) xd[xi[k] - 1] = xv[k];
+        for (int i = 0; i < m; i++) {
+          int[] si = sv[i].indices();
+          double[] sv2 = sv[i].values();
+          double d = 0;
+          for (int k = 0; k < si.length && si[k] <= span; k++) d += sv2[k] * xd[si[k] - 1];
+          buf[i] = d;
+        }
+        for (int k = 0; k < xi.length && xi[k] <= span; k++) xd[xi[k] - 1] = 0;
+        out[t] = bias + chunkSum(buf, x.squaredNorm(), 0, m, gamma, vector);
+      }
+      return;
+    }
+    int chunk = Math.min(m, Math.max(64, CHUNK_DOUBLES / Math.max(1, dim)) / 32 * 32);
+    double[] acc = new double[ROW_BLOCK];
+    if (gamma > 0 && vector) {
+      int[][] bi = new int[ROW_BLOCK][];
+      double[][] bv = new double[ROW_BLOCK][];
+      double[] xn = new double[ROW_BLOCK];
+      for (int r0 = 0; r0 < count; r0 += ROW_BLOCK) {
+        int rows = Math.min(count, r0 + ROW_BLOCK) - r0;
+        for (int r = 0; r < rows; r++) {
+          bi[r] = xs[r0 + r].indices();
+          bv[r] = xs[r0 + r].values();
+          xn[r] = xs[r0 + r].squaredNorm();
+        }
+        java.util.Arrays.fill(acc, 0.0);
+        for (int c0 = 0; c0 < m; c0 += chunk) {
+          org.sodm.kernel.RbfSums.denseChunk(dense, m, dim, bi, bv, rows, xn, svNorms, coef, c0, Math.min(m, c0 + chunk), gamma, acc);
+        }
+        for (int r = 0; r < rows; r++) out[r0 + r] = bias + acc[r];
+      }
+      return;
+    }
+    for (int r0 = 0; r0 < count; r0 += ROW_BLOCK) {
+      int r1 = Math.min(count, r0 + ROW_BLOCK);
+      java.util.Arrays.fill(acc, 0.0);
+      for (int c0 = 0; c0 < m; c0 += chunk) {
+        int c1 = Math.min(m, c0 + chunk);
+        int len = c1 - c0;
+        for (int r = r0; r < r1; r++) {
+          SparseVector x = xs[r];
+          int[] idx = x.indices();
+          double[] val = x.values();
+          java.util.Arrays.fill(buf, c0, c1, 0.0);
+          for (int t = 0; t < idx.length && idx[t] <= dim; t++) {
+            double a = val[t];
+            int base = (idx[t] - 1) * m + c0;
+            for (int i = 0; i < len; i++) buf[c0 + i] += a * dense[base + i];
+          }
+          acc[r - r0] += chunkSum(buf, x.squaredNorm(), c0, c1, gamma, vector);
+        }
+      }
+      for (int r = r0; r < r1; r++) out[r] = bias + acc[r - r0];
+    }
+  }
+
+  /** sum_{j in [from, to)} coef_j k_j from the inner products in {@code dots} (overwritten for non-RBF kernels). */
+  private double chunkSum(double[] dots, double xn, int from, int to, double gamma, boolean vector) {
+    if (gamma > 0) {
+      return vector ? org.sodm.kernel.RbfSums.vector(dots, xn, svNorms, coef, from, to, gamma)
+          : org.sodm.kernel.RbfSums.scalar(dots, xn, svNorms, coef, from, to, gamma);
+    }
+    kernel.fromDots(dots, xn, svNorms, from, to);
+    double s = 0;
+    for (int j = from; j < to; j++) s += coef[j] * dots[j];
+    return s;
+  }
+
   /** The expansion times s (coefficients and bias). */
   public KernelExpansion scaled(double s) {
     double[] c = coef.clone();

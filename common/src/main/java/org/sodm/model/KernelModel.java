@@ -25,6 +25,9 @@ public final class KernelModel implements Model {
   private final KernelExpansion[] blocks;
   private final Provenance provenance;
   private final Routing routing;
+  /** The blocks as one expansion: identical support vectors merged, coefficients and bias averaged ({@link #merge}). */
+  private volatile KernelExpansion merged;
+  private volatile boolean mergedBuilt;
 
   public KernelModel(KernelSpec kernelSpec, Loss loss, LabelMap labels, Scaler scaler, int[] blockIds, long[][] svIds,
       KernelExpansion[] blocks, Provenance provenance) {
@@ -44,6 +47,55 @@ public final class KernelModel implements Model {
     this.blocks = blocks;
     this.provenance = provenance;
     this.routing = routing;
+  }
+
+  /**
+   * The mean of the blocks as one expansion: (1/B) sum_b (sum_i c_bi k(s_bi, x) + b_b) =
+   * sum_u (sum_{(b,i): s_bi = s_u} c_bi / B) k(s_u, x) + (1/B) sum_b b_b over the distinct support
+   * vectors s_u (equal features and values; the blocks of an averaged tree share many). Null when
+   * the blocks' kernels differ (then each block is scored by itself).
+   */
+  static KernelExpansion merge(KernelExpansion[] blocks) {
+    org.sodm.kernel.KernelSpec spec = blocks[0].kernel().spec();
+    for (KernelExpansion e : blocks) {
+      if (!e.kernel().spec().equals(spec) || e.kernel().getClass() != blocks[0].kernel().getClass()) return null;
+    }
+    if (blocks.length == 1) return blocks[0];
+    java.util.Map<SparseVector, Integer> at = new java.util.HashMap<>();
+    java.util.List<SparseVector> sv = new java.util.ArrayList<>();
+    double[] c = new double[16];
+    double bias = 0;
+    double inv = 1.0 / blocks.length;
+    for (KernelExpansion e : blocks) {
+      bias += e.bias();
+      for (int i = 0; i < e.size(); i++) {
+        SparseVector s = e.supportVector(i);
+        Integer u = at.get(s);
+        if (u == null) {
+          u = sv.size();
+          at.put(s, u);
+          sv.add(s);
+          if (u == c.length) c = java.util.Arrays.copyOf(c, 2 * c.length);
+        }
+        c[u] += e.coef(i);
+      }
+    }
+    double[] coef = java.util.Arrays.copyOf(c, sv.size());
+    for (int u = 0; u < coef.length; u++) coef[u] *= inv;
+    return new KernelExpansion(blocks[0].kernel(), sv.toArray(new SparseVector[0]), coef, bias * inv);
+  }
+
+  /** The blocks as one expansion (identical support vectors merged), or null when their kernels differ. */
+  public KernelExpansion merged() {
+    if (!mergedBuilt) {
+      synchronized (this) {
+        if (!mergedBuilt) {
+          merged = merge(blocks);
+          mergedBuilt = true;
+        }
+      }
+    }
+    return merged;
   }
 
   /** The local-prediction routing, or null. */
@@ -116,6 +168,17 @@ public final class KernelModel implements Model {
     long s = 0;
     for (KernelExpansion e : blocks) s += e.size();
     return s;
+  }
+
+  /** Batched: {@code out[t] = f(xs[t])} for {@code t < count} over the merged expansion ({@link KernelExpansion#decisions}). */
+  @Override
+  public void decisionsPrepared(SparseVector[] xs, int count, double[] out) {
+    KernelExpansion e = merged();
+    if (e == null) {
+      Model.super.decisionsPrepared(xs, count, out);
+      return;
+    }
+    e.decisions(xs, count, out);
   }
 
   @Override

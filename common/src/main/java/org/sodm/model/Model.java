@@ -32,6 +32,11 @@ public sealed interface Model permits KernelModel, LinearModel, MulticlassModel 
   /** Decision value of an already prepared (scaled) vector. */
   double decisionPrepared(SparseVector x);
 
+  /** Batched {@link #decisionPrepared}: {@code out[t]} for {@code t < count} (kernel models score the rows in blocks). */
+  default void decisionsPrepared(SparseVector[] xs, int count, double[] out) {
+    for (int t = 0; t < count; t++) out[t] = decisionPrepared(xs[t]);
+  }
+
   /**
    * Largest feature index of the training data (from the provenance), or 0 when the model does
    * not record it (written before it did): then no feature counts as unseen.

@@ -12,7 +12,10 @@ import picocli.CommandLine.Option;
 
 @Command(name = "predict", sortOptions = false, description = {
     "Score data with a model (map-only job, model in the distributed cache). Output: OUTPUT/part-m-*.avro",
-    "records {id, label, decision, predicted}; with labelled input also OUTPUT/metrics.json and a summary."})
+    "records {id, label, decision, predicted}; with labelled input also OUTPUT/metrics.json and a summary.",
+    "Binary kernel models score 1,024 rows at a time against one expansion (the blocks' identical support",
+    "vectors merged), rows x support vectors in cache-sized blocks; bin/sodm adds the JDK's Vector API for",
+    "the RBF sums (SODM_VECTOR=0: without it; README, Scoring)."})
 public final class PredictCommand extends SodmCommand {
   @Option(names = {"-m", "--model"}, required = true, paramLabel = "MODEL", description = "model.avro or a training output directory.")
   String model;

@@ -33,19 +33,63 @@ public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runne
         new HashMap<>(spec.values()), new ArrayList<>(levels), data.stats().getDimension());
   }
 
-  /** Accuracy on the validation rows, or null without validation data. */
+  /**
+   * Accuracy on the validation rows, or null without validation data: scored by map tasks on a
+   * cluster ({@link ValidationScoring}), by the driver on every core in local mode.
+   */
   public Double validationAccuracy(Model m) {
-    return validation == null ? null : accuracy(m, validation);
+    if (validation == null) return null;
+    if (ValidationScoring.inTasks(conf)) {
+      try {
+        return ValidationScoring.accuracy(conf, m, new org.apache.hadoop.fs.Path(runner.work(), "_validation-scoring"));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return accuracy(m, validation);
   }
 
-  /** Accuracy of a model on labelled instances, scored on all cores (NaN for none). */
+  /** Rows per batch of {@link #accuracy} (one batch per task of the common fork-join pool) and of the scoring tasks. */
+  static final int BATCH = 1024;
+
+  /**
+   * Accuracy of a model on labelled instances (NaN for none), scored on all cores in batches of
+   * {@link #BATCH} rows ({@link #correct}).
+   */
   public static double accuracy(Model m, List<Instance> rows) {
-    long correct = IntStream.range(0, rows.size()).parallel().filter(i -> {
-      Instance in = rows.get(i);
-      SparseVector x = Instances.features(in.getFeatures());
-      return m.predict(x).equals(in.getLabel());
-    }).count();
-    return rows.isEmpty() ? Double.NaN : (double) correct / rows.size();
+    if (rows.isEmpty()) return Double.NaN;
+    int n = rows.size();
+    long correct = IntStream.range(0, (n + BATCH - 1) / BATCH).parallel().mapToLong(c -> {
+      int from = c * BATCH;
+      int count = Math.min(n, from + BATCH) - from;
+      SparseVector[] xs = new SparseVector[count];
+      String[] labels = new String[count];
+      for (int t = 0; t < count; t++) {
+        xs[t] = Instances.features(rows.get(from + t).getFeatures());
+        labels[t] = rows.get(from + t).getLabel();
+      }
+      return correct(m, xs, labels, count);
+    }).sum();
+    return (double) correct / n;
+  }
+
+  /**
+   * How many of the raw rows {@code xs[t]} (t &lt; count) the model labels {@code labels[t]}: a binary
+   * model through {@link Model#decisionsPrepared} (rows x support vectors in blocks over the merged
+   * expansion), a multi-class one row by row.
+   */
+  static long correct(Model m, SparseVector[] xs, String[] labels, int count) {
+    long ok = 0;
+    if (m instanceof org.sodm.model.MulticlassModel) {
+      for (int t = 0; t < count; t++) if (m.predict(xs[t]).equals(labels[t])) ok++;
+      return ok;
+    }
+    SparseVector[] prepared = new SparseVector[count];
+    for (int t = 0; t < count; t++) prepared[t] = m.prepare(xs[t]);
+    double[] f = new double[count];
+    m.decisionsPrepared(prepared, count, f);
+    for (int t = 0; t < count; t++) if (m.labels().original(f[t]).equals(labels[t])) ok++;
+    return ok;
   }
 
   static String fingerprint(IngestJob.Result data) {

@@ -121,6 +121,7 @@ public final class PredictJob {
       conf.set(JobFailure.DIR_KEY, new Path(od.temp(), "_failures").toString());
       Path unseenDir = new Path(od.temp(), "_unseen");
       conf.set(UNSEEN_DIR_KEY, unseenDir.toString());
+      vectorTasks(conf);
       Job job = Jobs.newJob(conf, "sodm predict");
       job.setJarByClass(PredictJob.class);
       job.addCacheFile(modelFile.toUri());
@@ -171,6 +172,18 @@ public final class PredictJob {
       od.commit();
       return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension());
     }
+  }
+
+  /**
+   * When this JVM scores with the Vector API ({@link org.sodm.kernel.RbfSums#vectorized()}: started
+   * with {@code --add-modules jdk.incubator.vector}, as {@code bin/sodm predict} does), the map tasks
+   * of a cluster get the module too, so a cluster scores as local mode does (the two RBF paths
+   * differ in the last bits of the decision values). Local-mode tasks run in this JVM.
+   */
+  static void vectorTasks(Configuration conf) {
+    if (!org.sodm.kernel.RbfSums.vectorized() || "local".equals(conf.get("mapreduce.framework.name", "local"))) return;
+    String opts = conf.get("mapreduce.map.java.opts", conf.get("mapred.child.java.opts", ""));
+    if (!opts.contains("jdk.incubator.vector")) conf.set("mapreduce.map.java.opts", (opts + " --add-modules jdk.incubator.vector").trim());
   }
 
   /** Fails, naming the file and line of its first row, on a label the model does not have. */

@@ -27,6 +27,14 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   private KernelModel routed;
   private final AvroKey<Prediction> out = new AvroKey<>();
   private final UnseenFeatures unseen = new UnseenFeatures();
+  /** Rows scored together by a binary model ({@link Model#decisionsPrepared}: rows x support vectors in blocks). */
+  static final int BATCH = 1024;
+  private boolean batched;
+  private final long[] ids = new long[BATCH];
+  private final String[] labels = new String[BATCH];
+  private final org.sodm.data.SparseVector[] xs = new org.sodm.data.SparseVector[BATCH];
+  private final double[] f = new double[BATCH];
+  private int pending;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -40,6 +48,7 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
     if ("local".equals(context.getConfiguration().get(org.sodm.jobs.support.SodmConf.PREDICT_MODE, "global"))) {
       routed = (KernelModel) model;
     }
+    batched = routed == null && !(model instanceof org.sodm.model.MulticlassModel);
   }
 
   @Override
@@ -57,6 +66,13 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
       context.getCounter("sodm.predict", "instances").increment(1);
       return;
     }
+    if (batched) {
+      ids[pending] = in.getId();
+      labels[pending] = in.getLabel();
+      xs[pending++] = model.prepare(Instances.features(in.getFeatures()), unseen);
+      if (pending == BATCH) flush(context);
+      return;
+    }
     org.sodm.data.SparseVector x = model.prepare(Instances.features(in.getFeatures()), unseen);
     double f = routed != null ? routed.decisionLocalPrepared(x) : model.decisionPrepared(x);
     out.datum(new Prediction(in.getId(), in.getLabel(), f, model.labels().original(f), null));
@@ -65,8 +81,21 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   }
 
   /** Features above the model's dimension, ignored: counted for the driver's warning (one file per task, rewritten by a re-run). */
+  /** Scores the pending rows as one batch and writes them in input order. */
+  private void flush(Context context) throws IOException, InterruptedException {
+    model.decisionsPrepared(xs, pending, f);
+    for (int t = 0; t < pending; t++) {
+      out.datum(new Prediction(ids[t], labels[t], f[t], model.labels().original(f[t]), null));
+      context.write(out, NullWritable.get());
+      xs[t] = null;
+    }
+    context.getCounter("sodm.predict", "instances").increment(pending);
+    pending = 0;
+  }
+
   @Override
-  protected void cleanup(Context context) throws IOException {
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    if (pending > 0) flush(context);
     if (unseen.rows() == 0) return;
     String dir = context.getConfiguration().get(PredictJob.UNSEEN_DIR_KEY);
     if (dir == null) return;

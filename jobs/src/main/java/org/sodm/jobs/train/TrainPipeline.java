@@ -126,6 +126,7 @@ public final class TrainPipeline {
               + req.inputs() + " does not have (its labels: " + String.join(", ", classes) + ")");
         }
         validationRows = AvroFiles.readDir(conf, new Path(v.dir(), IngestJob.DATA), Instance.class);
+        conf.set(org.sodm.jobs.phase.ValidationScoring.DIR_KEY, new Path(v.dir(), IngestJob.DATA).toString()); // map-task scoring (cluster)
       } else {
         runner.passed("validation", "none");
       }
