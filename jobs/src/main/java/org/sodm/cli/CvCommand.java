@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
     "in the order of a seeded hash of the row id, so every class is split within +-1 row), every (task, fold) is a",
     "sub-problem of the same training jobs (each trained without its fold), and every row is scored by the models",
     "that did not see it. Prints the accuracy of each fold, their mean +- standard deviation, and the accuracy over",
-    "all rows (svm-train -v's 'Cross Validation Accuracy'). Takes sodm train's options."})
+    "all rows (svm-train -v's 'Cross Validation Accuracy'). Takes sodm train's options. With --kernel linear (BQO,",
+    "DSVRG) every (task, fold) is trained in turn by the linear solver instead, its dealer leaving the fold out."})
 public final class CvCommand extends SodmCommand {
   @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",
       description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
