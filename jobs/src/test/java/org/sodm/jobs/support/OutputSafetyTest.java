@@ -42,17 +42,33 @@ class OutputSafetyTest {
     return SodmMainAccess.run(a.toArray(new String[0]));
   }
 
-  /** Path -> SHA-256 of every file under root. */
+  /**
+   * Path -> SHA-256 of every file under root, except Hadoop's own scratch and staging directories ({@code h}, {@code st}:
+   * the local job runner removes what it wrote there on its own schedule, so under load a run's staging folder may still
+   * be on disk for a moment after the command returned).
+   */
   private static Map<String, String> snapshot(Path root) throws Exception {
     Map<String, String> m = new TreeMap<>();
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        if (Files.isRegularFile(p)) {
-          byte[] h = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p));
-          m.put(root.relativize(p).toString(), java.util.HexFormat.of().formatHex(h));
-        }
+    java.util.Set<Path> scratch = java.util.Set.of(root.resolve("h"), root.resolve("st"));
+    Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes attrs) {
+        return scratch.contains(dir) ? java.nio.file.FileVisitResult.SKIP_SUBTREE : java.nio.file.FileVisitResult.CONTINUE;
       }
-    }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes attrs) throws java.io.IOException {
+        if (attrs.isRegularFile()) {
+          try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p));
+            m.put(root.relativize(p).toString(), java.util.HexFormat.of().formatHex(h));
+          } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+    });
     return m;
   }
 
