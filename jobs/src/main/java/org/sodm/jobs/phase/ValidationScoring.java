@@ -1,7 +1,6 @@
 package org.sodm.jobs.phase;
 
 import java.io.IOException;
-import java.net.URI;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.avro.mapreduce.AvroKeyInputFormat;
@@ -26,7 +25,7 @@ import org.sodm.model.ModelCodec;
 
 /**
  * {@code --validation} scoring in map tasks (issue 18 item 3): the model written once under
- * {@code work/}, read once per task from the distributed cache, the validation rows (their ingest
+ * {@code work/}, read once per task, the validation rows (their ingest
  * directory) split over the tasks and scored in batches ({@link TrainContext#correct}); the tasks
  * count the rows and the correct ones in job counters. Used on a cluster; in local mode the
  * driver scores the rows it holds on every core (the same batches, no job set-up), unless
@@ -67,7 +66,8 @@ public final class ValidationScoring {
       AvroFiles.writeOne(conf, modelFile, ModelRecord.getClassSchema(), ModelCodec.toAvro(m));
       Job job = Jobs.newJob(conf, "sodm validation scoring");
       job.setJarByClass(ValidationScoring.class);
-      job.addCacheFile(modelFile.toUri());
+      // the model by its own key, read once per task (a job's cache files may hold others: Oozie adds its libraries)
+      job.getConfiguration().set(MODEL_KEY, modelFile.toString());
       job.setInputFormatClass(AvroKeyInputFormat.class);
       AvroJob.setInputKeySchema(job, Instance.getClassSchema());
       FileInputFormat.setInputPaths(job, data);
@@ -90,6 +90,9 @@ public final class ValidationScoring {
     }
   }
 
+  /** The model file the tasks read. */
+  static final String MODEL_KEY = "sodm.internal.validation.model";
+
   /** Smallest split in local mode (1 MB; tests lower it to split small files over the cores). */
   static final String MIN_SPLIT_KEY = "sodm.internal.validation.min.split.bytes";
 
@@ -103,9 +106,9 @@ public final class ValidationScoring {
     @Override
     protected void setup(Context context) throws IOException {
       AvroClasses.trust();
-      URI[] cache = context.getCacheFiles();
-      if (cache == null || cache.length == 0) throw new IOException("validation scoring: no model in the distributed cache");
-      Path file = new Path(cache[0]);
+      String f = context.getConfiguration().get(MODEL_KEY);
+      if (f == null) throw new IOException("validation scoring: " + MODEL_KEY + " is not set");
+      Path file = new Path(f);
       model = ModelCodec.fromAvro(ModelCodec.verify(AvroFiles.readOne(context.getConfiguration(), file, ModelRecord.class)));
     }
 
