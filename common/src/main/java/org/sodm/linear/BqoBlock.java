@@ -15,7 +15,11 @@ import org.sodm.data.SparseVector;
  * keeps u = X_J' Y_J d explicitly (one O(nnz(x_i)) dot and axpy per coordinate), a fixed number
  * of passes in a seeded random order (the paper's hybrid rule: the same number of inner passes
  * on every block, so blocks finish together) or fewer when the subproblem's projected gradient
- * falls below {@code innerEps}. It returns d, Delta w_J = u and the block's partial sums of the
+ * falls below {@code innerEps}. From the second pass on it shrinks as LIBLINEAR does: a coordinate
+ * at a bound whose gradient points out of the box by more than the largest projected gradient of
+ * the previous pass leaves the later passes of this subproblem (on sparse data with many rows at
+ * alpha = 0 most of the rows after the first pass); every row is back in the next iteration's
+ * subproblem, whose sums and violation are taken over all rows. It returns d, Delta w_J = u and the block's partial sums of the
  * scalars of (13)-(19) and (21), plus the primal loss and dual terms at (alpha^t, w^t) for the
  * pocket model and the duality gap (27).
  */
@@ -81,10 +85,15 @@ public final class BqoBlock {
     for (int i = 0; i < n; i++) order[i] = i;
     SplittableRandom rng = new SplittableRandom(seed);
     int pass = 0;
+    int active = n;
+    double shrinkAbove = Double.POSITIVE_INFINITY;
+    double shrinkBelow = Double.NEGATIVE_INFINITY;
     while (pass < opts.passes()) {
-      org.sodm.data.Seeds.shuffle(order, n, rng);
+      org.sodm.data.Seeds.shuffle(order, active, rng);
       double maxPg = 0;
-      for (int t = 0; t < n; t++) {
+      double pgMax = Double.NEGATIVE_INFINITY;
+      double pgMin = Double.POSITIVE_INFINITY;
+      for (int t = 0; t < active; t++) {
         int i = order[t];
         double yi = y[i];
         double si = loss.s(yi);
@@ -92,9 +101,24 @@ public final class BqoBlock {
         double lo = -alpha[i];
         double hi = loss.upper(yi) - alpha[i];
         double pg = g;
-        if (d[i] <= lo) pg = Math.min(g, 0);
-        else if (d[i] >= hi) pg = Math.max(g, 0);
+        if (d[i] <= lo) {
+          if (g > shrinkAbove) { // at its lower bound and pushed further out: out of the later passes
+            order[t--] = order[--active];
+            order[active] = i;
+            continue;
+          }
+          pg = Math.min(g, 0);
+        } else if (d[i] >= hi) {
+          if (g < shrinkBelow) {
+            order[t--] = order[--active];
+            order[active] = i;
+            continue;
+          }
+          pg = Math.max(g, 0);
+        }
         maxPg = Math.max(maxPg, Math.abs(pg));
+        pgMax = Math.max(pgMax, pg);
+        pgMin = Math.min(pgMin, pg);
         if (pg != 0) {
           double nd = Math.min(Math.max(d[i] - g / qd[i], lo), hi);
           double delta = nd - d[i];
@@ -105,7 +129,16 @@ public final class BqoBlock {
         }
       }
       pass++;
-      if (maxPg <= opts.innerEps()) break;
+      if (maxPg <= opts.innerEps()) {
+        if (active == n) break;
+        active = n; // converged on the active rows: check every row again before stopping (LIBLINEAR's unshrink)
+        shrinkAbove = Double.POSITIVE_INFINITY;
+        shrinkBelow = Double.NEGATIVE_INFINITY;
+        continue;
+      }
+      // LIBLINEAR's shrinking thresholds: the extreme projected gradients of this pass
+      shrinkAbove = pgMax > 0 ? pgMax : Double.POSITIVE_INFINITY;
+      shrinkBelow = pgMin < 0 ? pgMin : Double.NEGATIVE_INFINITY;
     }
     double eD = 0;
     double sAlphaD = 0;

@@ -8,17 +8,24 @@ import java.util.List;
  * {@link Bqo} and the MapReduce driver: given the global sums of one iteration (taken at
  * (alpha^t, w^t)) and Delta w^t, it records the primal f^P(w^t) and dual f(alpha^t) objectives,
  * keeps the pocket model (the w^t with the smallest primal objective seen), tests the relative
- * duality gap (27): f^P(w^t) + f(alpha^t) &lt;= eps (f^P(0) + f(0)) = eps sum_i C_i, and
- * otherwise takes the step: the exact feasible step (20)-(21)
+ * duality gap, and otherwise takes the step: the exact feasible step (20)-(21)
  * eta = min(-grad' d / |d|^2_Qbar, min_i lambda_i) or the Armijo step (12), with
  * grad' d = w'Dw + sum s_i alpha_i d_i - e'd (19) and |d|^2_Qbar = |Dw|^2 + sum s_i d_i^2 (18).
  * Then w^{t+1} = w^t + eta Dw^t (16); the tasks apply alpha^{t+1} = alpha^t + eta d^t.
+ *
+ * <p><b>The stop.</b> Seed 003's test (27) is f^P(w^t) + f(alpha^t) &lt;= eps sum_i C_i. The optimum
+ * lies far below f^P(0) = sum_i C_i (ijcnn1 hinge, C = 1: 0.17 sum C), so (27) at eps = 1e-3 let the
+ * model stop up to 5.8e-3 above the optimal primal (issue 14's bench measured 1.8e-3 against
+ * LIBLINEAR's -e 1e-4). The test here certifies the model it returns: with
+ * the pocket primal P and the smallest dual objective seen F = min_t f(alpha^t) (-F is a lower
+ * bound of the optimum P*), it stops when (P + F) / (-F) &lt;= eps, which bounds the pocket's
+ * relative primal suboptimality (P - P*) / P* by eps, and implies (27) for the pocket (-F &lt;= P* &lt;= sum C).
  */
 public final class BqoState {
   public enum LineSearch { EXACT, ARMIJO }
 
   /**
-   * @param eps relative duality gap of (27) to stop at
+   * @param eps the certified relative primal gap to stop at (see the class comment)
    * @param maxIterations guard on the iterations (jobs)
    * @param sigma, beta, gamma Armijo's parameters (12) (the paper: 0.1, 0.5, 0)
    */
@@ -62,6 +69,7 @@ public final class BqoState {
   private double[] best;
   private double bestPrimal = Double.POSITIVE_INFINITY;
   private int bestIteration = -1;
+  private double bestDual = Double.POSITIVE_INFINITY;
   private final List<Iteration> history = new ArrayList<>();
   private boolean converged;
 
@@ -105,8 +113,6 @@ public final class BqoState {
     double ww = Vectors.squaredNorm(w);
     double primal = 0.5 * ww + sums.loss();
     double dual = 0.5 * ww + 0.5 * sums.sAlphaSq() - sums.alphaSum();
-    double scale = sums.cSum();
-    double gap = scale > 0 ? (primal + dual) / scale : 0;
     boolean pocket = false;
     if (primal < bestPrimal) {
       bestPrimal = primal;
@@ -114,6 +120,8 @@ public final class BqoState {
       bestIteration = t;
       pocket = true;
     }
+    bestDual = Math.min(bestDual, dual);
+    double gap = certifiedGap(bestPrimal, bestDual, sums.cSum());
     double viol = sums.violation();
     double grad = Vectors.dot(w, dw) + sums.sAlphaD() - sums.eD();
     double quad = Vectors.squaredNorm(dw) + sums.sDSq();
@@ -132,6 +140,18 @@ public final class BqoState {
     return new Step(stop, eta, it);
   }
 
+  /**
+   * The relative primal suboptimality the pocket is certified to: (P + F) / (-F) for pocket
+   * primal P and smallest dual objective F (see the class comment); 0 for a problem with no
+   * loss weight ({@code cSum} = 0: w = 0 is optimal); infinite while -F &lt;= 0 (no useful bound yet).
+   */
+  static double certifiedGap(double pocketPrimal, double minDual, double cSum) {
+    if (!(cSum > 0)) return 0;
+    double lower = -minDual;
+    if (!(lower > 0)) return pocketPrimal + minDual <= 0 ? 0 : Double.POSITIVE_INFINITY;
+    return Math.max(0, pocketPrimal + minDual) / lower;
+  }
+
   /** Everything {@link #next} depends on and updates, for a checkpoint of a resident run. */
   public record Snapshot(double[] w, double[] best, double bestPrimal, int bestIteration, List<Iteration> history,
       boolean converged) {}
@@ -148,6 +168,7 @@ public final class BqoState {
     st.bestPrimal = s.bestPrimal();
     st.bestIteration = s.bestIteration();
     st.history.addAll(s.history());
+    for (Iteration it : s.history()) st.bestDual = Math.min(st.bestDual, it.dual());
     st.converged = s.converged();
     return st;
   }

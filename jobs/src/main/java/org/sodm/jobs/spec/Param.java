@@ -203,7 +203,7 @@ public enum Param {
       "--linear-blocks auto: the most stored feature values one block holds (about 12 bytes each in a task's heap, plus ~100 "
           + "bytes per row: 32,000,000 is ~0.5 GB)."),
   LINEAR_EPS("sodm.train.linear.eps", "0.001", Group.LINEAR, Type.positive(), "--linear-eps", "E",
-      "BQO: stop at relative duality gap (eq. 27) (primal + dual) / sum C_i <= eps; DSVRG: stop when |grad p(w)| <= eps |grad p(0)|; "
+      "BQO: stop when the duality gap certifies the pocket model within eps of the optimum, (P + F) / (-F) <= eps (stronger than eq. 27); DSVRG: stop when |grad p(w)| <= eps |grad p(0)|; "
           + "Saddle: stop when the relative gap between the bounds on the hulls' squared distance is <= eps (in (0, 1); also the eps "
           + "of gamma = eps beta / (2 log n))."),
   LINEAR_MAX_ITERATIONS("sodm.train.linear.max.iterations", "1000", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE),
