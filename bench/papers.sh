@@ -22,8 +22,8 @@
 #       tree, refine, PBM to the whole problem's optimum). Table 6, k = 256: early prediction 98.16% against
 #       bagging 91.81%: ours early-256 (kmeans, 256 blocks, --mode local) and bagging-256 (--partitioner
 #       random, 256 blocks, the mean of the blocks' decision values).
-#       NOTE: main's kmeans partitioner clusters once, at the bottom level; multilevel DC-SVM (issue 19
-#       item 1, engineer "dcsvm") is not merged yet: rerun this table when it lands.
+#       With --partitioner kmeans every merge round re-clusters (DC-SVM's multilevel k-means, adaptive
+#       sample of the level below's support vectors), so early-16 and dcsvm run on those clusters.
 # pbm   PBM (seed 004) Table 2's pattern on ijcnn1 (C = 32, gamma = 2): accuracy after the first PBM
 #       step and at relative objective error 1e-3, against the one-block optimum (--partitions 1) as
 #       reference. Ours: --exact --no-refine -D sodm.train.exact.single=never (PBM from the tree's start),

@@ -48,12 +48,29 @@ public final class WarmStart {
    * {@code childBlocks} are the block counts of the parent's and the children's levels.
    */
   public static double[] factors(Loss loss, boolean scaleC, int[] child, int blocks, int childBlocks) {
+    return factors(loss, scaleC, child, blocks, childBlocks, null);
+  }
+
+  /**
+   * As {@link #factors(Loss, boolean, int[], int, int)}, with the rows each child block was solved
+   * with: {@code childSizes.get(c)} = m_c. A size-dependent loss (ODM) then scales row i by
+   * m_child(i) / m_parent, the change of its dual variable's 1/m scale from the child's problem
+   * to the parent's, also when the parent holds only part of a child (DC-SVM's re-clustering at
+   * every level moves rows between blocks). Without sizes (null, or a child missing from them)
+   * m_c is the number of the child's rows in this parent: exact when parents are unions of whole
+   * children (the index merge).
+   */
+  public static double[] factors(Loss loss, boolean scaleC, int[] child, int blocks, int childBlocks,
+      java.util.Map<Integer, Integer> childSizes) {
     int n = child.length;
     double[] f = new double[n];
     if (loss.sizeDependent()) {
       java.util.Map<Integer, Integer> count = new java.util.HashMap<>();
       for (int c : child) count.merge(c, 1, Integer::sum);
-      for (int i = 0; i < n; i++) f[i] = count.get(child[i]) / (double) n;
+      for (int i = 0; i < n; i++) {
+        Integer m = childSizes == null ? null : childSizes.get(child[i]);
+        f[i] = (m != null ? m : count.get(child[i])) / (double) n;
+      }
       return f;
     }
     double r = 1;

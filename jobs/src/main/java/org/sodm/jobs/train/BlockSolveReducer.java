@@ -64,6 +64,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   private int childBlocks;
   private boolean scaleC;
   private boolean carryParked;
+  private java.util.Map<Integer, Integer> childSizes;
   private final AvroKey<TrainRecord> out = new AvroKey<>();
 
   @Override
@@ -78,6 +79,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       level = conf.getInt(TrainKeys.LEVEL, 0);
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
       childBlocks = conf.getInt(TrainKeys.CHILD_BLOCKS, 0);
+      childSizes = TrainKeys.childSizes(conf);
       scaleC = spec.blockScaledC();
       carryParked = spec.tree().merge() == TrainSpec.Merge.CASCADE && conf.getBoolean(TrainKeys.CASCADE_CARRY, false)
           && childBlocks > 0;
@@ -138,7 +140,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     try {
       // the block's loss (hinge: C times the level's blocks) and the children's alpha scaled to it (WarmStart)
       Loss blockLoss = WarmStart.blockLoss(loss, blocks, scaleC);
-      if (warm && n > 0) WarmStart.apply(alpha0, vars, WarmStart.factors(loss, scaleC, child, blocks, childBlocks));
+      if (warm && n > 0) WarmStart.apply(alpha0, vars, WarmStart.factors(loss, scaleC, child, blocks, childBlocks, childSizes));
       res = solver.solve(x, y, blockLoss, warm ? alpha0 : null);
     } catch (RuntimeException e) {
       String msg = "solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;

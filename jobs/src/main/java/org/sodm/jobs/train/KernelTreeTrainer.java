@@ -149,6 +149,8 @@ public final class KernelTreeTrainer implements Trainer {
             Path km = new Path(temp, "kmeans");
             LevelKMeans.write(c, km, LevelKMeans.fit(c, input, level, blocks));
             c.set(LevelKMeans.DIR, km.toString());
+            // parents hold parts of children: the warm start's ODM scale needs each child's own size
+            TrainKeys.setChildSizes(c, TrainIO.readStats(c, new Path(input.getParent(), "stats")));
           }
           SolveJob.run(c, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
         }

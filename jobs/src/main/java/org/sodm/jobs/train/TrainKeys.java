@@ -17,10 +17,15 @@ public final class TrainKeys {
   static final String INGEST_DIR = "sodm.internal.train.ingest";
   static final String LEVEL = "sodm.internal.train.level";
   static final String BLOCKS = "sodm.internal.train.blocks";
-  /** A merge round: the block count of the level below (the warm start's scale, {@link org.sodm.solver.WarmStart}). */
   /** Cascade merge rounds of the tree: carry the non-support vectors along (alpha 0, not solved) instead of dropping them. */
   static final String CASCADE_CARRY = "sodm.internal.train.cascade.carry";
+  /** A merge round: the block count of the level below (the warm start's scale, {@link org.sodm.solver.WarmStart}). */
   static final String CHILD_BLOCKS = "sodm.internal.train.child.blocks";
+  /**
+   * A merge round that re-clusters (DC-SVM): the rows each block of the level below was solved
+   * with, "block:rows,..." (ODM's warm-start scale when a parent holds part of a child).
+   */
+  static final String CHILD_SIZES = "sodm.internal.train.child.sizes";
   static final String STATS_DIR = "sodm.internal.train.stats";
   static final String LANDMARKS_DIR = "sodm.internal.train.landmarks";
   /** Blocks per sub-problem at the level below a merge round (block b of sub-problem s is s * blocks + b). */
@@ -47,6 +52,28 @@ public final class TrainKeys {
   static int subproblems(Configuration conf) {
     org.sodm.model.Subproblems p = plan(conf);
     return p == null ? 1 : p.count();
+  }
+
+  /** Records the level below's block sizes from its stats ({@link #CHILD_SIZES}). */
+  static void setChildSizes(Configuration conf, java.util.List<org.sodm.avro.BlockStats> below) {
+    StringBuilder b = new StringBuilder();
+    for (org.sodm.avro.BlockStats s : below) {
+      if (b.length() > 0) b.append(',');
+      b.append(s.getBlock()).append(':').append(s.getSize());
+    }
+    conf.set(CHILD_SIZES, b.toString());
+  }
+
+  /** The level below's block sizes, or null when the driver did not set them. */
+  static java.util.Map<Integer, Integer> childSizes(Configuration conf) {
+    String v = conf.get(CHILD_SIZES);
+    if (v == null || v.isEmpty()) return null;
+    java.util.Map<Integer, Integer> m = new java.util.HashMap<>();
+    for (String e : v.split(",")) {
+      int c = e.indexOf(':');
+      m.put(Integer.parseInt(e.substring(0, c)), Integer.parseInt(e.substring(c + 1)));
+    }
+    return m;
   }
 
   /** The ingest scaler, or null. */

@@ -55,6 +55,22 @@ class TrainConfigAndKeyTest {
     assertEquals(2.0, TrainSpec.from(conf(SodmConf.GAMMA, "2")).kernel().resolve(4).gamma(), 0.0);
   }
 
+  /** The children's sizes of a re-clustering merge round (ODM's warm-start scale) survive the configuration. */
+  @Test
+  void childSizesRoundTrip() {
+    Configuration c = new Configuration(false);
+    assertNull(TrainKeys.childSizes(c), "unset: the reducer scales by the rows present");
+    List<org.sodm.avro.BlockStats> stats = new java.util.ArrayList<>();
+    int[][] bs = {{0, 1200}, {3, 17}, {15, 40000}};
+    for (int[] b : bs) {
+      stats.add(org.sodm.avro.BlockStats.newBuilder().setLevel(2).setBlock(b[0]).setSize(b[1]).setPositives(0).setObjective(0)
+          .setInitialViolation(0).setMaxViolation(0).setEpochs(0).setSupportVectors(0).setKernelEvaluations(0).setCacheHits(0)
+          .setSeconds(0).setConverged(true).build());
+    }
+    TrainKeys.setChildSizes(c, stats);
+    assertEquals(java.util.Map.of(0, 1200, 3, 17, 15, 40000), TrainKeys.childSizes(c));
+  }
+
   @Test
   void parentOfABlockIsFloorKOverP() {
     // the merge mapper's rule agrees with the level sizes: every child lands in a parent < ceil(K/p)
