@@ -17,8 +17,8 @@
 #       -g 1/d. --sodm-variants LIST runs only those; --odm-params SET=OPTS skips SET's grid (repeatable).
 # dcsvm DC-SVM (seed 001) Table 2, ijcnn1 row, C = 32, gamma = 2 (ijcnn1.trn / ijcnn1.tst as distributed):
 #       paper early prediction 98.35%, DC-SVM 98.69%, LIBSVM 98.69% (early 0.10x, DC-SVM 0.36x LIBSVM's time).
-#       Ours: early (--partitioner kmeans, 16 blocks in one level, `sodm predict --mode local`: each point
-#       scored by its cluster's model), dcsvm (--partitioner kmeans --partitions 16 --fanout 4 --exact: the
+#       Ours: early-16 (--partitioner kmeans, 16 blocks in one level, `sodm predict --mode local`: each point
+#       scored by its cluster's model), early-16-4 (the 16 -> 4 tree, each point scored by its level-1 cluster's model), dcsvm (--partitioner kmeans --partitions 16 --fanout 4 --exact: the
 #       tree, refine, PBM to the whole problem's optimum). Table 6, k = 256: early prediction 98.16% against
 #       bagging 91.81%: ours early-256 (kmeans, 256 blocks, --mode local) and bagging-256 (--partitioner
 #       random, 256 blocks, the mean of the blocks' decision values).
@@ -235,7 +235,12 @@ fi
 if [[ ",$tables," == *,dcsvm,* ]]; then
   peer dcsvm ijcnn1 "LIBSVM 98.69%" "$d/train" "$d/test" 32 2
   ours dcsvm ijcnn1 early-16 "early 98.35% (0.10×)" "$d/train" "$d/test" local --loss hinge -c 32 -g 2 --partitioner kmeans --partitions 16 --fanout 16
-  ours dcsvm ijcnn1 dcsvm-16 "DC-SVM 98.69% (0.36×)" "$d/train" "$d/test" "" --loss hinge -c 32 -g 2 --partitioner kmeans --partitions 16 --fanout 4 --exact
+  ours dcsvm ijcnn1 early-16-4 "early 98.35% (0.10×)" "$d/train" "$d/test" local --loss hinge -c 32 -g 2 --partitioner kmeans --partitions 16 --fanout 4 \
+    -D sodm.train.exact.below.rows=0
+  # PBM's last iterations reduce the objective by ~1e-6 relative while its largest violation stays ~5e-2 (above the 1e-3
+  # tolerance): the row is taken with --allow-unconverged and the note gives the objective and violation reached
+  ours dcsvm ijcnn1 dcsvm-16 "DC-SVM 98.69% (0.36×)" "$d/train" "$d/test" "" --loss hinge -c 32 -g 2 --partitioner kmeans --partitions 16 --fanout 4 --exact \
+    --allow-unconverged
   ours dcsvm ijcnn1 early-256 "Table 6: early 98.16%" "$d/train" "$d/test" local --loss hinge -c 32 -g 2 --partitioner kmeans --partitions 256 --fanout 256
   ours dcsvm ijcnn1 bagging-256 "Table 6: bagging 91.81%" "$d/train" "$d/test" "" --loss hinge -c 32 -g 2 --partitioner random --partitions 256 --fanout 256
 fi

@@ -43,4 +43,36 @@ class CsrTest {
       }
     }
   }
+
+  /** A subset view is the CSR of the chosen rows (in the chosen order), and a BQO block solve on it equals one on those rows. */
+  @Test
+  void subsetEqualsTheCsrOfItsRows() {
+    Object[] sp = LinearTestData.sparse(new Random(8), 400, 60, 0.1);
+    SparseVector[] x = (SparseVector[]) sp[0];
+    double[] y = (double[]) sp[1];
+    Csr all = Csr.of(x);
+    int[] pick = java.util.stream.IntStream.range(0, x.length).filter(i -> i % 3 != 1).map(i -> x.length - 1 - i).toArray();
+    SparseVector[] xs = new SparseVector[pick.length];
+    double[] ys = new double[pick.length];
+    for (int j = 0; j < pick.length; j++) {
+      xs[j] = x[pick[j]];
+      ys[j] = y[pick[j]];
+    }
+    Csr view = all.subset(pick);
+    Csr own = Csr.of(xs);
+    assertEquals(pick.length, view.rows());
+    double[] w = new double[Vectors.dimension(x) + 1];
+    for (int f = 0; f < w.length; f++) w[f] = Math.sin(f);
+    for (int j = 0; j < pick.length; j++) {
+      assertEquals(own.dot(j, w, 1), view.dot(j, w, 1), 0.0);
+      assertEquals(own.squaredNorm[j], view.squaredNorm[j], 0.0);
+    }
+    SvmLoss loss = new SvmLoss(false, 1, 1, false);
+    double[] alpha = new double[pick.length];
+    double[] w0 = new double[w.length];
+    BqoBlock.Result a = BqoBlock.solve(view, ys, alpha, w0, loss, new BqoBlock.Options(3, 1e-3, 1e-4), 4);
+    BqoBlock.Result b = BqoBlock.solve(own, ys, alpha, w0, loss, new BqoBlock.Options(3, 1e-3, 1e-4), 4);
+    assertArrayEquals(b.d(), a.d(), 0.0);
+    assertArrayEquals(b.dw(), a.dw(), 0.0);
+  }
 }

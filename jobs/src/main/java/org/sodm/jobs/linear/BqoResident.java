@@ -88,7 +88,7 @@ public final class BqoResident {
     conf.setBoolean(LinearKeys.CLASS_INDEX, true);
     TrainSpec spec = TrainSpec.of(conf);
     SvmLoss loss = spec.loss().svmPrimal();
-    int tasks = org.sodm.jobs.phase.MulticlassKeys.plan(conf).tasks();
+    int tasks = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count(); // every sub-problem: a task, or a task without a fold
     long[] since = {System.nanoTime()};
     ResidentJob.Listener listener = (t, values) -> {
       for (int task = 0; task < tasks; task++) {
@@ -158,9 +158,10 @@ public final class BqoResident {
   }
 
   /**
-   * A resident task holding its block's rows once (y = class index) and one {@link BqoRank} per binary task: one-vs-rest
-   * tasks share the block's CSR rows, a one-vs-one task keeps its pair's rows; every task's rows sorted by id, as its own
-   * run would have them.
+   * A resident task holding its block's rows once (y = class index) and one {@link BqoRank} per sub-problem of the plan: a
+   * binary task (one-vs-rest: the class against the rest; one-vs-one: the pair's rows) or, with cross-validation or
+   * --probability's internal folds, a task without one fold's rows. Each sub-problem's rows are a view of the block's one
+   * {@link org.sodm.linear.Csr} ({@code subset}) in id order, so its arithmetic is that of a run of that sub-problem alone.
    */
   public static class TaskRanks extends RowsMapper {
     @Override
@@ -173,27 +174,33 @@ public final class BqoResident {
       TrainSpec spec = TrainSpec.of(conf);
       SvmLoss loss = spec.loss().svmPrimal();
       int block = blocks.get(rank);
-      org.sodm.linear.Csr all = null;
-      if (plan.scheme() == org.sodm.model.Subproblems.Scheme.OVR) {
-        SparseVector[] x = new SparseVector[rows.size()];
-        for (int i = 0; i < x.length; i++) x[i] = rows.get(i).x();
-        all = org.sodm.linear.Csr.of(x);
-      }
-      org.sodm.linear.Csr shared = all;
-      ResidentLoop.Program p = new org.sodm.linear.BqoTasks(plan.tasks(), (t, rs, gs) -> {
-        List<SparseVector> xs = new ArrayList<>();
-        List<Double> ys = new ArrayList<>();
-        for (Row row : rows) {
-          double y = plan.y(t, (int) row.y());
-          if (y == 0) continue;
-          if (shared == null) xs.add(row.x());
-          ys.add(y);
+      SparseVector[] all = new SparseVector[rows.size()];
+      int[] fold = new int[rows.size()];
+      org.sodm.jobs.phase.FoldFile cv = plan.folds() > 0 && !plan.full()
+          ? org.sodm.jobs.phase.FoldFile.read(conf, new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE))) : null;
+      for (int i = 0; i < all.length; i++) {
+        Row row = rows.get(i);
+        all[i] = row.x();
+        if (plan.folds() > 0) { // sodm cv: the fold file; --probability: the kernel tree's hash of the id
+          fold[i] = cv != null ? cv.of(row.id()) : org.sodm.data.Seeds.fold(spec.seed(), row.id(), plan.folds());
         }
-        double[] y = ys.stream().mapToDouble(Double::doubleValue).toArray();
-        org.sodm.linear.Csr x = shared != null ? shared : org.sodm.linear.Csr.of(xs.toArray(new SparseVector[0]));
-        return new BqoRank(x, y, block, dim, loss, spec.linear().inner(blocks.size()), spec.linear().outer(), spec.seed(), rs, gs);
+      }
+      org.sodm.linear.Csr csr = org.sodm.linear.Csr.of(all);
+      return new org.sodm.linear.BqoTasks(plan.count(), (u, rs, gs) -> {
+        int task = plan.task(u);
+        int heldOut = plan.heldOutFold(u);
+        int[] pick = new int[rows.size()];
+        double[] y = new double[rows.size()];
+        int m = 0;
+        for (int i = 0; i < pick.length; i++) {
+          double yi = plan.y(task, (int) rows.get(i).y());
+          if (yi == 0 || (heldOut >= 0 && fold[i] == heldOut)) continue;
+          y[m] = yi;
+          pick[m++] = i;
+        }
+        return new BqoRank(csr.subset(java.util.Arrays.copyOf(pick, m)), java.util.Arrays.copyOf(y, m), block, dim, loss,
+            spec.linear().inner(blocks.size()), spec.linear().outer(), spec.seed(), rs, gs);
       }, rankState, globalState);
-      return p;
     }
   }
 }

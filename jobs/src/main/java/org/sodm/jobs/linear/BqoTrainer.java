@@ -47,15 +47,21 @@ public final class BqoTrainer extends LinearTrainer {
     PhaseRunner runner = ctx.runner();
     int dim = ctx.data().stats().getDimension();
     List<List<Map<String, Object>>> histories = new ArrayList<>();
-    for (int t = 0; t < plan.tasks(); t++) histories.add(new ArrayList<>());
-    BqoState[] states = BqoResident.trainTasks(conf, k, dir, dim, (task, it, since) -> {
+    for (int u = 0; u < plan.count(); u++) histories.add(new ArrayList<>());
+    BqoState[] states = BqoResident.trainTasks(conf, k, dir, dim, (u, it, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
-      runner.say("bqo-t" + task + " " + it.t(), line(it), sec);
-      histories.get(task).add(entry(it, sec));
+      runner.say("bqo" + suffix(plan, u) + " " + it.t(), line(it), sec);
+      histories.get(u).add(entry(it, sec));
     }, note -> runner.say("allreduce", note, 0));
     List<Solution> out = new ArrayList<>();
-    for (int t = 0; t < states.length; t++) out.add(solution(spec, states[t], dim, histories.get(t), "bqo-t" + t, runner));
+    for (int u = 0; u < states.length; u++) out.add(solution(spec, states[u], dim, histories.get(u), "bqo" + suffix(plan, u), runner));
     return out;
+  }
+
+  /** Cross-validation and --probability's fold models: every (task, fold) in the same resident run. */
+  @Override
+  protected boolean solvesFoldsTogether(TrainSpec spec, int k) {
+    return dealsInTasks(spec, k);
   }
 
   @Override

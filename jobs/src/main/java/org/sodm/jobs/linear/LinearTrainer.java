@@ -70,7 +70,48 @@ public abstract class LinearTrainer implements Trainer {
     return false;
   }
 
-  /** Every task of {@code plan} in one run on {@code k} blocks, using {@code dir}: one solution per task, in task order. */
+  /**
+   * True when {@link #solveTogether} also takes plans with folds (sodm cv, --probability's internal folds): every (task,
+   * fold) sub-problem in the one run.
+   */
+  protected boolean solvesFoldsTogether(TrainSpec spec, int k) {
+    return false;
+  }
+
+  /** TEST ONLY: false trains the (task, fold) sub-problems one after another even where the solver takes them together. */
+  public static final String FOLDS_TOGETHER = "sodm.internal.linear.folds.together";
+
+  /**
+   * Bytes of per-row state a resident task keeps for each sub-problem it holds (y, the view's row bounds and norm, alpha,
+   * d, the inner solver's gradient, diagonal and order: about 9 numbers per row).
+   */
+  static final long BYTES_PER_ROW_AND_SUBPROBLEM = 64;
+
+  /** Whether the plan's (task, fold) sub-problems run together: the solver takes them and their state fits a task's budget. */
+  private boolean foldsTogether(TrainContext ctx, org.sodm.model.Subproblems plan, int k) {
+    if (!solvesFoldsTogether(ctx.spec(), k) || !ctx.conf().getBoolean(FOLDS_TOGETHER, true)) return false;
+    long rowsPerBlock = (ctx.data().stats().getRows() + k - 1) / k;
+    long bytes = rowsPerBlock * plan.count() * BYTES_PER_ROW_AND_SUBPROBLEM;
+    long budget = ctx.spec().linear().blockNonZeros() * 16;
+    if (bytes > budget) {
+      ctx.runner().note(String.format(Locale.ROOT, "%s          %d sub-problems x %,d rows per block need ~%,d MB of solver state "
+          + "per task, above the block budget (%,d MB): trained one after another", name(), plan.count(), rowsPerBlock, bytes >> 20,
+          budget >> 20));
+      return false;
+    }
+    return true;
+  }
+
+  /** The phase and progress suffix of sub-problem {@code u}: -tN for a task, -tN-fF for a task without fold F. */
+  static String suffix(org.sodm.model.Subproblems plan, int u) {
+    int f = plan.heldOutFold(u);
+    return "-t" + plan.task(u) + (f >= 0 ? "-f" + f : "");
+  }
+
+  /**
+   * Every sub-problem of {@code plan} ({@code plan.count()}: tasks, or (task, fold) pairs) in one run on {@code k} blocks,
+   * using {@code dir}: one solution per sub-problem, in sub-problem order.
+   */
   protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
       throws IOException {
     throw new UnsupportedOperationException(name() + " solves one task at a time");
@@ -125,14 +166,16 @@ public abstract class LinearTrainer implements Trainer {
 
   /**
    * Multi-class: one binary problem per task (ovr: class c against the rest; ovo: the pair's
-   * rows), each partitioned and solved in turn by this solver (phases partition-tN, SOLVER-tN),
-   * assembled into a {@link org.sodm.model.MulticlassModel}. Unlike the kernel tree, whose jobs
-   * solve every sub-problem at once, the tasks run one after another here.
+   * rows), assembled into a {@link org.sodm.model.MulticlassModel}. A solver that takes them
+   * together (BQO with dealt blocks) solves every task - and with --probability every (task,
+   * fold) - in one resident run (phase SOLVER); otherwise each is partitioned and solved in turn
+   * (phases partition-tN, SOLVER-tN).
    */
   private Trained trainTasks(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf());
     int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
-    List<Task> solved = plan.folds() == 0 && solvesTasksTogether(ctx.spec(), together) ? trainTogether(ctx, plan, classes, together) : null;
+    boolean inOneRun = plan.folds() == 0 ? solvesTasksTogether(ctx.spec(), together) : foldsTogether(ctx, plan, together);
+    List<Task> solved = inOneRun ? trainTogether(ctx, plan, classes, together) : null;
     ctx.runner().passed("partition", "none");
     if (solved == null) ctx.runner().passed(name(), "none");
     Model[] sub = new Model[plan.tasks()];
@@ -146,7 +189,7 @@ public abstract class LinearTrainer implements Trainer {
       String pos = classes.get(plan.positiveClass(t));
       Task task;
       if (solved != null) {
-        task = solved.get(t);
+        task = solved.get(plan.sub(t, -1));
       } else {
         Configuration c = new Configuration(ctx.conf());
         c.set(LinearKeys.TASK_POSITIVE, pos);
@@ -171,7 +214,7 @@ public abstract class LinearTrainer implements Trainer {
     if (acc != null) {
       ctx.runner().note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
-    org.sodm.model.Platt[] platt = plan.folds() > 0 ? platt(ctx, plan, classes, tasksOnly) : null;
+    org.sodm.model.Platt[] platt = plan.folds() > 0 ? platt(ctx, plan, classes, tasksOnly, solved) : null;
     Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
         sub, platt, ctx.provenance(List.of(ls)));
     Map<String, Object> report = new LinkedHashMap<>();
@@ -201,22 +244,25 @@ public abstract class LinearTrainer implements Trainer {
       @Override
       public void write(Path temp) throws IOException {
         List<Solution> all = solveTogether(ctx, conf, plan, k, temp);
-        for (int t = 0; t < all.size(); t++) writeSolution(conf, temp, "-t" + t, all.get(t));
+        for (int u = 0; u < all.size(); u++) writeSolution(conf, temp, suffix(plan, u), all.get(u));
       }
 
       @Override
       public String summary(Path dir, boolean resumed) throws IOException {
         long iterations = 0;
-        for (int t = 0; t < plan.tasks(); t++) iterations += read(conf, dir, "-t" + t).iterations();
-        return String.format(Locale.ROOT, "%d tasks on %d block(s) in one run, %d iterations in all", plan.tasks(), k, iterations);
+        for (int u = 0; u < plan.count(); u++) iterations += read(conf, dir, suffix(plan, u)).iterations();
+        String what = plan.folds() == 0 ? plan.tasks() + " tasks"
+            : String.format(Locale.ROOT, "%d sub-problems (%d task(s) x %s%d folds)", plan.count(), plan.tasks(), plan.full() ? "all rows + " : "",
+                plan.folds());
+        return String.format(Locale.ROOT, "%s on %d block(s) in one run, %d iterations in all", what, k, iterations);
       }
     });
     List<Task> out = new ArrayList<>();
-    for (int t = 0; t < plan.tasks(); t++) {
-      Solution s = read(conf, solved.dir(), "-t" + t);
+    for (int u = 0; u < plan.count(); u++) {
+      Solution s = read(conf, solved.dir(), suffix(plan, u));
       double[] w = Arrays.copyOf(s.w(), dim);
-      out.add(new Task(new LinearModel(modelLoss(spec, s), org.sodm.model.ModelCodec.taskLabels(classes, plan, t), data.scaler(), w,
-          bias(spec, s, dim), name(), null), s, k));
+      out.add(new Task(new LinearModel(modelLoss(spec, s), org.sodm.model.ModelCodec.taskLabels(classes, plan, plan.task(u)),
+          data.scaler(), w, bias(spec, s, dim), name(), null), s, k));
     }
     return out;
   }
@@ -239,12 +285,13 @@ public abstract class LinearTrainer implements Trainer {
 
   /**
    * --probability with a linear solver: every task trained once more per internal fold without it
-   * (phases partition-tN-fF, SOLVER-tN-fF, one after another; a row's fold is the kernel tree's
+   * (in the run of the full tasks when {@code solved} holds them; else phases partition-tN-fF,
+   * SOLVER-tN-fF, one after another; a row's fold is the kernel tree's
    * {@code Seeds.fold(seed, id, folds)}), and Platt's sigmoid of each task fitted on the decision
    * values of its rows by the model that did not see them (LIBSVM's internal cross-validation).
    */
   private org.sodm.model.Platt[] platt(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes,
-      org.sodm.model.Subproblems tasksOnly) throws IOException {
+      org.sodm.model.Subproblems tasksOnly, List<Task> solved) throws IOException {
     long t0 = System.nanoTime();
     Configuration conf = ctx.conf();
     TrainSpec spec = ctx.spec();
@@ -254,6 +301,10 @@ public abstract class LinearTrainer implements Trainer {
     for (int f = 0; f < folds; f++) {
       Model[] sub = new Model[plan.tasks()];
       for (int t = 0; t < plan.tasks(); t++) {
+        if (solved != null) { // trained in the one run with the full tasks
+          sub[t] = solved.get(plan.sub(t, f)).model();
+          continue;
+        }
         Configuration c = new Configuration(conf);
         int neg = plan.negativeClass(t);
         c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
@@ -296,9 +347,10 @@ public abstract class LinearTrainer implements Trainer {
   }
 
   /**
-   * sodm cv with a linear solver: every (task, fold) trained without its fold (phases
-   * partition-tN-fF, SOLVER-tN-fF), one after another by this solver (not in the same jobs, as the
-   * kernel tree does); every row is scored by its fold's models. The report's "cv" entry is the
+   * sodm cv with a linear solver: every (task, fold) trained without its fold - in one resident
+   * run (phase SOLVER) when the solver takes them together (BQO with dealt blocks, as the kernel
+   * tree's jobs do), else one after another (phases partition-tN-fF, SOLVER-tN-fF); every row is
+   * scored by its fold's models. The report's "cv" entry is the
    * kernel tree's (per fold rows, correct and accuracy; mean, sd, pooled accuracy); the model
    * written is fold 0's.
    */
@@ -307,8 +359,10 @@ public abstract class LinearTrainer implements Trainer {
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(conf);
     org.sodm.jobs.phase.FoldFile folds = org.sodm.jobs.phase.FoldFile.read(conf,
         new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
+    int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
+    List<Task> solved = foldsTogether(ctx, plan, together) ? trainTogether(ctx, plan, classes, together) : null;
     ctx.runner().passed("partition", "none");
-    ctx.runner().passed(name(), "none");
+    if (solved == null) ctx.runner().passed(name(), "none");
     TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();
     org.sodm.model.Subproblems tasksOnly = new org.sodm.model.Subproblems(plan.classes(), plan.scheme());
@@ -319,12 +373,17 @@ public abstract class LinearTrainer implements Trainer {
     for (int f = 0; f < byFold.length; f++) {
       Model[] sub = new Model[plan.tasks()];
       for (int t = 0; t < plan.tasks(); t++) {
-        Configuration c = new Configuration(conf);
-        int neg = plan.negativeClass(t);
-        c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
-        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
-        c.setInt(LinearKeys.HELD_OUT_FOLD, f);
-        Task task = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+        Task task;
+        if (solved != null) {
+          task = solved.get(plan.sub(t, f));
+        } else {
+          Configuration c = new Configuration(conf);
+          int neg = plan.negativeClass(t);
+          c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
+          c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+          c.setInt(LinearKeys.HELD_OUT_FOLD, f);
+          task = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+        }
         sub[t] = task.model();
         objective += task.solution().objective();
         blocks += task.blocks();
@@ -367,7 +426,7 @@ public abstract class LinearTrainer implements Trainer {
     report.put("classes", classes);
     report.put("scheme", plan.scheme().id());
     report.put("cv", entry("folds", perFold, "mean", mean, "sd", sd, "accuracy", (double) allCorrect / allRows, "rows", allRows,
-        "sequential", "every (task, fold) trained in turn by the linear solver"));
+        "together", solved != null));
     return new Trained(model, List.of(ls), report);
   }
 

@@ -91,4 +91,82 @@ class LinearCrossValidationTest {
     assertEquals(3089, ((Number) cv.get("rows")).intValue());
     assertEquals(5, ((List<?>) cv.get("folds")).size());
   }
+
+  /** Three Gaussian blobs in 4 dimensions (labels 1, 2, 3), 240 rows, written to the temp directory. */
+  private Path blobs() throws Exception {
+    Path f = tmp.resolve("blobs3.libsvm");
+    java.util.Random r = new java.util.Random(17);
+    StringBuilder b = new StringBuilder();
+    String[] labels = {"1", "2", "3"};
+    for (int i = 0; i < 240; i++) {
+      int c = i % 3;
+      b.append(labels[c]);
+      for (int j = 1; j <= 4; j++) b.append(' ').append(j).append(':').append(String.format(java.util.Locale.ROOT, "%.5f", (j == c + 1 ? 1.5 : 0) + r.nextGaussian()));
+      b.append('\n');
+    }
+    Files.writeString(f, b);
+    return f;
+  }
+
+  /** A local configuration for BQO, hinge, C = 1 (LinearProbabilityTest's too). */
+  static Configuration bqoHinge(Path tmp) {
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "1");
+    conf.set("sodm.kernel", "linear");
+    conf.set("sodm.train.linear.solver", "bqo");
+    return conf;
+  }
+
+  private Configuration linearConf(String scheme, boolean together) {
+    Configuration conf = bqoHinge(tmp);
+    conf.set("sodm.train.multiclass", scheme);
+    conf.setBoolean(org.sodm.jobs.linear.LinearTrainer.FOLDS_TOGETHER, together);
+    return conf;
+  }
+
+  /**
+   * Every (task, fold) of sodm cv and of --probability's internal folds in one resident BQO run gives exactly the models of
+   * training them one after another (each its own dealt run): the same fold accuracies and Platt sigmoids, bit for bit, on
+   * ovr and ovo; the one run has no per-(task, fold) phase.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void foldsInOneRunEqualFoldsInTurn() throws Exception {
+    String data = blobs().toString();
+    for (String scheme : new String[] {"ovr", "ovo"}) {
+      Map<String, Object>[] cv = new Map[2];
+      org.sodm.model.MulticlassModel[] models = new org.sodm.model.MulticlassModel[2];
+      for (int k = 0; k < 2; k++) {
+        boolean together = k == 0;
+        Configuration conf = linearConf(scheme, together);
+        conf.setInt(TrainKeys.CV_FOLDS, 4);
+        Path out = tmp.resolve("cv-" + scheme + together);
+        TrainPipeline.run(conf, new TrainPipeline.Request(List.of(data), null, new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
+        cv[k] = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(out.resolve(TrainPipeline.REPORT).toFile(),
+            Map.class).get("cv");
+        assertEquals(together, cv[k].get("together"), scheme);
+        Configuration pc = linearConf(scheme, together);
+        pc.setBoolean("sodm.train.probability", true);
+        Path pout = tmp.resolve("prob-" + scheme + together);
+        TrainPipeline.Result r = TrainPipeline.run(pc, new TrainPipeline.Request(List.of(data), null,
+            new org.apache.hadoop.fs.Path(pout.toString()), false), l -> {});
+        models[k] = (org.sodm.model.MulticlassModel) r.model();
+        Path work = pout.resolve("work");
+        assertEquals(!together, Files.isDirectory(work.resolve("bqo-t0-f0")), scheme + ": per-(task, fold) phases only when trained in turn");
+        assertEquals(together, Files.isDirectory(work.resolve("bqo")), scheme + ": one bqo phase for all sub-problems");
+      }
+      assertEquals(cv[1].get("folds"), cv[0].get("folds"), scheme + ": per-fold rows and correct counts");
+      assertEquals(((Number) cv[1].get("accuracy")).doubleValue(), ((Number) cv[0].get("accuracy")).doubleValue(), 0.0);
+      assertTrue(((Number) cv[0].get("accuracy")).doubleValue() > 0.6, "the blobs are learnable: " + cv[0].get("accuracy"));
+      for (int t = 0; t < models[0].plan().tasks(); t++) {
+        assertEquals(models[1].platt(t).a(), models[0].platt(t).a(), 0.0, scheme + " task " + t + ": Platt A");
+        assertEquals(models[1].platt(t).b(), models[0].platt(t).b(), 0.0, scheme + " task " + t + ": Platt B");
+      }
+      for (double[] x : new double[][] {{0.3, -1, 2, 0.1}, {1.5, 0, 0, 0}, {-1, -1, -1, 2}}) {
+        org.sodm.data.SparseVector v = org.sodm.data.SparseVector.ofDense(x);
+        assertArrayEquals(models[1].decisionValues(v), models[0].decisionValues(v), 0.0, scheme + ": the full tasks' models");
+      }
+    }
+  }
 }

@@ -22,11 +22,8 @@ class LinearProbabilityTest {
 
   @Test
   void bqoProbabilitiesAreCalibratedOnTheTestSet() throws Exception {
-    Configuration conf = LocalConf.create(tmp);
+    Configuration conf = LinearCrossValidationTest.bqoHinge(tmp);
     conf.set(SodmConf.INGEST_SCALE, "0,1");
-    conf.set(SodmConf.LOSS, "hinge");
-    conf.set("sodm.kernel", "linear");
-    conf.set("sodm.train.linear.solver", "bqo");
     conf.setBoolean("sodm.train.bias", true);
     conf.setBoolean("sodm.train.probability", true);
     TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()), null,
