@@ -157,7 +157,11 @@ public enum Param {
   EXACT_SINGLE("sodm.train.exact.single", "auto", Group.EXACT, Type.choice("auto", "always", "never"), null, null,
       "Exact mode: auto | always | never solve the whole problem in one reducer (warm-started from the last level) instead of "
           + "PBM. auto: when the kernel columns of the last level's support vectors fit the cache, SV x N x 4 bytes <= sodm.cache.mb "
-          + "(the columns a single-node solve keeps touching)."),
+          + "(the columns a single-node solve keeps touching), or when SV x N <= sodm.train.exact.single.evaluations."),
+  EXACT_SINGLE_EVALUATIONS("sodm.train.exact.single.evaluations", "2000000000", Group.EXACT, Type.integer(0, Long.MAX_VALUE), null,
+      null, "Exact mode, auto: the whole problem is one warm-started reducer solve also when SV x N (the kernel evaluations of its "
+          + "first gradient, about 10-20 s on one core at 2e9) is at most this; beyond it PBM spreads the work over the blocks. "
+          + "0 = by the cache rule alone."),
   EXACT_REFERENCE("sodm.train.exact.reference", "", Group.EXACT, Type.optionalReal(), null, null,
       "Exact mode: a reference optimum of the dual objective (minimised form, e.g. from a tight single-node solve); when set, each "
           + "PBM iteration prints the relative objective error against it."),

@@ -416,6 +416,11 @@ public final class TrainSpec {
     return (int) integer(Param.PROBABILITY_FOLDS);
   }
 
+  /** sodm.train.exact.single.evaluations: exact mode's one-reducer solve when SV x N is at most this (auto). */
+  public long exactSingleEvaluations() {
+    return integer(Param.EXACT_SINGLE_EVALUATIONS);
+  }
+
   /** --exact-blocks: PBM's block count, 0 for auto (the reduce slots). */
   public int exactBlocks() {
     return autoInt(Param.EXACT_BLOCKS);

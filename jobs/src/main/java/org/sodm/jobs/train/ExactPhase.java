@@ -116,6 +116,22 @@ final class ExactPhase {
     };
   }
 
+  /**
+   * Whether exact mode solves the whole problem in one reducer rather than by PBM: {@code always}, {@code never}, or auto:
+   * when the support vectors' kernel columns fit the cache (SV x N x 4 bytes), or when SV x N - the kernel evaluations of
+   * the warm start's first gradient - is within {@code evaluations}. A warm one-block solve reaches the tolerance; PBM's
+   * block-Jacobi steps reach the objective quickly but its largest violation can stay above 1e-3 for hundreds of
+   * iterations (ijcnn1, C = 32, gamma = 2: 4e-2 after 200, objective within 6e-6), so PBM is for the data whose first
+   * gradient is too much for one task.
+   */
+  static boolean single(String rule, long supportVectors, long rows, long cacheBytes, long evaluations) {
+    return switch (rule) {
+      case "always" -> true;
+      case "never" -> false;
+      default -> supportVectors * rows * 4 <= cacheBytes || (evaluations > 0 && supportVectors * rows <= evaluations);
+    };
+  }
+
   private interface SummaryOf {
     String of(BlockStats s);
   }
@@ -131,17 +147,16 @@ final class ExactPhase {
     long t0 = System.nanoTime();
     TrainSpec.Exact ex = spec.exact();
     boolean fits = supportVectors * rows * 4 <= spec.solver().cacheBytes();
-    boolean single = switch (ex.single()) {
-      case "always" -> true;
-      case "never" -> false;
-      default -> fits;
-    };
+    boolean single = single(ex.single(), supportVectors, rows, spec.solver().cacheBytes(), spec.exactSingleEvaluations());
     // nu-SVC has no PBM (its dual is not a box): its exact mode is the one-block solve
     if (blocks <= 1 || oneBlock || spec.loss() instanceof org.sodm.solver.Loss.Nu) single = true;
     if (single) {
+      long budget = spec.exactSingleEvaluations();
+      String why = fits ? "x 4 B <= cache" : budget > 0 && supportVectors * rows <= budget
+          ? String.format(Locale.ROOT, "= %.3g evaluations <= %.3g", (double) supportVectors * rows, (double) budget) : "x 4 B > cache";
       PhaseRunner.Done d = runner.run("exact", oneBlock("level-0", last, blocks, "warm", s -> String.format(Locale.ROOT,
-          "one block (SV %d x N %d x 4 B %s cache): obj %.10g viol %.2e%s", supportVectors, rows, fits ? "<=" : ">",
-          s.getObjective(), s.getMaxViolation(), gap(s.getObjective()))));
+          "one block (SV %d x N %d %s): obj %.10g viol %.2e%s", supportVectors, rows, why, s.getObjective(), s.getMaxViolation(),
+          gap(s.getObjective()))));
       BlockStats s = TrainIO.readStats(conf, new Path(d.dir(), "stats")).get(0);
       return new Result(new Path(d.dir(), "data"), 0, false, s.getObjective(), s.getMaxViolation(), 0, s.getConverged(),
           (System.nanoTime() - t0) / 1e9);

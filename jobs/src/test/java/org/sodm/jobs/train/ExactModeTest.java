@@ -88,6 +88,21 @@ class ExactModeTest {
    * one-process {@link PbmSolver} (whose agreement with the single-node optimum at K = 2, 4, 8
    * PbmSolverTest checks) started from the same point (the last level's alpha / B on its blocks).
    */
+  /** Exact mode's choice between one warm reducer solve and PBM (sodm.train.exact.single and .evaluations). */
+  @Test
+  void singleSolveOrPbm() {
+    long cache = 256L << 20;
+    assertTrue(ExactPhase.single("always", 50_000, 1_000_000, cache, 0));
+    assertFalse(ExactPhase.single("never", 10, 100, cache, 2_000_000_000L));
+    assertTrue(ExactPhase.single("auto", 1_000, 3_000, cache, 0), "the SV columns fit the cache");
+    // ijcnn1, C = 32, gamma = 2: 2,490 SVs x 49,990 rows x 4 B = 498 MB > 256 MB, but 1.2e8 evaluations <= 2e9
+    assertTrue(ExactPhase.single("auto", 2_490, 49_990, cache, 2_000_000_000L));
+    assertFalse(ExactPhase.single("auto", 2_490, 49_990, cache, 0), "0: by the cache rule alone");
+    assertFalse(ExactPhase.single("auto", 50_000, 1_000_000, cache, 2_000_000_000L), "5e10 evaluations: PBM");
+    assertTrue(ExactPhase.single("auto", 40_000, 50_000, cache, 2_000_000_000L), "exactly at the budget");
+    assertFalse(ExactPhase.single("auto", 40_001, 50_000, cache, 2_000_000_000L));
+  }
+
   @Test
   void pbmJobsFollowTheReferenceIteratesAndResumeMidWay() throws IOException {
     double ref = reference();
