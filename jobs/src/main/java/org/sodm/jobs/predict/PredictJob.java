@@ -125,6 +125,7 @@ public final class PredictJob {
       Job job = Jobs.newJob(conf, "sodm predict");
       job.setJarByClass(PredictJob.class);
       job.addCacheFile(modelFile.toUri());
+      job.getConfiguration().set(PredictMapper.MODEL_KEY, modelFile.toUri().toString());
       job.setInputFormatClass(AvroKeyInputFormat.class);
       AvroJob.setInputKeySchema(job, Instance.getClassSchema());
       FileInputFormat.setInputPaths(job, data);

@@ -36,15 +36,33 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   private final double[] f = new double[BATCH];
   private int pending;
 
+  /** The model file PredictJob put in the distributed cache (its URI): other cache files (an Oozie launcher's) may come first. */
+  static final String MODEL_KEY = "sodm.internal.predict.model";
+
+  /**
+   * The distributed cache's copy of the model named by {@link #MODEL_KEY} (the entry with that URI), failing with a message
+   * that names the key and the cache when it is absent.
+   */
+  static Path modelFile(String model, URI[] cache) throws IOException {
+    if (model == null) throw new IOException("predict: " + MODEL_KEY + " is not set (the job was not submitted by PredictJob)");
+    if (cache != null) {
+      for (URI u : cache) if (u.toString().equals(model)) return new Path(u);
+    }
+    throw new IOException("predict: the model " + model + " is not in the distributed cache " + (cache == null ? "[]"
+        : java.util.Arrays.toString(cache)));
+  }
+
   @Override
   protected void setup(Context context) throws IOException {
     AvroClasses.trust();
-    URI[] cache = context.getCacheFiles();
-    if (cache == null || cache.length == 0) {
-      JobFailure.report(context, "predict: no model in the distributed cache");
-      throw new IOException("predict: no model in the distributed cache");
+    Path file;
+    try {
+      file = modelFile(context.getConfiguration().get(MODEL_KEY), context.getCacheFiles());
+    } catch (IOException e) {
+      JobFailure.report(context, e.getMessage());
+      throw e;
     }
-    model = ModelFiles.read(context.getConfiguration(), new Path(cache[0]));
+    model = ModelFiles.read(context.getConfiguration(), file);
     if ("local".equals(context.getConfiguration().get(org.sodm.jobs.support.SodmConf.PREDICT_MODE, "global"))) {
       routed = (KernelModel) model;
     }

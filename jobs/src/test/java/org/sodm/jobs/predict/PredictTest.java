@@ -47,6 +47,7 @@ class PredictTest {
     AvroSerialization.setKeyWriterSchema(dc, both);
     AvroSerialization.setKeyReaderSchema(dc, both);
     d.withCacheFile(r.modelPath().toUri());
+    dc.set(PredictMapper.MODEL_KEY, r.modelPath().toUri().toString()); // as PredictJob records it
     SparseVector a = SparseVector.ofDense(0.1, 0.2, 0.1, 0.5, -0.5);
     SparseVector b = SparseVector.ofDense(0.9, -0.9, 0.8, 0, 0);
     d.withInput(new AvroKey<>(Instances.toAvro(1, "1", a)), NullWritable.get());
