@@ -107,4 +107,68 @@ class AllReduceRanksTest {
     for (int r = 0; r < K; r++) assertArrayEquals(full.get(0), resumed.get(r));
     for (int f = 0; f <= dim; f++) assertEquals(ref.w()[f], full.get(0)[f], 1e-12 * (1 + Math.abs(ref.w()[f])));
   }
+
+  /** DSVRG task {@code u} of two: u = 0 the rows as given, u = 1 every other row with its label flipped. */
+  static DsvrgRank.Block taskBlock(DsvrgRank.Block b, int u) {
+    if (u == 0) return b;
+    List<SparseVector> x = new ArrayList<>();
+    List<Double> y = new ArrayList<>();
+    for (int i = 0; i < b.x().length; i += 2) {
+      x.add(b.x()[i]);
+      y.add(-b.y()[i]);
+    }
+    return new DsvrgRank.Block(b.id(), x.toArray(new SparseVector[0]), y.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  /**
+   * Two DSVRG tasks of different lengths (4 and 7 epochs) run together as one {@link org.sodm.allreduce.TaskPrograms}: each ends
+   * with exactly the w of a run of that task alone; the short task stops reporting after its last epoch; a run failed at round 5
+   * (checkpoints every 2 rounds) and resumed from round 4 ends identical.
+   */
+  @Test
+  void taskProgramsEqualEachTaskAloneAndResume() throws Exception {
+    LibsvmReader.Data d = LinearTestData.svmguide1();
+    int dim = Vectors.dimension(d.x());
+    int[] b = LinearTestData.randomBlocks(d.x().length, K, 9);
+    OdmPrimal odm = Loss.odm(8, 0.3, 0.5).odmPrimal();
+    int[] epochs = {4, 7};
+    List<double[]> alone = new ArrayList<>();
+    for (int u = 0; u < 2; u++) {
+      int task = u;
+      alone.add(InProcessAllReduce.run(K, ar -> {
+        List<DsvrgRank.Block> all = new ArrayList<>();
+        for (int k = 0; k < K; k++) all.add(taskBlock(block(d, b, k), task));
+        DsvrgRank p = new DsvrgRank(odm, all.get(ar.rank()), ar.rank() == 0 ? all : null, dim, 0, epochs[task], 1e-12, 1, null);
+        ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), null, null);
+        return p.w();
+      }).get(0));
+    }
+    assertTrue(Vectors.squaredNorm(alone.get(0)) > 0 && !java.util.Arrays.equals(alone.get(0), alone.get(1)));
+    MemoryCheckpoints ckpt = new MemoryCheckpoints();
+    List<double[]> reported = new ArrayList<>();
+    ResidentLoop.Listener listener = (t, v) -> reported.add(v);
+    InProcessAllReduce.RankTask<double[][]> together = ar -> {
+      List<DsvrgRank.Block> all = new ArrayList<>();
+      for (int k = 0; k < K; k++) all.add(block(d, b, k));
+      int start = ckpt.committed() > 0 && !ckpt.done() ? ckpt.committed() : 0;
+      org.sodm.allreduce.TaskPrograms p = new org.sodm.allreduce.TaskPrograms(2, 4, (u, rs, gs) -> new DsvrgRank(odm,
+          taskBlock(all.get(ar.rank()), u), ar.rank() == 0 ? all.stream().map(x -> taskBlock(x, u)).toList() : null, dim, 0, epochs[u],
+          1e-12, 1, gs), start > 0 ? ckpt.rankState(ar.rank()) : null, start > 0 ? ckpt.globalState() : null);
+      ResidentLoop.run(p, start, ar, new ResidentLoop.Policy(2, 0, start > 0 ? -1 : 1, 5), ckpt, ar.rank() == 0 ? listener : null);
+      return new double[][] {((DsvrgRank) p.program(0)).w(), ((DsvrgRank) p.program(1)).w()};
+    };
+    assertThrows(ResidentLoop.PlantedFault.class, () -> InProcessAllReduce.run(K, together));
+    assertEquals(4, ckpt.committed());
+    reported.clear();
+    List<double[][]> resumed = InProcessAllReduce.run(K, together);
+    for (int r = 0; r < K; r++) {
+      assertArrayEquals(alone.get(0), resumed.get(r)[0], "task 0, rank " + r);
+      assertArrayEquals(alone.get(1), resumed.get(r)[1], "task 1, rank " + r);
+    }
+    // resumed at round 4: rounds 4..7; task 0 (epochs 0..4) reports only in round 4, task 1 in every round
+    assertEquals(4, reported.size());
+    assertEquals(4.0, reported.get(0)[0]);
+    assertTrue(Double.isNaN(reported.get(1)[0]));
+    assertEquals(7.0, reported.get(3)[4]);
+  }
 }

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sodm.allreduce.ResidentLoop;
+import org.sodm.allreduce.TaskPrograms;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.Instances;
 import org.sodm.data.SparseVector;
@@ -29,6 +30,9 @@ import org.sodm.linear.SvmLoss;
  */
 public final class BqoResident {
   private BqoResident() {}
+
+  /** Progress values per task of a multi-task run ({@link BqoRank#encode}). */
+  static final int PROGRESS = 8;
 
   /** Called on the driver for each iteration as rank 0 reports it, with the time the previous report came. */
   public interface Progress {
@@ -78,7 +82,7 @@ public final class BqoResident {
 
   /**
    * Every task of a multi-class problem in one resident run on {@code k} blocks that the tasks deal from the ingested data
-   * ({@link org.sodm.linear.BqoTasks}); each task's state as a run of that task alone ends.
+   * ({@link TaskPrograms} of {@link BqoRank}s); each task's state as a run of that task alone ends.
    */
   public static BqoState[] trainTasks(Configuration base, int k, Path workDir, int dim, TaskProgress progress, Consumer<String> notes)
       throws IOException {
@@ -92,8 +96,8 @@ public final class BqoResident {
     long[] since = {System.nanoTime()};
     ResidentJob.Listener listener = (t, values) -> {
       for (int task = 0; task < tasks; task++) {
-        double[] v = java.util.Arrays.copyOfRange(values, task * org.sodm.linear.BqoTasks.PROGRESS, (task + 1) * org.sodm.linear.BqoTasks.PROGRESS);
-        if (!Double.isNaN(v[0])) progress.iteration(task, BqoRank.decode(v), since[0]);
+        double[] v = TaskPrograms.progressOf(values, task, PROGRESS);
+        if (v != null) progress.iteration(task, BqoRank.decode(v), since[0]);
       }
       since[0] = System.nanoTime();
     };
@@ -104,7 +108,7 @@ public final class BqoResident {
     }, workDir, dim + 1 + org.sodm.linear.BqoSums.SIZE, listener, notes);
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
-    byte[][] states = org.sodm.linear.BqoTasks.taskStates(global);
+    byte[][] states = TaskPrograms.programStates(global);
     BqoState[] out = new BqoState[states.length];
     for (int t = 0; t < out.length; t++) {
       out[t] = BqoState.restore(loss, spec.linear().outer(), spec.linear().tau(), BqoRank.decodeState(states[t]));
@@ -186,7 +190,7 @@ public final class BqoResident {
         }
       }
       org.sodm.linear.Csr csr = org.sodm.linear.Csr.of(all);
-      return new org.sodm.linear.BqoTasks(plan.count(), (u, rs, gs) -> {
+      return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> {
         int task = plan.task(u);
         int heldOut = plan.heldOutFold(u);
         int[] pick = new int[rows.size()];

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sodm.allreduce.ResidentLoop;
+import org.sodm.allreduce.TaskPrograms;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.Instances;
 import org.sodm.jobs.allreduce.FsCheckpoints;
@@ -52,6 +53,53 @@ public final class DsvrgResident {
     return DsvrgRank.decodeState(global);
   }
 
+  /** Called on the driver for each task's epoch as rank 0 reports it. */
+  public interface TaskProgress {
+    void epoch(int task, Dsvrg.Epoch e, long sinceNanos);
+  }
+
+  /** Progress values per task of a multi-task run ({@link DsvrgRank#progress}). */
+  static final int PROGRESS = 4;
+
+  /**
+   * Every task of a multi-class problem in one resident run on the blocks of {@code blockDir}, dealt with y = the row's class
+   * index ({@link LinearKeys#CLASS_INDEX}): a {@link TaskPrograms} of one {@link DsvrgRank} per task over that task's rows of
+   * each block, so each task's state is the one a run of that task alone ends with; in task order.
+   */
+  public static DsvrgRank.State[] trainTasks(Configuration base, Path blockDir, Path workDir, int dim, TaskProgress progress,
+      Consumer<String> notes) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(LinearKeys.DIM, dim);
+    int tasks = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
+    long[] since = {System.nanoTime()};
+    ResidentJob.Result r = ResidentJob.run(conf, "dsvrg", TaskRanks.class, blockDir, workDir, dim + 3, (t, values) -> {
+      for (int task = 0; task < tasks; task++) {
+        double[] v = TaskPrograms.progressOf(values, task, PROGRESS);
+        if (v != null) progress.epoch(task, new Dsvrg.Epoch((int) v[0], v[1], v[2], v[3]), since[0]);
+      }
+      since[0] = System.nanoTime();
+    }, notes);
+    byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
+    if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
+    byte[][] states = TaskPrograms.programStates(global);
+    DsvrgRank.State[] out = new DsvrgRank.State[states.length];
+    for (int t = 0; t < out.length; t++) out[t] = DsvrgRank.decodeState(states[t]);
+    return out;
+  }
+
+  /** Task {@code task}'s rows of a block whose y is the class index (in id order): y = +-1, rows of other classes left out. */
+  static DsvrgRank.Block taskBlock(DsvrgRank.Block b, org.sodm.model.Subproblems plan, int task) {
+    List<org.sodm.data.SparseVector> x = new ArrayList<>();
+    double[] y = new double[b.y().length];
+    for (int i = 0; i < b.y().length; i++) {
+      double yi = plan.y(task, (int) b.y()[i]);
+      if (yi == 0) continue;
+      y[x.size()] = yi;
+      x.add(b.x()[i]);
+    }
+    return new DsvrgRank.Block(b.id(), x.toArray(new org.sodm.data.SparseVector[0]), java.util.Arrays.copyOf(y, x.size()));
+  }
+
   /** A block's rows sorted by id (as {@link DsvrgJob} sorts them). */
   static DsvrgRank.Block block(int id, List<TrainRecord> records) {
     records.sort(Comparator.comparingLong(TrainRecord::getId));
@@ -70,21 +118,50 @@ public final class DsvrgResident {
     protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
-      int dim = conf.getInt(LinearKeys.DIM, 0);
+      DsvrgRank.Block own = ownBlock(blocks.get(rank));
+      List<DsvrgRank.Block> all = rank == 0 ? everyBlock(context, own, rank, blocks, files) : null;
+      return rank(conf, own, all, globalState);
+    }
+
+    /** This task's block (its records are released). */
+    protected final DsvrgRank.Block ownBlock(int id) {
       List<TrainRecord> records = recordsById();
-      DsvrgRank.Block own = block(blocks.get(rank), records);
+      DsvrgRank.Block own = block(id, records);
       records.clear();
-      List<DsvrgRank.Block> all = null;
-      if (rank == 0) {
-        all = new ArrayList<>();
-        for (int k = 0; k < blocks.size(); k++) {
-          all.add(k == rank ? own : block(blocks.get(k), new ArrayList<>(AvroFiles.readAll(conf, files.get(k), TrainRecord.class))));
-          context.progress();
-        }
+      return own;
+    }
+
+    /** Rank 0: every block in block order (the inner loop is serial), this task's own from memory, the others read once. */
+    protected static List<DsvrgRank.Block> everyBlock(Context context, DsvrgRank.Block own, int rank, List<Integer> blocks, List<Path> files)
+        throws IOException {
+      List<DsvrgRank.Block> all = new ArrayList<>();
+      for (int k = 0; k < blocks.size(); k++) {
+        all.add(k == rank ? own
+            : block(blocks.get(k), new ArrayList<>(AvroFiles.readAll(context.getConfiguration(), files.get(k), TrainRecord.class))));
+        context.progress();
       }
+      return all;
+    }
+
+    protected static DsvrgRank rank(Configuration conf, DsvrgRank.Block own, List<DsvrgRank.Block> all, byte[] globalState)
+        throws IOException {
       TrainSpec spec = TrainSpec.of(conf);
-      return new DsvrgRank(spec.loss().odmPrimal(), own, all, dim, spec.linear().step(), spec.linear().epochs(), spec.linear().eps(),
-          spec.seed(), globalState);
+      return new DsvrgRank(spec.loss().odmPrimal(), own, all, conf.getInt(LinearKeys.DIM, 0), spec.linear().step(), spec.linear().epochs(),
+          spec.linear().eps(), spec.seed(), globalState);
+    }
+  }
+
+  /** A resident task of a multi-task run: its block (and on rank 0 every block) once, one {@link DsvrgRank} per task. */
+  public static class TaskRanks extends Task {
+    @Override
+    protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
+        byte[] globalState) throws IOException {
+      Configuration conf = context.getConfiguration();
+      org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+      DsvrgRank.Block own = ownBlock(blocks.get(rank));
+      List<DsvrgRank.Block> all = rank == 0 ? everyBlock(context, own, rank, blocks, files) : null;
+      return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> rank(conf, taskBlock(own, plan, plan.task(u)),
+          all == null ? null : all.stream().map(b -> taskBlock(b, plan, plan.task(u))).toList(), gs), rankState, globalState);
     }
   }
 }

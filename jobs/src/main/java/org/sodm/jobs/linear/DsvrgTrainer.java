@@ -35,15 +35,57 @@ public final class DsvrgTrainer extends LinearTrainer {
   @Override
   protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
     TrainSpec spec = ctx.spec();
-    PhaseRunner runner = ctx.runner();
-    int dim = ctx.data().stats().getDimension();
     List<Map<String, Object>> history = new ArrayList<>();
     Solution s = spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE
         ? resident(ctx, conf, blockDir, dir, history) : iterateJobs(ctx, conf, blockDir, k, dir, history);
-    runner.note(String.format(Locale.ROOT, "dsvrg        %d epochs; primal %.10g, |grad| %.3e (%.2e of |grad p(0)|)", s.iterations(),
+    return finish(ctx, s, "dsvrg");
+  }
+
+  /** Notes how the solve ended; w's bias weight is zeroed without --bias. */
+  private static Solution finish(TrainContext ctx, Solution s, String label) {
+    ctx.runner().note(String.format(Locale.ROOT, "%-12s %d epochs; primal %.10g, |grad| %.3e (%.2e of |grad p(0)|)", label, s.iterations(),
         s.objective(), s.violation(), s.violation() / s.initialViolation()));
-    if (!spec.loss().bias()) s.w()[dim] = 0;
+    if (!ctx.spec().loss().bias()) s.w()[ctx.data().stats().getDimension()] = 0;
     return s;
+  }
+
+  /**
+   * Multi-class on random blocks in the resident mode: every task in one run (one partition job dealing every row with its class
+   * index, then one resident job). Stratified blocks depend on the task's rows (its landmarks and strata), so there each task is
+   * partitioned and solved in turn.
+   */
+  @Override
+  protected boolean solvesTasksTogether(TrainSpec spec, int k) {
+    return spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE && !(stratified(spec) && k > 1);
+  }
+
+  @Override
+  protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
+      throws IOException {
+    Configuration pc = new Configuration(conf);
+    pc.setBoolean(LinearKeys.CLASS_INDEX, true);
+    Path blocks = new Path(dir, "blocks");
+    PartitionJob.run(pc, new Path(ctx.data().dir(), org.sodm.jobs.ingest.IngestJob.DATA), blocks, k);
+    List<List<Map<String, Object>>> histories = new ArrayList<>();
+    for (int u = 0; u < plan.count(); u++) histories.add(new ArrayList<>());
+    double[] first = new double[plan.count()];
+    TrainSpec.Linear lin = ctx.spec().linear();
+    DsvrgRank.State[] states = DsvrgResident.trainTasks(pc, blocks, dir, ctx.data().stats().getDimension(), (u, e, since) -> {
+      if (e.epoch() == 0) first[u] = e.gradientNorm();
+      boolean end = e.epoch() == lin.epochs() || e.gradientNorm() <= lin.eps() * first[u];
+      double sec = (System.nanoTime() - since) / 1e9;
+      ctx.runner().say("dsvrg" + suffix(plan, u) + " " + e.epoch(), line(e.objective(), e.gradientNorm(), e.eta(), end), sec);
+      histories.get(u).add(entry("epoch", e.epoch(), "primal", e.objective(), "gradientNorm", e.gradientNorm(), "step", e.eta(), "seconds", sec));
+    }, note -> ctx.runner().say("allreduce", note, 0));
+    dir.getFileSystem(conf).delete(blocks, true);
+    List<Solution> out = new ArrayList<>();
+    for (int u = 0; u < states.length; u++) out.add(finish(ctx, solution(states[u], histories.get(u)), "dsvrg" + suffix(plan, u)));
+    return out;
+  }
+
+  private static Solution solution(DsvrgRank.State st, List<Map<String, Object>> history) {
+    Dsvrg.Epoch e = st.history().get(st.history().size() - 1);
+    return new Solution(st.w().clone(), e.epoch(), e.objective(), e.gradientNorm(), st.initialGradientNorm(), history);
   }
 
   private static String line(double objective, double gradientNorm, double eta, boolean end) {
@@ -63,8 +105,7 @@ public final class DsvrgTrainer extends LinearTrainer {
       ctx.runner().say("dsvrg " + e.epoch(), line(e.objective(), e.gradientNorm(), e.eta(), end), sec);
       history.add(entry("epoch", e.epoch(), "primal", e.objective(), "gradientNorm", e.gradientNorm(), "step", e.eta(), "seconds", sec));
     }, note -> ctx.runner().say("allreduce", note, 0));
-    Dsvrg.Epoch e = st.history().get(st.history().size() - 1);
-    return new Solution(st.w().clone(), e.epoch(), e.objective(), e.gradientNorm(), st.initialGradientNorm(), history);
+    return solution(st, history);
   }
 
   /** --iteration-mode jobs: one MapReduce job per epoch. */

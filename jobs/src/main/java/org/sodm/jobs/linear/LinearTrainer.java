@@ -78,6 +78,9 @@ public abstract class LinearTrainer implements Trainer {
     return false;
   }
 
+  /** TEST ONLY: false trains the tasks of a multi-class problem one after another even where the solver takes them together. */
+  public static final String TASKS_TOGETHER = "sodm.internal.linear.tasks.together";
+
   /** TEST ONLY: false trains the (task, fold) sub-problems one after another even where the solver takes them together. */
   public static final String FOLDS_TOGETHER = "sodm.internal.linear.folds.together";
 
@@ -174,7 +177,8 @@ public abstract class LinearTrainer implements Trainer {
   private Trained trainTasks(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf());
     int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
-    boolean inOneRun = plan.folds() == 0 ? solvesTasksTogether(ctx.spec(), together) : foldsTogether(ctx, plan, together);
+    boolean inOneRun = plan.folds() == 0 ? solvesTasksTogether(ctx.spec(), together) && ctx.conf().getBoolean(TASKS_TOGETHER, true)
+        : foldsTogether(ctx, plan, together);
     List<Task> solved = inOneRun ? trainTogether(ctx, plan, classes, together) : null;
     ctx.runner().passed("partition", "none");
     if (solved == null) ctx.runner().passed(name(), "none");

@@ -169,4 +169,46 @@ class LinearCrossValidationTest {
       }
     }
   }
+
+  /**
+   * DSVRG (resident, random blocks): every task of a multi-class problem in one run (one partition job dealing class indices, one
+   * resident job) gives exactly the models of partitioning and solving the tasks one after another, bit for bit, ovr and ovo; the
+   * one run has one dsvrg phase, the other a phase per task.
+   */
+  @Test
+  void dsvrgTasksInOneRunEqualTasksInTurn() throws Exception {
+    String data = blobs().toString();
+    for (String scheme : new String[] {"ovr", "ovo"}) {
+      org.sodm.model.MulticlassModel[] models = new org.sodm.model.MulticlassModel[2];
+      for (int k = 0; k < 2; k++) {
+        boolean together = k == 0;
+        Configuration conf = LocalConf.create(tmp);
+        conf.set(SodmConf.LOSS, "odm");
+        conf.set("sodm.kernel", "linear");
+        conf.set("sodm.train.linear.solver", "dsvrg");
+        conf.set("sodm.train.linear.blocks", "3");
+        conf.set("sodm.train.multiclass", scheme);
+        conf.setBoolean(org.sodm.jobs.linear.LinearTrainer.TASKS_TOGETHER, together);
+        Path out = tmp.resolve("dsvrg-" + scheme + together);
+        TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(data), null,
+            new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
+        models[k] = (org.sodm.model.MulticlassModel) r.model();
+        Path work = out.resolve("work");
+        assertEquals(together, Files.isDirectory(work.resolve("dsvrg")), scheme + ": one dsvrg phase for every task");
+        assertEquals(!together, Files.isDirectory(work.resolve("dsvrg-t0")), scheme + ": a phase per task only when trained in turn");
+      }
+      assertEquals(3, models[0].plan().tasks(), "3 classes: 3 tasks by ovr and by ovo");
+      int correct = 0;
+      java.util.Random rnd = new java.util.Random(3);
+      for (int i = 0; i < 60; i++) {
+        int c = i % 3;
+        double[] x = new double[4];
+        for (int j = 0; j < 4; j++) x[j] = (j == c ? 1.5 : 0) + rnd.nextGaussian();
+        org.sodm.data.SparseVector v = org.sodm.data.SparseVector.ofDense(x);
+        assertArrayEquals(models[1].decisionValues(v), models[0].decisionValues(v), 0.0, scheme + ": the tasks' models");
+        if (models[0].predict(v).equals(String.valueOf(c + 1))) correct++;
+      }
+      assertTrue(correct > 36, scheme + ": the blobs are learnable, " + correct + " of 60");
+    }
+  }
 }
