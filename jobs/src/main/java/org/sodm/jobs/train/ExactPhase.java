@@ -80,16 +80,25 @@ final class ExactPhase {
   private final PhaseRunner runner;
   private final TrainSpec spec;
 
+  /** "" for a binary problem; "-tN" for sub-problem N of a multi-class run solved in turn ({@link #runEach}). */
+  private final String suffix;
+
   ExactPhase(Configuration conf, PhaseRunner runner, TrainSpec spec) {
+    this(conf, runner, spec, "");
+  }
+
+  private ExactPhase(Configuration conf, PhaseRunner runner, TrainSpec spec, String suffix) {
     this.conf = conf;
     this.fs = runner.fs();
     this.runner = runner;
     this.spec = spec;
+    this.suffix = suffix;
   }
 
   /** Whether {@code name} is one of exact mode's phases: refine, level-0, pbm-init, pbm-N. */
   static boolean isPhaseName(String name) {
-    return name.equals("refine") || name.equals("level-0") || PBM_ITERATION.matcher(name).matches();
+    String base = name.replaceFirst("-t[0-9]+$", ""); // a multi-class sub-problem's exact phases end in -tN
+    return base.equals("refine") || base.equals("level-0") || PBM_ITERATION.matcher(base).matches();
   }
 
   /** A one-block solve of the last level's records (every block to parent 0) with the given merge mode. */
@@ -154,7 +163,7 @@ final class ExactPhase {
       long budget = spec.exactSingleEvaluations();
       String why = fits ? "x 4 B <= cache" : budget > 0 && supportVectors * rows <= budget
           ? String.format(Locale.ROOT, "= %.3g evaluations <= %.3g", (double) supportVectors * rows, (double) budget) : "x 4 B > cache";
-      PhaseRunner.Done d = runner.run("exact", oneBlock("level-0", last, blocks, "warm", s -> String.format(Locale.ROOT,
+      PhaseRunner.Done d = runner.run("exact" + suffix, oneBlock("level-0" + suffix, last, blocks, "warm", s -> String.format(Locale.ROOT,
           "one block (SV %d x N %d %s): obj %.10g viol %.2e%s", supportVectors, rows, why, s.getObjective(), s.getMaxViolation(),
           gap(s.getObjective()))));
       BlockStats s = TrainIO.readStats(conf, new Path(d.dir(), "stats")).get(0);
@@ -168,30 +177,30 @@ final class ExactPhase {
     if (ex.refine()) {
       if (spec.loss().sizeDependent()) {
         runner.note("exact        refine skipped: ODM's terms m c_i depend on the problem size, so the SV problem is another problem");
-        runner.passed("refine", "none");
+        runner.passed("refine" + suffix, "none");
       } else {
-        PhaseRunner.Done d = runner.run("refine", oneBlock("refine", last, blocks, "cascade", s -> String.format(Locale.ROOT,
+        PhaseRunner.Done d = runner.run("refine" + suffix, oneBlock("refine" + suffix, last, blocks, "cascade", s -> String.format(Locale.ROOT,
             "%d support vectors re-solved: obj %.10g, SV %d", s.getSize(), s.getObjective(), s.getSupportVectors())));
         vectors = new Path(d.dir(), "data");
         replace = true;
       }
     } else {
-      runner.passed("refine", "none");
+      runner.passed("refine" + suffix, "none");
     }
 
     Path vectorsIn = vectors;
     boolean fromRefine = replace;
     int pbmBlocks = exactBlocks(); // PBM's own partition (seed 004 section 4.3), independent of the tree's blocks
     Path[] kmeansDir = new Path[1];
-    PhaseRunner.Done init = runner.run("exact init", new PhaseRunner.Phase() {
+    PhaseRunner.Done init = runner.run("exact init" + suffix, new PhaseRunner.Phase() {
       @Override
       public String name() {
-        return "pbm-init";
+        return "pbm-init" + suffix;
       }
 
       @Override
       public String dir() {
-        return "pbm/init";
+        return "pbm" + suffix + "/init";
       }
 
       @Override
@@ -217,7 +226,7 @@ final class ExactPhase {
     if (spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE) return resident(previous, rows, t0).withPartition(km, pbmBlocks);
     double beta = 0;
     for (int t = 0; ; t++) {
-      PhaseRunner.Done d = runner.run("exact pbm", iteration(t, previous, beta, rows, pbmBlocks));
+      PhaseRunner.Done d = runner.run("exact pbm" + suffix, iteration(t, previous, beta, rows, pbmBlocks));
       Properties p = readStep(d.dir());
       double newBeta = Double.parseDouble(p.getProperty("beta"));
       if (Boolean.parseBoolean(p.getProperty("final"))) {
@@ -230,25 +239,138 @@ final class ExactPhase {
     }
   }
 
+  /** Rows (index 0) and support vectors (index 1) of each sub-problem (block / blocksPerSub) in a level's block stats. */
+  static long[][] perSubproblem(List<BlockStats> stats, int subproblems, int blocksPerSub) {
+    long[][] out = new long[subproblems][2];
+    for (BlockStats s : stats) {
+      int u = s.getBlock() / blocksPerSub;
+      out[u][0] += s.getSize();
+      out[u][1] += s.getSupportVectors();
+    }
+    return out;
+  }
+
+  /**
+   * Whether every sub-problem of a multi-class run ends exact mode with one warm solve by the rule of {@link #single} (then
+   * all of them are solved in one job, each sub-problem one block); else {@link #runEach}.
+   */
+  boolean everySingle(long[][] counts, int blocksPerSub) {
+    if (blocksPerSub <= 1) return true;
+    for (long[] c : counts) {
+      if (!single(spec.exact().single(), c[1], c[0], spec.solver().cacheBytes(), spec.exactSingleEvaluations())) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Exact mode of a multi-class run (or --probability's folds) where a sub-problem is beyond one warm solve (or
+   * {@code --exact-single never}): every sub-problem's exact mode in turn as the binary problem it is (its phases end in
+   * -tN: level-0-tN or refine-tN, pbm-init-tN, pbm-tN; each chooses one warm solve or PBM by the same rule), on its own rows
+   * of the last level, which phase exact-split writes once; phase exact-join then puts each sub-problem's final alpha
+   * together, block = the sub-problem (as the one-job path leaves them). The split reads the last level's records in the
+   * driver, as PBM's resident start does for a binary problem.
+   *
+   * @param counts each sub-problem's rows and support vectors ({@link #perSubproblem})
+   */
+  Result runEach(Path last, long[][] counts, int blocksPerSub) throws IOException {
+    long t0 = System.nanoTime();
+    int subs = counts.length;
+    PhaseRunner.Done split = runner.run("exact split", new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return "exact-split";
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        java.util.Map<Integer, java.util.List<TrainRecord>> bySub = new java.util.TreeMap<>();
+        for (TrainRecord r : TrainIO.readRecords(conf, last)) {
+          int u = r.getBlock() / blocksPerSub;
+          if (u < 0 || u >= subs) throw new IOException("a record of block " + r.getBlock() + " beyond the " + subs + " sub-problems");
+          TrainRecord c = TrainRecord.newBuilder(r).setBlock(r.getBlock() % blocksPerSub).build();
+          bySub.computeIfAbsent(u, k -> new java.util.ArrayList<>()).add(c);
+        }
+        for (int u = 0; u < subs; u++) {
+          java.util.List<TrainRecord> recs = bySub.getOrDefault(u, java.util.List.of());
+          if (recs.size() != counts[u][0]) {
+            throw new IOException("sub-problem " + u + " has " + recs.size() + " rows in " + last + ", its level stats " + counts[u][0]);
+          }
+          AvroFiles.write(conf, new Path(temp, "sub-" + u + "/part-00000.avro"), TrainRecord.getClassSchema(), recs);
+        }
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) {
+        long rows = 0;
+        for (long[] c : counts) rows += c[0];
+        return String.format(Locale.ROOT, "%,d rows of %d sub-problems, each solved exactly in turn", rows, subs);
+      }
+    });
+    Configuration binary = new Configuration(conf);
+    binary.setInt(org.sodm.jobs.phase.MulticlassKeys.CLASSES + ".count", 0); // each sub-problem is a binary problem (y = +-1)
+    Result[] each = new Result[subs];
+    for (int u = 0; u < subs; u++) {
+      each[u] = new ExactPhase(binary, runner, spec, "-t" + u).run(new Path(split.dir(), "sub-" + u), counts[u][0], blocksPerSub,
+          counts[u][1], false);
+    }
+    PhaseRunner.Done join = runner.run("exact join", new PhaseRunner.Phase() {
+      @Override
+      public String name() {
+        return "exact-join";
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        for (int u = 0; u < subs; u++) {
+          java.util.List<TrainRecord> recs = new java.util.ArrayList<>();
+          for (TrainRecord r : TrainIO.readRecords(conf, each[u].data())) {
+            TrainRecord c = finalRecord(r, each[u].beta(), spec.loss());
+            c.setBlock(u);
+            recs.add(c);
+          }
+          AvroFiles.write(conf, new Path(temp, String.format("data/part-%05d.avro", u)), TrainRecord.getClassSchema(), recs);
+        }
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) {
+        return subs + " sub-problems' final alpha, one block each";
+      }
+    });
+    double objective = 0;
+    double violation = 0;
+    int iterations = 0;
+    boolean converged = true;
+    boolean pbm = false;
+    for (Result r : each) {
+      objective += r.objective();
+      violation = Math.max(violation, r.violation());
+      iterations += r.iterations();
+      converged &= r.converged();
+      pbm |= r.pbm();
+    }
+    return new Result(new Path(join.dir(), "data"), 0, pbm, objective, violation, iterations, converged, (System.nanoTime() - t0) / 1e9);
+  }
+
   /**
    * The PBM iterations as one resident AllReduce job (phase {@code pbm}, directory
    * {@code pbm/resident}; {@link PbmResident}): the same iterates as the job-per-iteration path.
    */
   private Result resident(Path start, long rows, long t0) throws IOException {
     String stop = runner.stopAfter();
-    if (stop != null && stop.matches("pbm-[0-9]+")) {
+    if (stop != null && stop.matches("pbm-[0-9]+(-t[0-9]+)?")) {
       throw new SodmException("--phase " + stop + " names an iteration of the job-per-iteration path; with --iteration-mode allreduce "
           + "(the default) PBM's iterations are one phase: --phase pbm (or use --iteration-mode jobs)");
     }
-    PhaseRunner.Done d = runner.run("exact pbm", new PhaseRunner.Phase() {
+    PhaseRunner.Done d = runner.run("exact pbm" + suffix, new PhaseRunner.Phase() {
       @Override
       public String name() {
-        return "pbm";
+        return "pbm" + suffix;
       }
 
       @Override
       public String dir() {
-        return "pbm/resident";
+        return "pbm" + suffix + "/resident";
       }
 
       @Override
@@ -293,12 +415,12 @@ final class ExactPhase {
     return new PhaseRunner.Phase() {
       @Override
       public String name() {
-        return "pbm-" + t;
+        return "pbm-" + t + suffix;
       }
 
       @Override
       public String dir() {
-        return String.format("pbm/iter-%04d", t);
+        return String.format("pbm%s/iter-%04d", suffix, t);
       }
 
       @Override

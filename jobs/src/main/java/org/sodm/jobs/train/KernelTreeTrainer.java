@@ -195,9 +195,17 @@ public final class KernelTreeTrainer implements Trainer {
     if (spec.exact().on() || bySize) {
       LevelStats top1 = levels.get(levels.size() - 1);
       conf.setInt(TrainKeys.BLOCKS_BELOW, lastBlocks);
-      // multi-class: one block per sub-problem (PBM solves one problem; TrainPipeline refuses --exact-single never)
-      ExactPhase.Result ex = new ExactPhase(conf, runner, spec).run(last, rows, plan == null ? top1.getBlocks() : lastBlocks,
-          top1.getSupportVectors(), bySize || plan != null);
+      ExactPhase exact = new ExactPhase(conf, runner, spec);
+      ExactPhase.Result ex;
+      long[][] perSub = plan == null || bySize ? null
+          : ExactPhase.perSubproblem(TrainIO.readStats(conf, new Path(last.getParent(), "stats")), plan.count(), lastBlocks);
+      if (perSub != null && !exact.everySingle(perSub, lastBlocks)) {
+        // multi-class, a sub-problem beyond one warm solve: each sub-problem's exact mode (one warm solve or PBM) in turn
+        ex = exact.runEach(last, perSub, lastBlocks);
+      } else {
+        // binary; or multi-class with every sub-problem one warm solve: one block per sub-problem, all in one job
+        ex = exact.run(last, rows, plan == null ? top1.getBlocks() : lastBlocks, top1.getSupportVectors(), bySize || plan != null);
+      }
       last = ex.data();
       exactResult = ex;
       double beta = ex.beta();

@@ -187,9 +187,6 @@ public final class TrainPipeline {
       throw TrainSpec.bad(Param.PROBABILITY, "probability estimates are fitted for the kernel merge tree and BQO / DSVRG, not the saddle "
           + "solver (--loss nu, hard-margin)");
     }
-    if (spec.exact().single().equals("never")) {
-      throw TrainSpec.bad(Param.EXACT_SINGLE, "multi-class runs end exact mode with one block per class pair; PBM (never) solves binary problems only");
-    }
     if (cvFolds > 0) {
       if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
       if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE) {
