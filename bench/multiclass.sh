@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Multi-class against LIBSVM (issue 17's figures): pendigits (10 classes; both files scaled to [0,1] with the
+# training ranges, C = 8, gamma = 0.5) and dna (3 classes, already scaled; LIBSVM's defaults C = 1, gamma = 1/180),
+# one-vs-one, hinge. Whole commands: `svm-train` + `svm-predict` against `sodm train` + `sodm predict` (Hadoop local
+# mode), REPS alternated pairs (default 3; the side that runs first alternates), median wall and CPU (user + sys)
+# seconds of each, their ratios, and the test accuracy of each (deterministic).
+# Usage: bench/multiclass.sh [--reps N] [--datasets DIR] [--out DIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+reps=3; datasets="$here/../shared/datasets"; out=/tmp/sodm-multiclass
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --reps) reps="$2"; shift 2 ;;
+    --datasets) datasets="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench/multiclass.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+sodm=${SODM:-$here/bin/sodm}
+for t in svm-train svm-predict svm-scale; do
+  command -v "$t" >/dev/null || { echo "bench/multiclass.sh: $t not installed (apt-get install -y libsvm-tools)" >&2; exit 2; }
+done
+[ -d "$datasets/pendigits" ] && [ -d "$datasets/dna" ] || { echo "bench/multiclass.sh: no pendigits / dna under $datasets" >&2; exit 2; }
+rm -rf "$out"; mkdir -p "$out"
+xz -dc "$datasets/pendigits/pendigits.xz" > "$out/pendigits.raw"
+xz -dc "$datasets/pendigits/pendigits.t.xz" > "$out/pendigits.t.raw"
+svm-scale -l 0 -u 1 -s "$out/pendigits.range" "$out/pendigits.raw" > "$out/pendigits"
+svm-scale -r "$out/pendigits.range" "$out/pendigits.t.raw" > "$out/pendigits.t"
+xz -dc "$datasets/dna/dna.scale.xz" > "$out/dna"
+xz -dc "$datasets/dna/dna.scale.t.xz" > "$out/dna.t"
+
+# seconds "wall cpu" of a command (its output to $log)
+timed() {
+  local log=$1; shift
+  /usr/bin/time -f "%e %U %S" -o "$out/.time" "$@" > "$log" 2>&1
+  awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$out/.time"
+}
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+libsvm() { # set c g
+  svm-train -q -c "$2" -g "$3" -m 1000 "$out/$1" "$out/$1.libsvm-model" && svm-predict "$out/$1.t" "$out/$1.libsvm-model" "$out/$1.libsvm-pred"
+}
+ours() { # set c g
+  rm -rf "$out/$1.sodm-model" "$out/$1.sodm-pred"
+  "$sodm" train -i "$out/$1" -o "$out/$1.sodm-model" --loss hinge -c "$2" -g "$3" \
+    && "$sodm" predict -m "$out/$1.sodm-model" -i "$out/$1.t" -o "$out/$1.sodm-pred"
+}
+
+export -f libsvm ours; export out sodm
+printf '| set | classes | C | gamma | svm-train+predict wall / CPU s | sodm train+predict wall / CPU s | wall ratio | CPU ratio | LIBSVM acc | sodm acc |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+for spec in "pendigits 10 8 0.5" "dna 3 1 0.005555555556"; do
+  read -r set classes c g <<< "$spec"
+  : > "$out/$set.lw"; : > "$out/$set.lc"; : > "$out/$set.sw"; : > "$out/$set.sc"
+  for ((r = 0; r < reps; r++)); do
+    for side in $( ((r % 2)) && echo "ours libsvm" || echo "libsvm ours"); do
+      read -r w cpu < <(timed "$out/$set.$side.log" bash -c "$side \"\$@\"" "$side" "$set" "$c" "$g")
+      if [ "$side" = libsvm ]; then echo "$w" >> "$out/$set.lw"; echo "$cpu" >> "$out/$set.lc"
+      else echo "$w" >> "$out/$set.sw"; echo "$cpu" >> "$out/$set.sc"; fi
+    done
+  done
+  lacc=$(grep -o 'Accuracy = [0-9.]*%' "$out/$set.libsvm.log" | head -1 | sed 's/Accuracy = //')
+  sacc=$("$sodm" evaluate -m "$out/$set.sodm-model" -p "$out/$set.sodm-pred" --json 2>/dev/null \
+    | python3 -c 'import json,sys; print("%.2f%%" % (100 * json.load(sys.stdin)["accuracy"]))')
+  lw=$(median < "$out/$set.lw"); lc=$(median < "$out/$set.lc"); sw=$(median < "$out/$set.sw"); sc=$(median < "$out/$set.sc")
+  printf '| %s | %s | %s | %s | %s / %s | %s / %s | %.2fx | %.2fx | %s | %s |\n' "$set" "$classes" "$c" "$g" "$lw" "$lc" "$sw" "$sc" \
+    "$(echo "$sw / $lw" | bc -l)" "$(echo "$sc / $lc" | bc -l)" "$lacc" "$sacc"
+done
+echo
+echo "reps $reps (alternated), medians; commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown); load $(cut -d' ' -f1-3 /proc/loadavg)"
