@@ -60,6 +60,9 @@ public enum Param {
           + "support vectors; at most 2 min(n1, n2) / n). Empty: seed 002's default 2 alpha min(n1, n2) / n with alpha = 0.85."),
   BIAS("sodm.train.bias", "false", Group.LOSS, Type.bool(), "--bias", null,
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
+  OFFSET("sodm.train.offset", "false", Group.LOSS, Type.bool(), "--offset", null,
+      "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
+          + "Solver), each block with its own b; exact mode then ends with one warm block solve (no PBM). Not with --bias."),
   WEIGHT_POSITIVE("sodm.train.weight.positive", "1.0", Group.LOSS, Type.positive(), "--weight-positive", "W",
       "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi."),
   WEIGHT_NEGATIVE("sodm.train.weight.negative", "1.0", Group.LOSS, Type.positive(), "--weight-negative", "W",

@@ -192,6 +192,10 @@ public final class TrainSpec {
         nu.isEmpty() ? Double.NaN : Double.parseDouble(nu), bool(Param.BIAS), real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
     if (!nu.isEmpty() && !(loss instanceof Loss.Nu)) throw bad(Param.NU, "nu applies to --loss nu only, not " + loss.id());
     kernel = new Kernel(KernelSpec.Type.parse(get(Param.KERNEL)), real(Param.GAMMA), real(Param.COEF0), (int) integer(Param.DEGREE));
+    if (bool(Param.OFFSET)) {
+      if (!(loss instanceof Loss.Hinge)) throw bad(Param.OFFSET, "LIBSVM's offset is for --loss hinge (C-SVC), not " + loss.id());
+      if (loss.bias()) throw bad(Param.OFFSET, "choose one bias: --offset (LIBSVM's, unregularised) or --bias (regularised, k + 1)");
+    }
 
     int fanout = (int) integer(Param.FANOUT);
     long k = integer(Param.PARTITIONS);
@@ -230,6 +234,15 @@ public final class TrainSpec {
       throw bad(Param.KERNEL, "hard-margin needs --kernel linear (Saddle-SVC, seed 002)");
     }
     boolean nuTree = loss instanceof Loss.Nu && (kernel.type() != KernelSpec.Type.LINEAR || ls == LinearSolver.KERNEL);
+    if (bool(Param.OFFSET)) {
+      if (kernel.type() == KernelSpec.Type.LINEAR && ls != LinearSolver.KERNEL) {
+        throw bad(Param.OFFSET, "LIBSVM's offset is fitted by the kernel merge tree; the linear solvers fit --bias (or give "
+            + "--linear-solver kernel)");
+      }
+      if ("never".equalsIgnoreCase(get(Param.EXACT_SINGLE))) {
+        throw bad(Param.EXACT_SINGLE, "with --offset exact mode is the one-block solve (PBM keeps no equality constraint)");
+      }
+    }
     if (nuTree && "never".equalsIgnoreCase(get(Param.EXACT_SINGLE))) {
       throw bad(Param.EXACT_SINGLE, "nu-SVC's exact mode is the one-block solve (its dual is not a box: no PBM)");
     }
@@ -381,6 +394,11 @@ public final class TrainSpec {
   /** Hinge losses: whether a block of a level of B blocks solves with C times B ({@link Param#BLOCK_C}). */
   public boolean blockScaledC() {
     return get(Param.BLOCK_C).equals("scaled");
+  }
+
+  /** Hinge with LIBSVM's unregularised offset per block ({@link Param#OFFSET}; the kernel tree's solves). */
+  public boolean offset() {
+    return bool(Param.OFFSET);
   }
 
   /** Whether an unconverged exact solve may end the run with exit code 0 ({@link Param#EXACT_ALLOW_UNCONVERGED}). */

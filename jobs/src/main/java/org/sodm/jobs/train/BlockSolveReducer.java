@@ -23,6 +23,7 @@ import org.sodm.kernel.Kernel;
 import org.sodm.solver.KernelDualSolver;
 import org.sodm.solver.Loss;
 import org.sodm.solver.NuSvcSolver;
+import org.sodm.solver.OffsetSvcSolver;
 import org.sodm.solver.SolveReport;
 import org.sodm.solver.SolveResult;
 import org.sodm.solver.SolverOptions;
@@ -64,6 +65,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   private int childBlocks;
   private boolean scaleC;
   private boolean carryParked;
+  /** --offset: hinge blocks solved with LIBSVM's unregularised offset ({@link OffsetSvcSolver}). */
+  private boolean offset;
   private java.util.Map<Integer, Integer> childSizes;
   private final AvroKey<TrainRecord> out = new AvroKey<>();
 
@@ -81,6 +84,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       childBlocks = conf.getInt(TrainKeys.CHILD_BLOCKS, 0);
       childSizes = TrainKeys.childSizes(conf);
       scaleC = spec.blockScaledC();
+      offset = spec.offset();
       carryParked = spec.tree().merge() == TrainSpec.Merge.CASCADE && conf.getBoolean(TrainKeys.CASCADE_CARRY, false)
           && childBlocks > 0;
     } catch (RuntimeException e) {
@@ -135,24 +139,40 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
         for (int j = 0; j < vars; j++) alpha0[i * vars + j] = a.get(j);
       }
     }
-    SolveResult res;
+    double[] alpha;
+    BlockStats s;
     KernelDualSolver solver = new KernelDualSolver(kernel, options);
     try {
       // the block's loss (hinge: C times the level's blocks) and the children's alpha scaled to it (WarmStart)
       Loss blockLoss = WarmStart.blockLoss(loss, blocks, scaleC);
       if (warm && n > 0) WarmStart.apply(alpha0, vars, WarmStart.factors(loss, scaleC, child, blocks, childBlocks, childSizes));
-      res = solver.solve(x, y, blockLoss, warm ? alpha0 : null);
+      if (offset) {
+        Loss.Hinge h = (Loss.Hinge) blockLoss;
+        long t0 = System.nanoTime();
+        OffsetSvcSolver.Result r = new OffsetSvcSolver(kernel, options).solve(x, y, h.c() * h.weights().positive(),
+            h.c() * h.weights().negative(), warm ? alpha0 : null);
+        if (!r.converged()) LOG.warn("level {} block {}: stopped at the iteration limit (violation {})", level, block, r.maxViolation());
+        alpha = r.alpha();
+        s = new BlockStats(level, block, n, positives, r.objective(), r.initialViolation(), r.maxViolation(),
+            (int) Math.min(Integer.MAX_VALUE, r.iterations() / Math.max(1, n)), r.supportVectors(), r.kernelEvaluations(), r.cacheHits(),
+            (System.nanoTime() - t0) / 1e9, r.peakCacheBytes() + dataBytes(x) + 32L * n, r.converged(), r.bias());
+      } else {
+        SolveResult res = solver.solve(x, y, blockLoss, warm ? alpha0 : null);
+        SolveReport rep = res.report();
+        if (!rep.converged()) {
+          LOG.warn("level {} block {}: not converged after {} epochs (violation {} > eps {}); raise --max-epochs",
+              level, block, rep.epochs(), rep.maxViolation(), options.eps());
+        }
+        alpha = res.alpha();
+        s = new BlockStats(level, block, n, positives, rep.dualObjective(), rep.initialViolation(), rep.maxViolation(),
+            rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(),
+            solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged(), 0.0);
+      }
     } catch (RuntimeException e) {
       String msg = "solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
       JobFailure.report(context, msg);
       throw e;
     }
-    SolveReport rep = res.report();
-    if (!rep.converged()) {
-      LOG.warn("level {} block {}: not converged after {} epochs (violation {} > eps {}); raise --max-epochs",
-          level, block, rep.epochs(), rep.maxViolation(), options.eps());
-    }
-    double[] alpha = res.alpha();
     for (int i = 0; i < n; i++) {
       TrainRecord r = recs.get(i);
       List<Double> a = new ArrayList<>(vars);
@@ -170,16 +190,13 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       out.datum(r);
       context.write(out, NullWritable.get());
     }
-    BlockStats s = new BlockStats(level, block, n, positives, rep.dualObjective(), rep.initialViolation(), rep.maxViolation(),
-        rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(),
-        solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged(), 0.0);
     Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
     AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
         BlockStats.getClassSchema(), s);
     context.getCounter("sodm.solve", "blocks").increment(1);
-    context.getCounter("sodm.solve", "epochs").increment(rep.epochs());
-    context.getCounter("sodm.solve", "support vectors").increment(rep.supportVectors());
-    context.getCounter("sodm.solve", "kernel evaluations").increment(rep.kernelEvaluations());
+    context.getCounter("sodm.solve", "epochs").increment(s.getEpochs());
+    context.getCounter("sodm.solve", "support vectors").increment(s.getSupportVectors());
+    context.getCounter("sodm.solve", "kernel evaluations").increment(s.getKernelEvaluations());
     failOnceForTests(context, block);
   }
 

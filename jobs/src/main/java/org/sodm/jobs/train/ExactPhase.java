@@ -158,7 +158,8 @@ final class ExactPhase {
     boolean fits = supportVectors * rows * 4 <= spec.solver().cacheBytes();
     boolean single = single(ex.single(), supportVectors, rows, spec.solver().cacheBytes(), spec.exactSingleEvaluations());
     // nu-SVC has no PBM (its dual is not a box): its exact mode is the one-block solve
-    if (blocks <= 1 || oneBlock || spec.loss() instanceof org.sodm.solver.Loss.Nu) single = true;
+    // and --offset keeps LIBSVM's equality constraint, which PBM's block steps do not
+    if (blocks <= 1 || oneBlock || spec.loss() instanceof org.sodm.solver.Loss.Nu || spec.offset()) single = true;
     if (single) {
       long budget = spec.exactSingleEvaluations();
       String why = fits ? "x 4 B <= cache" : budget > 0 && supportVectors * rows <= budget
@@ -255,7 +256,7 @@ final class ExactPhase {
    * all of them are solved in one job, each sub-problem one block); else {@link #runEach}.
    */
   boolean everySingle(long[][] counts, int blocksPerSub) {
-    if (blocksPerSub <= 1) return true;
+    if (blocksPerSub <= 1 || spec.offset()) return true;
     for (long[] c : counts) {
       if (!single(spec.exact().single(), c[1], c[0], spec.solver().cacheBytes(), spec.exactSingleEvaluations())) return false;
     }

@@ -57,6 +57,14 @@ final class SubproblemModels {
 
   /** The binary model of every sub-problem (fails naming a sub-problem without rows). */
   KernelModel[] all(KernelSpec kernel, Loss loss, Scaler scaler) {
+    return all(kernel, loss, scaler, null);
+  }
+
+  /**
+   * The same with each block's offset (nu-SVC, --offset) from {@code biases}, keyed by the level's block {@code s * B + b};
+   * null: none.
+   */
+  KernelModel[] all(KernelSpec kernel, Loss loss, Scaler scaler, java.util.Map<Integer, Double> biases) {
     KernelModel[] out = new KernelModel[builders.length];
     for (int s = 0; s < out.length; s++) {
       int t = plan.task(s);
@@ -65,7 +73,15 @@ final class SubproblemModels {
         throw new SodmException("sub-problem " + describe(t) + (f < 0 ? "" : " without fold " + f) + " has no training rows"
             + (f < 0 ? "" : " (a class has fewer rows than --probability's folds?)"));
       }
-      out[s] = builders[s].build(kernel, loss, ModelCodec.taskLabels(classes, plan, t), scaler, null);
+      java.util.Map<Integer, Double> own = null;
+      if (biases != null) {
+        own = new java.util.HashMap<>();
+        for (int b = 0; b < blocksPerSub; b++) {
+          Double v = biases.get(s * blocksPerSub + b);
+          if (v != null) own.put(b, v);
+        }
+      }
+      out[s] = builders[s].build(kernel, loss, ModelCodec.taskLabels(classes, plan, t), scaler, null, own);
     }
     return out;
   }

@@ -1,0 +1,104 @@
+package org.sodm.solver;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.data.SparseVector;
+import org.sodm.kernel.Kernel;
+import org.sodm.kernel.KernelSpec;
+
+/**
+ * {@link OffsetSvcSolver} against the KKT conditions of the C-SVC dual with an offset (an optimality certificate independent of
+ * the solver: the problem is convex, so a feasible point meeting them is the optimum), with unequal class bounds; its warm
+ * start; and its feasibility repair.
+ */
+class OffsetSvcSolverTest {
+  private static SparseVector[] points(Random r, int n, int d, double[] y) {
+    SparseVector[] x = new SparseVector[n];
+    for (int i = 0; i < n; i++) {
+      y[i] = r.nextDouble() < 0.4 ? 1 : -1;
+      double[] v = new double[d];
+      for (int k = 0; k < d; k++) v[k] = r.nextGaussian() + (k == 0 ? 0.8 * y[i] : 0);
+      x[i] = SparseVector.ofDense(v);
+    }
+    return x;
+  }
+
+  /** The largest KKT violation of (alpha, b): y_i f(x_i) >= 1 at 0, <= 1 at C, = 1 between. */
+  private static double kkt(Kernel k, SparseVector[] x, double[] y, double[] c, OffsetSvcSolver.Result r) {
+    double worst = 0;
+    for (int i = 0; i < x.length; i++) {
+      double f = r.bias();
+      for (int j = 0; j < x.length; j++) if (r.alpha()[j] != 0) f += r.alpha()[j] * y[j] * k.eval(x[j], x[i]);
+      double m = y[i] * f;
+      double a = r.alpha()[i];
+      double v = a <= 0 ? Math.max(0, 1 - m) : a >= c[i] ? Math.max(0, m - 1) : Math.abs(m - 1);
+      worst = Math.max(worst, v);
+    }
+    return worst;
+  }
+
+  @Test
+  void meetsTheKktConditionsWithUnequalBounds() {
+    Random rnd = new Random(7);
+    Kernel k = KernelSpec.rbf(0.5).create();
+    for (int trial = 0; trial < 4; trial++) {
+      int n = 80 + 20 * trial;
+      double[] y = new double[n];
+      SparseVector[] x = points(rnd, n, 3, y);
+      double cPos = trial % 2 == 0 ? 1 : 4;
+      double cNeg = 2;
+      OffsetSvcSolver.Result r = new OffsetSvcSolver(k, SolverOptions.defaults().withEps(1e-8)).solve(x, y, cPos, cNeg, null);
+      assertTrue(r.converged());
+      double[] c = new double[n];
+      double sum = 0;
+      int free = 0;
+      for (int i = 0; i < n; i++) {
+        c[i] = y[i] > 0 ? cPos : cNeg;
+        assertTrue(r.alpha()[i] >= 0 && r.alpha()[i] <= c[i], "box");
+        sum += y[i] * r.alpha()[i];
+        if (r.alpha()[i] > 0 && r.alpha()[i] < c[i]) free++;
+      }
+      assertEquals(0, sum, 1e-9, "sum y alpha");
+      assertTrue(free > 0, "a problem with free variables (the offset from them)");
+      assertTrue(kkt(k, x, y, c, r) < 1e-6, "trial " + trial + ": KKT violation " + kkt(k, x, y, c, r));
+      assertNotEquals(0, r.bias(), "an offset");
+      // the objective from alpha alone equals the one the solver reports (its G is from Q stored as float, as LIBSVM's)
+      double obj = 0;
+      for (int i = 0; i < n; i++) {
+        obj -= r.alpha()[i];
+        for (int j = 0; j < n; j++) obj += 0.5 * r.alpha()[i] * r.alpha()[j] * y[i] * y[j] * k.eval(x[i], x[j]);
+      }
+      assertEquals(obj, r.objective(), 1e-6 * Math.abs(obj));
+    }
+  }
+
+  /** From a warm start (even an infeasible one) the same optimum: objective within 1e-9, in fewer iterations than from 0. */
+  @Test
+  void warmStartReachesTheSameOptimum() {
+    Random rnd = new Random(11);
+    Kernel k = KernelSpec.rbf(1).create();
+    int n = 150;
+    double[] y = new double[n];
+    SparseVector[] x = points(rnd, n, 2, y);
+    OffsetSvcSolver s = new OffsetSvcSolver(k, SolverOptions.defaults().withEps(1e-8));
+    OffsetSvcSolver.Result cold = s.solve(x, y, 3, 3, null);
+    double[] start = cold.alpha().clone();
+    for (int i = 0; i < n; i++) start[i] = Math.min(3.5, start[i] * (1 + 0.3 * rnd.nextGaussian())); // perturbed, off the box
+    OffsetSvcSolver.Result warm = s.solve(x, y, 3, 3, start);
+    assertEquals(cold.objective(), warm.objective(), 1e-9 * Math.abs(cold.objective()));
+    assertEquals(cold.bias(), warm.bias(), 1e-5);
+    assertTrue(warm.iterations() < cold.iterations(), warm.iterations() + " vs " + cold.iterations());
+  }
+
+  @Test
+  void feasibleStartBalancesTheClassSums() {
+    double[] y = {1, 1, -1, -1, -1};
+    double[] c = {1, 1, 2, 2, 2};
+    double[] a = OffsetSvcSolver.feasibleStart(y, c, new double[] {0.5, 3, 0.25, -1, 0.25});
+    assertArrayEquals(new double[] {0.5 * 1.0 / 3 , 1.0 / 3, 0.25, 0, 0.25}, a, 1e-15); // 1.5 of +1 scaled to the 0.5 of -1
+    double[] b = OffsetSvcSolver.feasibleStart(y, c, new double[] {0.2, 0.2, 0.5, 0.5, 0});
+    assertArrayEquals(new double[] {0.2, 0.2, 0.2, 0.2, 0}, b, 1e-15);
+  }
+}
