@@ -18,7 +18,10 @@ import org.sodm.kernel.Kernel;
  *
  * <p>A warm start (the merge tree's children) is made feasible first: clipped to the box, then the larger of the two
  * class sums sum_{y=+1} a_i and sum_{y=-1} a_i scaled down to the smaller, so that sum y_i a_i = 0. Columns come from the
- * byte-bounded {@link KernelCache}; no shrinking (an iteration costs O(n) besides its columns).
+ * byte-bounded {@link KernelCache}. Shrinking ({@link SolverOptions#shrinking}) as LIBSVM's: every min(n, 1000) iterations
+ * the variables at a bound whose gradient points out of the box beyond the extreme violations leave the active set; G of
+ * the shrunk ones is rebuilt from G_bar (the upper-bound variables' columns) and the free variables when the active set is
+ * optimal, or once the gap falls below 10 eps, and the whole problem is checked before it stops.
  */
 public final class OffsetSvcSolver {
   private static final double TAU = 1e-12;
@@ -60,110 +63,268 @@ public final class OffsetSvcSolver {
       else throw new IllegalArgumentException("label y[" + i + "] = " + y[i] + " is not -1 or +1");
     }
     double[] alpha = feasibleStart(y, c, initial);
-    double[] yy = y.clone();
-    KernelCache cache = new KernelCache(n, opts.cacheBytes());
-    QMatrix q = new QMatrix(kernel, x, yy, true, cache, new Trace(false));
-    double[] qd = q.diagonal();
-    double[] g = new double[n];
-    java.util.Arrays.fill(g, -1);
-    for (int i = 0; i < n; i++) {
-      if (alpha[i] == 0) continue;
-      float[] col = q.column(i, n);
-      for (int j = 0; j < n; j++) g[j] += alpha[i] * col[j];
+    Run run = new Run(new QMatrix(kernel, x, y.clone(), true, new KernelCache(n, opts.cacheBytes()), new Trace(false)), alpha, c);
+    return run.solve(opts.eps(), opts.shrinking());
+  }
+
+  /** One solve's state, by position (positions are permuted by shrinking; {@code orig} maps them back). */
+  private static final class Run {
+    private final QMatrix q;
+    private final int n;
+    private final double[] yy;
+    private final double[] qd;
+    private final double[] alpha;
+    private final double[] c;
+    private final double[] g;
+    /** G_bar: sum over the variables at their upper bound of C_j Q_ij (LIBSVM's, to rebuild G of shrunk variables). */
+    private final double[] gBar;
+    private final int[] orig;
+    private int active;
+
+    Run(QMatrix q, double[] alpha, double[] c) {
+      this.q = q;
+      this.n = alpha.length;
+      this.yy = q.labels();
+      this.qd = q.diagonal();
+      this.alpha = alpha;
+      this.c = c;
+      this.g = new double[n];
+      this.gBar = new double[n];
+      this.orig = new int[n];
+      for (int i = 0; i < n; i++) orig[i] = i;
+      java.util.Arrays.fill(g, -1);
+      for (int i = 0; i < n; i++) {
+        if (alpha[i] <= 0) continue;
+        float[] col = q.column(i, n);
+        for (int j = 0; j < n; j++) g[j] += alpha[i] * col[j];
+        if (alpha[i] >= c[i]) for (int j = 0; j < n; j++) gBar[j] += c[i] * col[j];
+      }
+      active = n;
     }
 
-    long maxIter = Math.max(10_000_000L, 100L * n);
-    long iter = 0;
-    double violation = 0;
-    double initialViolation = Double.NaN;
-    boolean converged = true;
-    while (n > 0) {
-      // select_working_set of LIBSVM's Solver (WSS 2)
+    private boolean upper(int i) {
+      return alpha[i] >= c[i];
+    }
+
+    private boolean lower(int i) {
+      return alpha[i] <= 0;
+    }
+
+    Result solve(double eps, boolean shrinking) {
+      long maxIter = Math.max(10_000_000L, 100L * n);
+      long iter = 0;
+      double violation = 0;
+      double initialViolation = Double.NaN;
+      boolean converged = true;
+      boolean[] unshrink = {false};
+      int counter = Math.min(n, 1000) + 1;
+      int[] pair = new int[2];
+      while (n > 0) {
+        if (--counter == 0) {
+          counter = Math.min(n, 1000);
+          if (shrinking) shrink(eps, unshrink);
+        }
+        violation = select(pair);
+        if (iter == 0) initialViolation = violation;
+        if (pair[1] < 0 || violation < eps) {
+          if (active == n) break;
+          reconstructGradient(); // optimal on the active set: check the whole problem (LIBSVM's "*")
+          active = n;
+          violation = select(pair);
+          if (pair[1] < 0 || violation < eps) break;
+          counter = 1;
+        }
+        if (iter >= maxIter) {
+          converged = false;
+          break;
+        }
+        iter++;
+        update(pair[0], pair[1]);
+      }
+      if (Double.isNaN(initialViolation)) initialViolation = 0;
+      if (active < n) { // stopped at the iteration cap with variables shrunk: G of every variable for rho and the objective
+        reconstructGradient();
+        active = n;
+      }
+
+      // calculate_rho
+      double ub = Double.POSITIVE_INFINITY;
+      double lb = Double.NEGATIVE_INFINITY;
+      double sumFree = 0;
+      int free = 0;
+      double obj = 0;
+      int sv = 0;
+      double[] out = new double[n];
+      for (int i = 0; i < n; i++) {
+        double yg = yy[i] * g[i];
+        if (upper(i)) {
+          if (yy[i] < 0) ub = Math.min(ub, yg);
+          else lb = Math.max(lb, yg);
+        } else if (lower(i)) {
+          if (yy[i] > 0) ub = Math.min(ub, yg);
+          else lb = Math.max(lb, yg);
+        } else {
+          free++;
+          sumFree += yg;
+        }
+        obj += alpha[i] * (g[i] - 1);
+        if (alpha[i] > 0) sv++;
+        out[orig[i]] = alpha[i];
+      }
+      double rho = free > 0 ? sumFree / free : n == 0 ? 0 : (ub + lb) / 2;
+      return new Result(out, -rho, obj / 2, initialViolation, violation, iter, sv, converged, q.kernelEvaluations(), q.cache().hits(),
+          q.cache().peakBytes());
+    }
+
+    /** LIBSVM's select_working_set (WSS 2) on the active positions: {i, j} into {@code pair} (j = -1: none), m - M returned. */
+    private double select(int[] pair) {
       double gmax = Double.NEGATIVE_INFINITY;
       double gmax2 = Double.NEGATIVE_INFINITY;
       int gi = -1;
-      for (int t = 0; t < n; t++) {
+      for (int t = 0; t < active; t++) {
         if (yy[t] > 0) {
-          if (alpha[t] < c[t] && -g[t] >= gmax) {
+          if (!upper(t) && -g[t] >= gmax) {
             gmax = -g[t];
             gi = t;
           }
-        } else if (alpha[t] > 0 && g[t] >= gmax) {
+        } else if (!lower(t) && g[t] >= gmax) {
           gmax = g[t];
           gi = t;
         }
       }
-      float[] qi = gi >= 0 ? q.column(gi, n).clone() : null;
-      int gj = -1;
+      pair[0] = gi;
+      pair[1] = -1;
+      if (gi < 0) return 0;
+      float[] qi = q.column(gi, active);
       double objMin = Double.POSITIVE_INFINITY;
-      for (int t = 0; t < n; t++) {
+      for (int t = 0; t < active; t++) {
         if (yy[t] > 0) {
-          if (alpha[t] > 0) {
+          if (!lower(t)) {
             double diff = gmax + g[t];
             if (g[t] >= gmax2) gmax2 = g[t];
             if (diff > 0) {
               double quad = qd[gi] + qd[t] - 2.0 * yy[gi] * qi[t];
               double od = -(diff * diff) / (quad > 0 ? quad : TAU);
               if (od <= objMin) {
-                gj = t;
+                pair[1] = t;
                 objMin = od;
               }
             }
           }
-        } else if (alpha[t] < c[t]) {
+        } else if (!upper(t)) {
           double diff = gmax - g[t];
           if (-g[t] >= gmax2) gmax2 = -g[t];
           if (diff > 0) {
             double quad = qd[gi] + qd[t] + 2.0 * yy[gi] * qi[t];
             double od = -(diff * diff) / (quad > 0 ? quad : TAU);
             if (od <= objMin) {
-              gj = t;
+              pair[1] = t;
               objMin = od;
             }
           }
         }
       }
-      violation = gi < 0 ? 0 : gmax + gmax2;
-      if (iter == 0) initialViolation = violation;
-      if (gi < 0 || gj < 0 || violation < opts.eps()) break;
-      if (iter >= maxIter) {
-        converged = false;
-        break;
-      }
-      iter++;
-      step(gi, gj, qi, q.column(gj, n), qd, yy, c, alpha, g);
+      return gmax + gmax2;
     }
-    if (Double.isNaN(initialViolation)) initialViolation = 0;
 
-    // calculate_rho
-    double ub = Double.POSITIVE_INFINITY;
-    double lb = Double.NEGATIVE_INFINITY;
-    double sumFree = 0;
-    int free = 0;
-    double obj = 0;
-    int sv = 0;
-    for (int i = 0; i < n; i++) {
-      double yg = yy[i] * g[i];
-      if (alpha[i] >= c[i]) {
-        if (yy[i] < 0) ub = Math.min(ub, yg);
-        else lb = Math.max(lb, yg);
-      } else if (alpha[i] <= 0) {
-        if (yy[i] > 0) ub = Math.min(ub, yg);
-        else lb = Math.max(lb, yg);
-      } else {
-        free++;
-        sumFree += yg;
+    /** The pair's step, G on the active positions, and G_bar where a variable reached or left its upper bound. */
+    private void update(int i, int j) {
+      float[] qi = q.column(i, active).clone(); // fetching j's column may recycle i's buffer
+      float[] qj = q.column(j, active);
+      boolean ui = upper(i);
+      boolean uj = upper(j);
+      step(i, j, qi, qj, qd, yy, c, alpha, g, active);
+      if (ui != upper(i)) {
+        float[] col = q.column(i, n);
+        double f = ui ? -c[i] : c[i];
+        for (int k = 0; k < n; k++) gBar[k] += f * col[k];
       }
-      obj += alpha[i] * (g[i] - 1);
-      if (alpha[i] > 0) sv++;
+      if (uj != upper(j)) {
+        float[] col = q.column(j, n);
+        double f = uj ? -c[j] : c[j];
+        for (int k = 0; k < n; k++) gBar[k] += f * col[k];
+      }
     }
-    double rho = free > 0 ? sumFree / free : n == 0 ? 0 : (ub + lb) / 2;
-    return new Result(alpha, -rho, obj / 2, initialViolation, violation, iter, sv, converged, q.kernelEvaluations(), cache.hits(),
-        cache.peakBytes());
+
+    /** LIBSVM's do_shrinking. */
+    private void shrink(double eps, boolean[] unshrink) {
+      double gmax1 = Double.NEGATIVE_INFINITY; // max -y_i G_i over I_up
+      double gmax2 = Double.NEGATIVE_INFINITY; // max y_i G_i over I_low
+      for (int i = 0; i < active; i++) {
+        if (yy[i] > 0) {
+          if (!upper(i) && -g[i] >= gmax1) gmax1 = -g[i];
+          if (!lower(i) && g[i] >= gmax2) gmax2 = g[i];
+        } else {
+          if (!upper(i) && -g[i] >= gmax2) gmax2 = -g[i];
+          if (!lower(i) && g[i] >= gmax1) gmax1 = g[i];
+        }
+      }
+      if (!unshrink[0] && gmax1 + gmax2 <= eps * 10) {
+        unshrink[0] = true;
+        reconstructGradient();
+        active = n;
+      }
+      for (int i = 0; i < active; i++) {
+        if (!shrinkable(i, gmax1, gmax2)) continue;
+        active--;
+        while (active > i) {
+          if (!shrinkable(active, gmax1, gmax2)) {
+            swap(i, active);
+            break;
+          }
+          active--;
+        }
+      }
+    }
+
+    private boolean shrinkable(int i, double gmax1, double gmax2) {
+      if (upper(i)) return yy[i] > 0 ? -g[i] > gmax1 : -g[i] > gmax2;
+      if (lower(i)) return yy[i] > 0 ? g[i] > gmax2 : g[i] > gmax1;
+      return false;
+    }
+
+    /** G of the shrunk positions from G_bar and the free variables (LIBSVM's reconstruct_gradient). */
+    private void reconstructGradient() {
+      if (active == n) return;
+      for (int j = active; j < n; j++) g[j] = gBar[j] - 1;
+      int free = 0;
+      for (int j = 0; j < active; j++) if (!upper(j) && !lower(j)) free++;
+      if ((long) free * n > 2L * active * (n - active)) {
+        for (int i = active; i < n; i++) {
+          float[] col = q.column(i, active);
+          for (int j = 0; j < active; j++) if (!upper(j) && !lower(j)) g[i] += alpha[j] * col[j];
+        }
+      } else {
+        for (int i = 0; i < active; i++) {
+          if (upper(i) || lower(i)) continue;
+          float[] col = q.column(i, n);
+          for (int j = active; j < n; j++) g[j] += alpha[i] * col[j];
+        }
+      }
+    }
+
+    private void swap(int i, int j) {
+      q.swapRows(i, j); // y and Q's diagonal too: yy and qd are Q's arrays
+      q.swapCached(i, j);
+      swap(alpha, i, j);
+      swap(c, i, j);
+      swap(g, i, j);
+      swap(gBar, i, j);
+      int t = orig[i];
+      orig[i] = orig[j];
+      orig[j] = t;
+    }
+
+    private static void swap(double[] a, int i, int j) {
+      double t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
   }
 
   /** The exact minimiser over the pair (i, j) on the segment the equality constraint and the box allow (LIBSVM's update). */
-  private static void step(int i, int j, float[] qi, float[] qj, double[] qd, double[] y, double[] c, double[] alpha, double[] g) {
+  private static void step(int i, int j, float[] qi, float[] qj, double[] qd, double[] y, double[] c, double[] alpha, double[] g,
+      int active) {
     double ci = c[i];
     double cj = c[j];
     double oldI = alpha[i];
@@ -221,7 +382,7 @@ public final class OffsetSvcSolver {
     }
     double di = alpha[i] - oldI;
     double dj = alpha[j] - oldJ;
-    for (int k = 0; k < g.length; k++) g[k] += qi[k] * di + qj[k] * dj;
+    for (int k = 0; k < active; k++) g[k] += qi[k] * di + qj[k] * dj;
   }
 
   /** The start: a = 0, or {@code initial} clipped to the box with the larger class sum scaled down to the smaller. */

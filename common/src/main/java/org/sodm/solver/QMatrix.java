@@ -33,6 +33,11 @@ final class QMatrix implements KernelCache.Filler {
     return qd[p];
   }
 
+  /** The labels by position (the caller's array, permuted by {@link #swapRows}: read only). */
+  double[] labels() {
+    return y;
+  }
+
   /** Q_pp by position (the solver's array: read only). */
   double[] diagonal() {
     return qd;
