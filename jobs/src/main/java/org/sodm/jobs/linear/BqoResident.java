@@ -179,16 +179,12 @@ public final class BqoResident {
       SvmLoss loss = spec.loss().svmPrimal();
       int block = blocks.get(rank);
       SparseVector[] all = new SparseVector[rows.size()];
-      int[] fold = new int[rows.size()];
-      org.sodm.jobs.phase.FoldFile cv = plan.folds() > 0 && !plan.full()
-          ? org.sodm.jobs.phase.FoldFile.read(conf, new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE))) : null;
+      long[] ids = new long[rows.size()];
       for (int i = 0; i < all.length; i++) {
-        Row row = rows.get(i);
-        all[i] = row.x();
-        if (plan.folds() > 0) { // sodm cv: the fold file; --probability: the kernel tree's hash of the id
-          fold[i] = cv != null ? cv.of(row.id()) : org.sodm.data.Seeds.fold(spec.seed(), row.id(), plan.folds());
-        }
+        all[i] = rows.get(i).x();
+        ids[i] = rows.get(i).id();
       }
+      int[] fold = LinearKeys.folds(conf, plan, spec.seed(), ids); // sodm cv: the fold file; --probability: a hash of the id
       org.sodm.linear.Csr csr = org.sodm.linear.Csr.of(all);
       return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> {
         int task = plan.task(u);

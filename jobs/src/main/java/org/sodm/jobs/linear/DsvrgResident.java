@@ -87,13 +87,18 @@ public final class DsvrgResident {
     return out;
   }
 
-  /** Task {@code task}'s rows of a block whose y is the class index (in id order): y = +-1, rows of other classes left out. */
-  static DsvrgRank.Block taskBlock(DsvrgRank.Block b, org.sodm.model.Subproblems plan, int task) {
+  /**
+   * Sub-problem {@code u}'s rows of a block whose y is the class index (in id order): y = +-1, rows of other classes and of the
+   * held-out fold (folds: each row's, or null) left out.
+   */
+  static DsvrgRank.Block taskBlock(DsvrgRank.Block b, int[] folds, org.sodm.model.Subproblems plan, int u) {
+    int task = plan.task(u);
+    int heldOut = plan.heldOutFold(u);
     List<org.sodm.data.SparseVector> x = new ArrayList<>();
     double[] y = new double[b.y().length];
     for (int i = 0; i < b.y().length; i++) {
       double yi = plan.y(task, (int) b.y()[i]);
-      if (yi == 0) continue;
+      if (yi == 0 || (heldOut >= 0 && folds[i] == heldOut)) continue;
       y[x.size()] = yi;
       x.add(b.x()[i]);
     }
@@ -158,10 +163,40 @@ public final class DsvrgResident {
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
       org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
-      DsvrgRank.Block own = ownBlock(blocks.get(rank));
-      List<DsvrgRank.Block> all = rank == 0 ? everyBlock(context, own, rank, blocks, files) : null;
-      return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> rank(conf, taskBlock(own, plan, plan.task(u)),
-          all == null ? null : all.stream().map(b -> taskBlock(b, plan, plan.task(u))).toList(), gs), rankState, globalState);
+      long seed = TrainSpec.of(conf).seed();
+      List<TrainRecord> records = recordsById();
+      long[] ownIds = records.stream().mapToLong(TrainRecord::getId).toArray();
+      DsvrgRank.Block own = block(blocks.get(rank), records);
+      records.clear();
+      int[] ownFolds = LinearKeys.folds(conf, plan, seed, ownIds);
+      List<DsvrgRank.Block> all = null;
+      List<int[]> allFolds = null;
+      if (rank == 0) { // every block in block order, each with its rows' folds
+        all = new ArrayList<>();
+        allFolds = new ArrayList<>();
+        for (int k = 0; k < blocks.size(); k++) {
+          if (k == rank) {
+            all.add(own);
+            allFolds.add(ownFolds);
+            continue;
+          }
+          List<TrainRecord> r = new ArrayList<>(AvroFiles.readAll(conf, files.get(k), TrainRecord.class));
+          r.sort(Comparator.comparingLong(TrainRecord::getId));
+          allFolds.add(LinearKeys.folds(conf, plan, seed, r.stream().mapToLong(TrainRecord::getId).toArray()));
+          all.add(block(blocks.get(k), r));
+          context.progress();
+        }
+      }
+      List<DsvrgRank.Block> every = all;
+      List<int[]> everyFolds = allFolds;
+      return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> {
+        List<DsvrgRank.Block> mine = null;
+        if (every != null) {
+          mine = new ArrayList<>();
+          for (int k = 0; k < every.size(); k++) mine.add(taskBlock(every.get(k), everyFolds.get(k), plan, u));
+        }
+        return rank(conf, taskBlock(own, ownFolds, plan, u), mine, gs);
+      }, rankState, globalState);
     }
   }
 }

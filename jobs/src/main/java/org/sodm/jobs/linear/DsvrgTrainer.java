@@ -59,6 +59,12 @@ public final class DsvrgTrainer extends LinearTrainer {
     return spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE && !(stratified(spec) && k > 1);
   }
 
+  /** Cross-validation and --probability's fold models: every (task, fold) in the same resident run, on the same blocks. */
+  @Override
+  protected boolean solvesFoldsTogether(TrainSpec spec, int k) {
+    return solvesTasksTogether(spec, k);
+  }
+
   @Override
   protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
       throws IOException {

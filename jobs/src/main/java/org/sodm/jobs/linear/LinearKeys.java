@@ -74,4 +74,17 @@ final class LinearKeys {
   static LabelMap labels(Configuration conf) throws IOException {
     return IngestJob.readLabels(conf, new Path(conf.get(INGEST_DIR)));
   }
+
+  /**
+   * The fold of each row (by id) for a plan with folds: sodm cv's fold file, or --probability's hash of the id (the kernel
+   * tree's rule); null when the plan has none. The one rule of the resident multi-task runs (BQO, DSVRG) and the dealer.
+   */
+  static int[] folds(Configuration conf, org.sodm.model.Subproblems plan, long seed, long[] ids) throws IOException {
+    if (plan.folds() == 0) return null;
+    org.sodm.jobs.phase.FoldFile cv = plan.full() ? null
+        : org.sodm.jobs.phase.FoldFile.read(conf, new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
+    int[] fold = new int[ids.length];
+    for (int i = 0; i < ids.length; i++) fold[i] = cv != null ? cv.of(ids[i]) : org.sodm.data.Seeds.fold(seed, ids[i], plan.folds());
+    return fold;
+  }
 }

@@ -211,4 +211,49 @@ class LinearCrossValidationTest {
       assertTrue(correct > 36, scheme + ": the blobs are learnable, " + correct + " of 60");
     }
   }
+
+  /**
+   * DSVRG's (task, fold) sub-problems of sodm cv in one resident run equal those trained one after another, bit for bit
+   * (the same fold accuracies), ovr and ovo; and --probability's internal folds give the same Platt sigmoids.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void dsvrgFoldsInOneRunEqualFoldsInTurn() throws Exception {
+    String data = blobs().toString();
+    for (String scheme : new String[] {"ovr", "ovo"}) {
+      Map<String, Object>[] cv = new Map[2];
+      org.sodm.model.MulticlassModel[] models = new org.sodm.model.MulticlassModel[2];
+      for (int k = 0; k < 2; k++) {
+        boolean together = k == 0;
+        for (boolean probability : new boolean[] {false, true}) {
+          Configuration conf = LocalConf.create(tmp);
+          conf.set(SodmConf.LOSS, "odm");
+          conf.set("sodm.kernel", "linear");
+          conf.set("sodm.train.linear.solver", "dsvrg");
+          conf.set("sodm.train.linear.blocks", "2");
+          conf.set("sodm.train.multiclass", scheme);
+          conf.setBoolean(org.sodm.jobs.linear.LinearTrainer.FOLDS_TOGETHER, together);
+          if (probability) conf.setBoolean("sodm.train.probability", true);
+          else conf.setInt(TrainKeys.CV_FOLDS, 3);
+          Path out = tmp.resolve("dsvrg-folds-" + scheme + together + probability);
+          TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(data), null,
+              new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
+          if (probability) {
+            models[k] = (org.sodm.model.MulticlassModel) r.model();
+            assertEquals(together, Files.isDirectory(out.resolve("work/dsvrg")), scheme + ": one dsvrg phase for all sub-problems");
+          } else {
+            cv[k] = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(
+                out.resolve(TrainPipeline.REPORT).toFile(), Map.class).get("cv");
+            assertEquals(together, cv[k].get("together"), scheme);
+          }
+        }
+      }
+      assertEquals(cv[1].get("folds"), cv[0].get("folds"), scheme + ": per-fold rows and correct counts");
+      assertTrue(((Number) cv[0].get("accuracy")).doubleValue() > 0.6, "the blobs are learnable: " + cv[0].get("accuracy"));
+      for (int t = 0; t < models[0].plan().tasks(); t++) {
+        assertEquals(models[1].platt(t).a(), models[0].platt(t).a(), 0.0, scheme + " task " + t + ": Platt A");
+        assertEquals(models[1].platt(t).b(), models[0].platt(t).b(), 0.0, scheme + " task " + t + ": Platt B");
+      }
+    }
+  }
 }
