@@ -271,7 +271,8 @@ final class ExactPhase {
    * together, block = the sub-problem (as the one-job path leaves them). The split reads the last level's records in the
    * driver, as PBM's resident start does for a binary problem.
    *
-   * @param counts each sub-problem's rows and support vectors ({@link #perSubproblem})
+   * @param counts each sub-problem's rows and support vectors by the level's stats ({@link #perSubproblem}): the count of
+   *     sub-problems (the split records each one's own rows and support vectors)
    */
   Result runEach(Path last, long[][] counts, int blocksPerSub) throws IOException {
     long t0 = System.nanoTime();
@@ -291,28 +292,34 @@ final class ExactPhase {
           TrainRecord c = TrainRecord.newBuilder(r).setBlock(r.getBlock() % blocksPerSub).build();
           bySub.computeIfAbsent(u, k -> new java.util.ArrayList<>()).add(c);
         }
-        for (int u = 0; u < subs; u++) {
+        Properties sizes = new Properties(); // each sub-problem's rows and support vectors (with --merge cascade the level's
+        for (int u = 0; u < subs; u++) {     // stats count only the rows it solved; every row is here)
           java.util.List<TrainRecord> recs = bySub.getOrDefault(u, java.util.List.of());
-          if (recs.size() != counts[u][0]) {
-            throw new IOException("sub-problem " + u + " has " + recs.size() + " rows in " + last + ", its level stats " + counts[u][0]);
-          }
+          if (recs.isEmpty()) throw new IOException("sub-problem " + u + " has no rows in " + last);
           AvroFiles.write(conf, new Path(temp, "sub-" + u + "/part-00000.avro"), TrainRecord.getClassSchema(), recs);
+          sizes.setProperty(u + ".rows", Integer.toString(recs.size()));
+          sizes.setProperty(u + ".sv", Long.toString(recs.stream().filter(TrainIO::isSupportVector).count()));
+        }
+        try (OutputStream o = fs.create(new Path(temp, "sizes.properties"), false)) {
+          sizes.store(o, "rows and support vectors per sub-problem");
         }
       }
 
       @Override
-      public String summary(Path dir, boolean resumed) {
+      public String summary(Path dir, boolean resumed) throws IOException {
+        Properties p = readProperties(new Path(dir, "sizes.properties"));
         long rows = 0;
-        for (long[] c : counts) rows += c[0];
+        for (int u = 0; u < subs; u++) rows += Long.parseLong(p.getProperty(u + ".rows"));
         return String.format(Locale.ROOT, "%,d rows of %d sub-problems, each solved exactly in turn", rows, subs);
       }
     });
+    Properties sizes = readProperties(new Path(split.dir(), "sizes.properties"));
     Configuration binary = new Configuration(conf);
     binary.setInt(org.sodm.jobs.phase.MulticlassKeys.CLASSES + ".count", 0); // each sub-problem is a binary problem (y = +-1)
     Result[] each = new Result[subs];
     for (int u = 0; u < subs; u++) {
-      each[u] = new ExactPhase(binary, runner, spec, "-t" + u).run(new Path(split.dir(), "sub-" + u), counts[u][0], blocksPerSub,
-          counts[u][1], false);
+      each[u] = new ExactPhase(binary, runner, spec, "-t" + u).run(new Path(split.dir(), "sub-" + u),
+          Long.parseLong(sizes.getProperty(u + ".rows")), blocksPerSub, Long.parseLong(sizes.getProperty(u + ".sv")), false);
     }
     PhaseRunner.Done join = runner.run("exact join", new PhaseRunner.Phase() {
       @Override
@@ -501,8 +508,12 @@ final class ExactPhase {
   }
 
   private Properties readStep(Path dir) throws IOException {
+    return readProperties(new Path(dir, "step.properties"));
+  }
+
+  private Properties readProperties(Path file) throws IOException {
     Properties p = new Properties();
-    try (InputStream in = fs.open(new Path(dir, "step.properties"))) {
+    try (InputStream in = fs.open(file)) {
       p.load(in);
     }
     return p;
