@@ -47,7 +47,16 @@ public abstract class LinearTrainer implements Trainer {
   }
 
   /** Checks the data against the spec once ingest has run, before the partition job (bad input fails before any other job). */
-  protected void checkData(TrainContext ctx) {}
+  protected void checkData(TrainContext ctx, Configuration taskConf) {}
+
+  /** A task's configuration: its positive class and its negative class ("" for the rest, ovr). */
+  static Configuration taskConf(Configuration conf, org.sodm.model.Subproblems plan, List<String> classes, int t) {
+    Configuration c = new Configuration(conf);
+    int neg = plan.negativeClass(t);
+    c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
+    c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+    return c;
+  }
 
   /**
    * True when {@link #solve}'s tasks deal the {@code k} blocks from the ingested data themselves: no partition phase, and
@@ -153,11 +162,6 @@ public abstract class LinearTrainer implements Trainer {
   @Override
   public Trained train(TrainContext ctx) throws IOException {
     org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(ctx.conf());
-    if (plan != null && (ctx.spec().loss() instanceof org.sodm.solver.Loss.Nu || ctx.spec().loss() instanceof org.sodm.solver.Loss.HardMargin)) {
-      throw new org.sodm.jobs.support.SodmException("--loss " + (ctx.spec().loss() instanceof org.sodm.solver.Loss.Nu ? "nu" : "hard-margin")
-          + " (the saddle solver) trains binary problems only: the data has " + org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf()).size()
-          + " classes");
-    }
     if (plan != null && !plan.full()) return crossValidate(ctx, plan);
     if (plan != null) return trainTasks(ctx, plan);
     Task one = trainTask(ctx, ctx.conf(), "", ctx.data().labelMap());
@@ -176,6 +180,7 @@ public abstract class LinearTrainer implements Trainer {
    */
   private Trained trainTasks(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf());
+    for (int t = 0; t < plan.tasks(); t++) checkData(ctx, taskConf(ctx.conf(), plan, classes, t)); // every task, before any job
     int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
     boolean inOneRun = plan.folds() == 0 ? solvesTasksTogether(ctx.spec(), together) && ctx.conf().getBoolean(TASKS_TOGETHER, true)
         : foldsTogether(ctx, plan, together);
@@ -235,7 +240,7 @@ public abstract class LinearTrainer implements Trainer {
     TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
-    checkData(ctx);
+    for (int t = 0; t < plan.tasks(); t++) checkData(ctx, taskConf(ctx.conf(), plan, classes, t));
     Configuration conf = new Configuration(ctx.conf());
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
     conf.setInt(LinearKeys.BLOCKS, k);
@@ -440,7 +445,7 @@ public abstract class LinearTrainer implements Trainer {
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
     int k = spec.linear().blocksFor(data.stats().getRows(), data.stats().getNonZeros());
-    checkData(ctx);
+    checkData(ctx, taskConf);
     Configuration conf = new Configuration(taskConf);
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
     conf.setInt(LinearKeys.BLOCKS, k);

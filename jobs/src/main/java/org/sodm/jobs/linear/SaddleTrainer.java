@@ -52,36 +52,56 @@ public final class SaddleTrainer extends LinearTrainer {
         .withCheckInterval(spec.saddle().checkInterval()).withSeed(spec.seed());
   }
 
-  /** The class sizes (+1, -1) of the ingested data. */
-  private static long[] classSizes(TrainContext ctx) {
+  /**
+   * The class sizes (+1, -1) of the ingested data, or of a multi-class task ({@code conf} names its positive class and its
+   * negative class, "" for the rest).
+   */
+  private static long[] classSizes(TrainContext ctx, Configuration conf) {
     long[] n = new long[2];
+    String pos = conf.get(LinearKeys.TASK_POSITIVE);
+    String neg = conf.get(LinearKeys.TASK_NEGATIVE, "");
     for (LabelCount c : ctx.data().stats().getLabels()) {
-      if (c.getLabel().equals(ctx.data().labelMap().positive())) n[0] += c.getCount();
-      else if (c.getLabel().equals(ctx.data().labelMap().negative())) n[1] += c.getCount();
+      String l = c.getLabel().toString();
+      if (pos == null) {
+        if (l.equals(ctx.data().labelMap().positive())) n[0] += c.getCount();
+        else if (l.equals(ctx.data().labelMap().negative())) n[1] += c.getCount();
+      } else if (l.equals(pos)) {
+        n[0] += c.getCount();
+      } else if (neg.isEmpty() || l.equals(neg)) {
+        n[1] += c.getCount();
+      }
     }
     return n;
   }
 
-  private static SaddleSvc.Problem problem(TrainContext ctx) {
-    long[] n = classSizes(ctx);
+  private static SaddleSvc.Problem problem(TrainContext ctx, Configuration conf) {
+    long[] n = classSizes(ctx, conf);
     try {
       return SaddleSvc.problem(options(ctx.spec()), n[0], n[1]);
     } catch (IllegalArgumentException e) {
-      throw new SodmException("bad parameter " + Param.NU.optionName() + " / " + Param.LOSS.optionName() + " for the training data: "
-          + e.getMessage());
+      String task = conf.get(LinearKeys.TASK_POSITIVE) == null ? "" : " (" + task(conf) + ", " + n[0] + " and " + n[1] + " rows)";
+      throw new SodmException("bad parameter " + Param.NU.optionName() + " / " + Param.LOSS.optionName() + " for the training data"
+          + task + ": " + e.getMessage());
     }
   }
 
+  /** "task 'a' vs 'b'" or "task 'c' vs rest" of a multi-class task's configuration. */
+  private static String task(Configuration conf) {
+    String pos = conf.get(LinearKeys.TASK_POSITIVE);
+    String neg = conf.get(LinearKeys.TASK_NEGATIVE, "");
+    return "task '" + (neg.isEmpty() ? pos + "' vs rest" : neg + "' vs '" + pos + "'");
+  }
+
   @Override
-  protected void checkData(TrainContext ctx) {
-    problem(ctx);
+  protected void checkData(TrainContext ctx, Configuration taskConf) {
+    problem(ctx, taskConf);
   }
 
   @Override
   protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
     TrainSpec spec = ctx.spec();
     SaddleOptions o = options(spec);
-    SaddleSvc.Problem problem = problem(ctx);
+    SaddleSvc.Problem problem = problem(ctx, conf);
     int dim = ctx.data().stats().getDimension();
     int maxDoubles = SaddleRank.maxDoubles(k, Hadamard.paddedLength(Math.max(1, dim)), problem.cap());
     List<Map<String, Object>> history = new ArrayList<>();
@@ -96,7 +116,8 @@ public final class SaddleTrainer extends LinearTrainer {
     try {
       r = st.result(spec.seed());
     } catch (NotSeparableException e) {
-      throw new SodmException((o.variant() == SaddleOptions.Variant.HARD_MARGIN ? "hard margin: " : "nu-SVM: ") + e.getMessage()
+      throw new SodmException((conf.get(LinearKeys.TASK_POSITIVE) == null ? "" : task(conf) + ", ")
+          + (o.variant() == SaddleOptions.Variant.HARD_MARGIN ? "hard margin: " : "nu-SVM: ") + e.getMessage()
           + "; no model written");
     }
     SaddleResult.Trial best = r.best();

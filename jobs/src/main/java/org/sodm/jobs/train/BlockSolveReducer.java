@@ -68,6 +68,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   /** --offset: hinge blocks solved with LIBSVM's unregularised offset ({@link OffsetSvcSolver}). */
   private boolean offset;
   private java.util.Map<Integer, Integer> childSizes;
+  /** The run's sub-problems (multi-class, --probability, cv), or null. */
+  private org.sodm.model.Subproblems plan;
   private final AvroKey<TrainRecord> out = new AvroKey<>();
 
   @Override
@@ -85,6 +87,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       childSizes = TrainKeys.childSizes(conf);
       scaleC = spec.blockScaledC();
       offset = spec.offset();
+      plan = TrainKeys.plan(conf);
       carryParked = spec.tree().merge() == TrainSpec.Merge.CASCADE && conf.getBoolean(TrainKeys.CASCADE_CARRY, false)
           && childBlocks > 0;
     } catch (RuntimeException e) {
@@ -118,7 +121,9 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     SparseVector[] x = new SparseVector[n];
     double[] y = new double[n];
     int positives = 0;
-    if (loss instanceof Loss.Nu nu) {
+    if (loss instanceof Loss.Nu) {
+      // multi-class: the block's task has its own nu (block b of sub-problem s is s * blocks + b)
+      Loss.Nu nu = (Loss.Nu) (plan == null ? loss : TrainKeys.taskLoss(context.getConfiguration(), loss, plan.task(block / blocks)));
       solveNu(block, recs, nu.nu(), context);
       return;
     }

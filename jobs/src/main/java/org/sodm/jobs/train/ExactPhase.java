@@ -256,7 +256,7 @@ final class ExactPhase {
    * all of them are solved in one job, each sub-problem one block); else {@link #runEach}.
    */
   boolean everySingle(long[][] counts, int blocksPerSub) {
-    if (blocksPerSub <= 1 || spec.offset()) return true;
+    if (blocksPerSub <= 1 || spec.offset() || spec.loss() instanceof org.sodm.solver.Loss.Nu) return true;
     for (long[] c : counts) {
       if (!single(spec.exact().single(), c[1], c[0], spec.solver().cacheBytes(), spec.exactSingleEvaluations())) return false;
     }

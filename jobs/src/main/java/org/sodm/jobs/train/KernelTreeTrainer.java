@@ -71,10 +71,6 @@ public final class KernelTreeTrainer implements Trainer {
     }
     conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
     org.sodm.model.Subproblems plan = TrainKeys.plan(conf); // multi-class or --probability: the sub-problems, else null
-    if (plan != null && spec.loss() instanceof Loss.Nu) {
-      throw new org.sodm.jobs.support.SodmException("--loss nu trains binary problems only (its blocks' offsets -rho/r are not kept per "
-          + "class pair yet): the data has " + TrainKeys.classes(conf).size() + " classes" + (plan.folds() > 0 ? ", or drop --probability" : ""));
-    }
     long rows = plan == null ? data.stats().getRows() : plan.largestTaskRows(TrainPipeline.classCounts(data.stats(), TrainKeys.classes(conf)));
     boolean smallTasks = plan != null && !spec.exact().on() && spec.exact().belowRows() > 0 && rows <= spec.exact().belowRows();
     // multi-class, every task small (<= sodm.train.exact.below.rows): the tree would end in one exact block per task
@@ -396,7 +392,8 @@ public final class KernelTreeTrainer implements Trainer {
     if (plan != null) {
       SubproblemModels subs = new SubproblemModels(plan, TrainKeys.classes(ctx.conf()), blocksPerSub);
       AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> subs.add(transform == null ? r : transform.apply(r)));
-      KernelModel[] all = subs.all(kernel, ctx.spec().loss(), data.scaler(), biases);
+      Loss loss = ctx.spec().loss();
+      KernelModel[] all = subs.all(kernel, t -> TrainKeys.taskLoss(ctx.conf(), loss, t), data.scaler(), biases);
       return new Built(subs.model(all, kernel, ctx.spec().loss(), data.scaler(), null, ctx.provenance(levels)), subs, all);
     }
     ModelBuilder b = new ModelBuilder();
@@ -409,21 +406,56 @@ public final class KernelTreeTrainer implements Trainer {
    * class sizes, and nu checked against them, before any job.
    */
   public static TrainSpec resolveNu(TrainSpec spec, IngestJob.Result data) {
+    return resolveNu(spec, data, null, null, null);
+  }
+
+  /**
+   * The same for a run with sub-problems ({@code plan} not null): every task is a binary nu-SVC
+   * with its own nu, the default from the task's class sizes (ovo: the pair's; ovr: the class
+   * against the rest), or the given nu checked against every task (LIBSVM refuses an infeasible
+   * nu of any pair the same way); the tasks' nu go to {@link TrainKeys#NU_TASKS} in {@code conf}.
+   * A fold sub-problem of --probability / cv uses its task's nu (a fold where it is infeasible is
+   * solved with the largest feasible nu, as any block is).
+   */
+  public static TrainSpec resolveNu(TrainSpec spec, IngestJob.Result data, org.sodm.model.Subproblems plan, List<String> classes,
+      Configuration conf) {
     if (!(spec.loss() instanceof Loss.Nu nu) || spec.linearSolver() != null) return spec;
-    long n1 = 0;
-    long n2 = 0;
-    for (org.sodm.avro.LabelCount c : data.stats().getLabels()) {
-      if (c.getLabel().equals(data.labelMap().positive())) n1 += c.getCount();
-      else if (c.getLabel().equals(data.labelMap().negative())) n2 += c.getCount();
+    if (plan == null) {
+      long n1 = 0;
+      long n2 = 0;
+      for (org.sodm.avro.LabelCount c : data.stats().getLabels()) {
+        if (c.getLabel().equals(data.labelMap().positive())) n1 += c.getCount();
+        else if (c.getLabel().equals(data.labelMap().negative())) n2 += c.getCount();
+      }
+      double v = feasibleNu(nu, n1, n2, "");
+      return nu.isDefault() ? spec.with(Param.NU, Double.toString(v)) : spec;
     }
+    long[] counts = TrainPipeline.classCounts(data.stats(), classes);
+    long total = 0;
+    for (long c : counts) total += c;
+    double[] perTask = new double[plan.tasks()];
+    for (int t = 0; t < perTask.length; t++) {
+      int pos = plan.positiveClass(t);
+      int neg = plan.negativeClass(t);
+      long n1 = counts[pos];
+      long n2 = neg < 0 ? total - n1 : counts[neg];
+      perTask[t] = feasibleNu(nu, n1, n2, neg < 0 ? " of task '" + classes.get(pos) + "' vs rest"
+          : " of task '" + classes.get(neg) + "' vs '" + classes.get(pos) + "'");
+    }
+    TrainKeys.setNuTasks(conf, perTask);
+    return spec;
+  }
+
+  private static double feasibleNu(Loss.Nu nu, long n1, long n2, String task) {
     double v = nu.resolve(n1, n2);
     double max = 2.0 * Math.min(n1, n2) / (n1 + n2);
     if (v > max) {
-      throw TrainSpec.bad(Param.NU, "nu = " + v + " is infeasible for the class sizes: nu-SVC needs nu <= 2 min(n1, n2) / n = " + max
-          + " (n1 = " + n1 + " rows labelled +1, n2 = " + n2 + " labelled -1)");
+      throw TrainSpec.bad(Param.NU, "nu = " + v + " is infeasible for the class sizes" + task + ": nu-SVC needs nu <= 2 min(n1, n2) / n = "
+          + max + " (n1 = " + n1 + " rows labelled +1, n2 = " + n2 + " labelled -1)");
     }
-    return nu.isDefault() ? spec.with(Param.NU, Double.toString(v)) : spec;
+    return v;
   }
+
 
   /**
    * Local prediction routing (kmeans partitioner): the k-means sample and memberships of

@@ -65,6 +65,12 @@ final class SubproblemModels {
    * null: none.
    */
   KernelModel[] all(KernelSpec kernel, Loss loss, Scaler scaler, java.util.Map<Integer, Double> biases) {
+    return all(kernel, t -> loss, scaler, biases);
+  }
+
+  /** The same with each task's own loss ({@code lossOfTask}: nu-SVC's nu per task). */
+  KernelModel[] all(KernelSpec kernel, java.util.function.IntFunction<Loss> lossOfTask, Scaler scaler,
+      java.util.Map<Integer, Double> biases) {
     KernelModel[] out = new KernelModel[builders.length];
     for (int s = 0; s < out.length; s++) {
       int t = plan.task(s);
@@ -81,7 +87,7 @@ final class SubproblemModels {
           if (v != null) own.put(b, v);
         }
       }
-      out[s] = builders[s].build(kernel, loss, ModelCodec.taskLabels(classes, plan, t), scaler, null, own);
+      out[s] = builders[s].build(kernel, lossOfTask.apply(t), ModelCodec.taskLabels(classes, plan, t), scaler, null, own);
     }
     return out;
   }

@@ -35,6 +35,24 @@ public final class TrainKeys {
   /** sodm cv: the file of every row's fold ({@link CvFolds}). */
   static final String CV_FOLDS_FILE = org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE;
 
+  /** nu-SVC with sub-problems: each task's nu, "v0,v1,..." by task index ({@link KernelTreeTrainer#resolveNu}). */
+  static final String NU_TASKS = "sodm.internal.train.nu.tasks";
+
+  static void setNuTasks(Configuration conf, double[] nu) {
+    StringBuilder b = new StringBuilder();
+    for (double v : nu) b.append(b.length() == 0 ? "" : ",").append(Double.toString(v));
+    conf.set(NU_TASKS, b.toString());
+  }
+
+  /** Task {@code t}'s loss: nu-SVC's with the task's own nu when the run has them ({@link #NU_TASKS}), else {@code loss}. */
+  static org.sodm.solver.Loss taskLoss(Configuration conf, org.sodm.solver.Loss loss, int t) {
+    String v = conf.get(NU_TASKS);
+    if (!(loss instanceof org.sodm.solver.Loss.Nu) || v == null || v.isEmpty()) return loss;
+    String[] parts = v.split(",");
+    if (t >= parts.length) throw new IllegalStateException(NU_TASKS + " has " + parts.length + " tasks' nu, task " + t + " asked");
+    return org.sodm.solver.Loss.nu(Double.parseDouble(parts[t]));
+  }
+
   static void setPlan(Configuration conf, org.sodm.model.Subproblems plan, java.util.List<String> classes) {
     org.sodm.jobs.phase.MulticlassKeys.setPlan(conf, plan, classes);
   }

@@ -131,7 +131,7 @@ public final class TrainPipeline {
         runner.passed("validation", "none");
       }
       spec = spec.withDimension(data.stats().getDimension());
-      spec = KernelTreeTrainer.resolveNu(spec, data);
+      spec = KernelTreeTrainer.resolveNu(spec, data, plan, classes, conf);
       spec.writeTo(conf);
       TrainContext ctx = new TrainContext(conf, spec, runner, data, validationRows, req.inputs());
       Trainer.Trained t = trainer.train(ctx);
@@ -190,8 +190,8 @@ public final class TrainPipeline {
     if (cvFolds > 0) {
       if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
       if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE) {
-        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree or BQO / DSVRG; the saddle "
-            + "solver (--loss nu, hard-margin) trains binary problems only");
+        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree or BQO / DSVRG, not the "
+            + "saddle solver (--kernel linear with --loss nu or hard-margin; --loss nu with another kernel runs the tree)");
       }
       return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);
     }

@@ -33,19 +33,7 @@ class MulticlassExactPbmTest {
 
   /** Three Gaussian blobs in 3 dimensions (labels 1, 2, 3), 270 rows, values about [-2, 3]. */
   private Path blobs() throws IOException {
-    Path f = tmp.resolve("blobs.libsvm");
-    java.util.Random r = new java.util.Random(29);
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < 270; i++) {
-      int c = i % 3;
-      b.append(c + 1);
-      for (int j = 1; j <= 3; j++) {
-        b.append(' ').append(j).append(':').append(String.format(java.util.Locale.ROOT, "%.5f", (j == c + 1 ? 1.2 : 0) + 0.7 * r.nextGaussian()));
-      }
-      b.append('\n');
-    }
-    Files.writeString(f, b);
-    return f;
+    return org.sodm.testing.Blobs.write(tmp.resolve("blobs.libsvm"), new int[] {90, 90, 90}, 1.2, 0.7, 29, true, 5);
   }
 
   private Configuration conf(String scheme) {
