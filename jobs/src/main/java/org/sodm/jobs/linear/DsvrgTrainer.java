@@ -68,12 +68,9 @@ public final class DsvrgTrainer extends LinearTrainer {
   @Override
   protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
       throws IOException {
-    Configuration pc = new Configuration(conf);
-    pc.setBoolean(LinearKeys.CLASS_INDEX, true);
-    Path blocks = new Path(dir, "blocks");
-    PartitionJob.run(pc, new Path(ctx.data().dir(), org.sodm.jobs.ingest.IngestJob.DATA), blocks, k);
-    List<List<Map<String, Object>>> histories = new ArrayList<>();
-    for (int u = 0; u < plan.count(); u++) histories.add(new ArrayList<>());
+    Configuration pc = classIndexed(conf);
+    Path blocks = partitionByClass(ctx, pc, dir, k);
+    List<List<Map<String, Object>>> histories = histories(plan);
     double[] first = new double[plan.count()];
     TrainSpec.Linear lin = ctx.spec().linear();
     DsvrgRank.State[] states = DsvrgResident.trainTasks(pc, blocks, dir, ctx.data().stats().getDimension(), (u, e, since) -> {

@@ -129,6 +129,27 @@ public abstract class LinearTrainer implements Trainer {
     throw new UnsupportedOperationException(name() + " solves one task at a time");
   }
 
+  /** A configuration whose partition deals each row with y = its class index ({@link LinearKeys#CLASS_INDEX}). */
+  static Configuration classIndexed(Configuration conf) {
+    Configuration pc = new Configuration(conf);
+    pc.setBoolean(LinearKeys.CLASS_INDEX, true);
+    return pc;
+  }
+
+  /** The ingested rows dealt to {@code k} blocks under {@code dir/blocks} by {@code pc} (see {@link #classIndexed}) for a run of every task. */
+  static Path partitionByClass(TrainContext ctx, Configuration pc, Path dir, int k) throws IOException {
+    Path blocks = new Path(dir, "blocks");
+    PartitionJob.run(pc, new Path(ctx.data().dir(), org.sodm.jobs.ingest.IngestJob.DATA), blocks, k);
+    return blocks;
+  }
+
+  /** An empty progress history per sub-problem. */
+  static List<List<Map<String, Object>>> histories(org.sodm.model.Subproblems plan) {
+    List<List<Map<String, Object>>> h = new ArrayList<>();
+    for (int u = 0; u < plan.count(); u++) h.add(new ArrayList<>());
+    return h;
+  }
+
   /** The model's bias from a solution (w has dim + 1 entries, the bias weight last). */
   protected double bias(TrainSpec spec, Solution s, int dim) {
     return spec.loss().bias() ? s.w()[dim] : 0;

@@ -107,11 +107,69 @@ public final class SaddleTrainer extends LinearTrainer {
     List<Map<String, Object>> history = new ArrayList<>();
     SaddleRank.State st = SaddleResident.train(conf, blockDir, dir, maxDoubles, o, (v, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
-      ctx.runner().say("saddle " + history.size(), String.format(Locale.ROOT,
-          "beta %-6s iteration %,d  relative gap %.3e  hull distance in [%.6g, %.6g]", fmt(v[0]), (long) v[1], v[2], v[3], v[4]), sec);
-      history.add(entry("beta", v[0], "iterations", (long) v[1], "relativeGap", v[2], "hullDistanceLower", v[3],
-          "hullDistanceUpper", v[4], "seconds", sec));
+      ctx.runner().say("saddle " + history.size(), check(v), sec);
+      history.add(checkEntry(v, sec));
     }, note -> ctx.runner().say("allreduce", note, 0));
+    return solution(ctx, conf, o, st, k, history, "saddle      ");
+  }
+
+  /** Sub-problems train together (tasks, and the folds of cv / --probability), always on the AllReduce runtime. */
+  @Override
+  protected boolean solvesTasksTogether(TrainSpec spec, int k) {
+    return true;
+  }
+
+  @Override
+  protected boolean solvesFoldsTogether(TrainSpec spec, int k) {
+    return true;
+  }
+
+  @Override
+  protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
+      throws IOException {
+    TrainSpec spec = ctx.spec();
+    SaddleOptions o = options(spec);
+    List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+    int padded = Hadamard.paddedLength(Math.max(1, ctx.data().stats().getDimension()));
+    int maxDoubles = 0; // the largest message of any task (a fold's problem has fewer rows, a larger cap, fewer margin points)
+    for (int t = 0; t < plan.tasks(); t++) {
+      maxDoubles = Math.max(maxDoubles, SaddleRank.maxDoubles(k, padded, problem(ctx, taskConf(conf, plan, classes, t)).cap()));
+    }
+    Configuration pc = classIndexed(conf);
+    Path blocks = partitionByClass(ctx, pc, dir, k);
+    List<List<Map<String, Object>>> histories = histories(plan);
+    SaddleRank.State[] states = SaddleResident.trainTasks(pc, blocks, dir, maxDoubles, o, (u, v, since) -> {
+      double sec = (System.nanoTime() - since) / 1e9;
+      ctx.runner().say("saddle" + suffix(plan, u) + " " + histories.get(u).size(), check(v), sec);
+      histories.get(u).add(checkEntry(v, sec));
+    }, note -> ctx.runner().say("allreduce", note, 0));
+    dir.getFileSystem(conf).delete(blocks, true);
+    List<Solution> out = new ArrayList<>();
+    for (int u = 0; u < states.length; u++) {
+      Configuration tc = taskConf(conf, plan, classes, plan.task(u));
+      out.add(solution(ctx, tc, o, states[u], k, histories.get(u), String.format(Locale.ROOT, "%-12s", "saddle" + suffix(plan, u))));
+    }
+    return out;
+  }
+
+  private static String check(double[] v) {
+    return String.format(Locale.ROOT, "beta %-6s iteration %,d  relative gap %.3e  hull distance in [%.6g, %.6g]", fmt(v[0]), (long) v[1],
+        v[2], v[3], v[4]);
+  }
+
+  private static Map<String, Object> checkEntry(double[] v, double sec) {
+    return entry("beta", v[0], "iterations", (long) v[1], "relativeGap", v[2], "hullDistanceLower", v[3], "hullDistanceUpper", v[4],
+        "seconds", sec);
+  }
+
+  /**
+   * The solution of a run's final state: the kept run's hyperplane (w, then the bias), its certified objective and gap, and the
+   * report's trials and communication; a failure (hulls that touch) names the task of {@code conf}, if any.
+   */
+  private static Solution solution(TrainContext ctx, Configuration conf, SaddleOptions o, SaddleRank.State st, int k,
+      List<Map<String, Object>> history, String label) {
+    TrainSpec spec = ctx.spec();
+    int dim = ctx.data().stats().getDimension();
     SaddleResult r;
     try {
       r = st.result(spec.seed());
@@ -121,7 +179,7 @@ public final class SaddleTrainer extends LinearTrainer {
           + "; no model written");
     }
     SaddleResult.Trial best = r.best();
-    ctx.runner().note(String.format(Locale.ROOT, "saddle       beta %s, %,d iterations, relative gap %.3e%s; margin %.6g (hull distance in "
+    ctx.runner().note(String.format(Locale.ROOT, label + " beta %s, %,d iterations, relative gap %.3e%s; margin %.6g (hull distance in "
         + "[%.6g, %.6g])", fmt(best.beta()), best.iterations(), best.relativeGap(), best.converged() ? "" : " (NOT converged to --linear-eps)",
         2 / norm(r.weights()), best.hullDistanceLower(), best.hullDistanceUpper()));
     long rounds = 0;
@@ -131,7 +189,7 @@ public final class SaddleTrainer extends LinearTrainer {
       rounds += c.iterationRounds() + c.checkRounds();
       scalars += c.iterationScalars() + c.checkScalars();
     }
-    ctx.runner().note(String.format(Locale.ROOT, "saddle       %d clients: %,d AllReduce rounds, %,d scalars in all betas (%,d rounds of the "
+    ctx.runner().note(String.format(Locale.ROOT, label + " %d clients: %,d AllReduce rounds, %,d scalars in all betas (%,d rounds of the "
         + "kept run's iterations, %.1f scalars per round)", k, rounds, scalars, best.communication().iterationRounds(),
         best.communication().iterationRounds() == 0 ? 0.0 : (double) best.communication().iterationScalars() / best.communication().iterationRounds()));
     double[] w = new double[dim + 1];

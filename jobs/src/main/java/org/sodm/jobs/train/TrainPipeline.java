@@ -183,16 +183,8 @@ public final class TrainPipeline {
             + "); every class needs at least 2 rows (remove the row or add rows of its class)");
       }
     }
-    if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE && spec.probability()) {
-      throw TrainSpec.bad(Param.PROBABILITY, "probability estimates are fitted for the kernel merge tree and BQO / DSVRG, not the saddle "
-          + "solver (--loss nu, hard-margin)");
-    }
     if (cvFolds > 0) {
       if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
-      if (spec.linearSolver() == TrainSpec.LinearSolver.SADDLE) {
-        throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm cv trains its folds with the kernel merge tree or BQO / DSVRG, not the "
-            + "saddle solver (--kernel linear with --loss nu or hard-margin; --loss nu with another kernel runs the tree)");
-      }
       return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);
     }
     return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), spec.probability() ? spec.probabilityFolds() : 0, true);

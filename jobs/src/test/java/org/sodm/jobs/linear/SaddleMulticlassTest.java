@@ -92,7 +92,18 @@ class SaddleMulticlassTest {
         assertTask(ref, sub, 1e-9, scheme + " task " + t);
       }
       for (int i = 0; i < d.size(); i++) assertEquals(d.labels()[i], m.predict(d.x()[i]), scheme + " row " + i + " (separable)");
-      assertTrue(Files.isDirectory(tmp.resolve("hm-" + scheme).resolve("work/saddle-t2")), scheme + ": the tasks in turn");
+      assertTrue(lines.stream().anyMatch(l -> l.contains("saddle-t2 ")), scheme + ": task 2's checks " + lines);
+      assertFalse(Files.exists(tmp.resolve("hm-" + scheme).resolve("work/saddle-t0")), scheme + ": every task in one run");
+      if (!scheme.equals("ovo")) continue;
+      // the tasks in turn (a partition and a resident job each): the same model, bit for bit
+      Configuration inTurn = conf("hard-margin", scheme);
+      inTurn.setBoolean(LinearTrainer.TASKS_TOGETHER, false);
+      MulticlassModel t = (MulticlassModel) train(inTurn, data, "hm-turn", new ArrayList<>()).model();
+      assertTrue(Files.isDirectory(tmp.resolve("hm-turn").resolve("work/saddle-t2")), "the tasks in turn");
+      for (int k = 0; k < 3; k++) {
+        assertArrayEquals(((LinearModel) t.subModel(k)).w(), ((LinearModel) m.subModel(k)).w(), 0.0, "task " + k);
+        assertEquals(((LinearModel) t.subModel(k)).bias(), ((LinearModel) m.subModel(k)).bias(), 0.0, "task " + k);
+      }
     }
   }
 
@@ -120,5 +131,64 @@ class SaddleMulticlassTest {
     SodmException e = assertThrows(SodmException.class, () -> train(conf("hard-margin", "ovr"), data, "hm-bad", new ArrayList<>()));
     assertTrue(e.getMessage().startsWith("task '1' vs rest, hard margin: the convex hulls of the two classes are within "), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("hm-bad").resolve(TrainPipeline.MODEL)));
+  }
+
+  @SuppressWarnings("unchecked")
+  private java.util.Map<String, Object> cv(Configuration conf, Path data, String name) throws Exception {
+    conf.setInt(org.sodm.jobs.train.TrainKeys.CV_FOLDS, 3);
+    conf.set(SodmConf.LINEAR_BLOCKS, "1"); // thousands of rounds per sub-problem: one block keeps the test short
+    train(conf, data, name, new ArrayList<>());
+    java.util.Map<String, Object> report = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readValue(tmp.resolve(name).resolve(TrainPipeline.REPORT).toFile(), java.util.Map.class);
+    return (java.util.Map<String, Object>) report.get("cv");
+  }
+
+  /**
+   * sodm cv with the saddle solver: the folds of every task in turn. nu-SVM's cv agrees with the same folds solved by the
+   * kernel tree's nu-SVC blocks (a second method: LIBSVM's Solver_NU, linear kernel) to 2 rows of 165; hard margin on
+   * separable classes gets every held-out row right.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void crossValidationOfTheSaddleTasks() throws Exception {
+    Path overlapping = blobs(1.2, "overlapping.libsvm");
+    Configuration saddle = conf("nu", "ovo");
+    saddle.set(SodmConf.NU, "0.3");
+    java.util.Map<String, Object> ours = cv(saddle, overlapping, "cv-nu");
+    assertTrue(Files.isDirectory(tmp.resolve("cv-nu").resolve("work/saddle")), "every (task, fold) in one run");
+    Configuration tree = conf("nu", "ovo");
+    tree.set(SodmConf.NU, "0.3");
+    tree.set(SodmConf.LINEAR_SOLVER, "kernel");
+    java.util.Map<String, Object> second = cv(tree, overlapping, "cv-nu-tree");
+    List<java.util.Map<String, Object>> a = (List<java.util.Map<String, Object>>) ours.get("folds");
+    List<java.util.Map<String, Object>> b = (List<java.util.Map<String, Object>>) second.get("folds");
+    assertEquals(3, a.size());
+    long correctA = 0;
+    long correctB = 0;
+    for (int f = 0; f < 3; f++) {
+      assertEquals(b.get(f).get("rows"), a.get(f).get("rows"), "fold " + f + ": the same rows");
+      correctA += ((Number) a.get(f).get("correct")).longValue();
+      correctB += ((Number) b.get(f).get("correct")).longValue();
+    }
+    assertEquals(correctB, correctA, 2, "held-out rows right: saddle " + correctA + ", nu-SVC blocks " + correctB);
+    assertTrue(correctA > 0.8 * 165, "cv accuracy " + correctA + " of 165");
+
+    java.util.Map<String, Object> hm = cv(conf("hard-margin", "ovr"), blobs(3, "separable.libsvm"), "cv-hm");
+    for (java.util.Map<String, Object> f : (List<java.util.Map<String, Object>>) hm.get("folds")) {
+      assertEquals(f.get("rows"), f.get("correct"), "separable: every held-out row right " + f);
+    }
+  }
+
+  /** --probability with the saddle solver: Platt's sigmoids fitted per task on its fold models; the label is the argmax. */
+  @Test
+  void nuWithProbabilities() throws Exception {
+    Path data = blobs(1.2, "overlapping.libsvm");
+    LibsvmReader.Data d = LibsvmReader.read(data);
+    Configuration conf = conf("nu", "ovo");
+    conf.set(org.sodm.jobs.spec.Param.PROBABILITY.key(), "true");
+    conf.set(org.sodm.jobs.spec.Param.PROBABILITY_FOLDS.key(), "3");
+    conf.set(SodmConf.LINEAR_BLOCKS, "1");
+    MulticlassModel m = (MulticlassModel) train(conf, data, "nu-prob", new ArrayList<>()).model();
+    org.sodm.testing.ProbabilityChecks.assertArgmaxLabels(m, d, 0.8);
   }
 }

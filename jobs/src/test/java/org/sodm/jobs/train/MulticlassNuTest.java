@@ -164,13 +164,6 @@ class MulticlassNuTest {
     Configuration conf = conf("ovo");
     conf.set(Param.PROBABILITY.key(), "true");
     MulticlassModel m = (MulticlassModel) train(conf, data, "nu-prob", new ArrayList<>()).model();
-    assertTrue(m.hasProbabilities());
-    int correct = 0;
-    for (int i = 0; i < d.size(); i++) {
-      MulticlassModel.Scored s = m.score(d.x()[i]);
-      assertEquals(MulticlassModel.argmax(s.probabilities()), s.index(), "row " + i);
-      if (m.classes().get(s.index()).equals(d.labels()[i])) correct++;
-    }
-    assertTrue(correct > 0.8 * d.size(), "training accuracy " + correct + " of " + d.size());
+    org.sodm.testing.ProbabilityChecks.assertArgmaxLabels(m, d, 0.8);
   }
 }
