@@ -60,6 +60,8 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     OptionSpec.Builder b = OptionSpec.builder(p.options().toArray(new String[0])).description(p.help());
     if (p.kind() == Param.Kind.VALUE) {
       b.paramLabel(p.label()).type(String.class);
+    } else if (p.kind() == Param.Kind.AUTO_FLAG) {
+      b.arity("0").type(Boolean.class).negatable(true); // --NAME: true, --no-NAME: false, neither: the key's value (auto)
     } else {
       b.arity("0").type(boolean.class);
     }
@@ -80,6 +82,9 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
         }
         case NEGATED_FLAG -> {
           if (Boolean.TRUE.equals(v)) conf.setBoolean(p.key(), false);
+        }
+        case AUTO_FLAG -> {
+          if (v != null) conf.setBoolean(p.key(), (Boolean) v);
         }
         default -> throw new AssertionError(p.kind());
       }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -106,6 +107,25 @@ class SodmMainTest {
     assertEquals("0", s[0], s[2]);
     assertTrue(s[1].contains("scaler     to [0, 1]"), s[1]);
     assertTrue(s[1].contains("-> +1"), s[1]);
+  }
+
+  /** --offset sets sodm.train.offset=true, --no-offset false, neither leaves auto, which the hinge tree resolves to true. */
+  @Test
+  void offsetFlagsAndTheAutoDefault() throws Exception {
+    String data = org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
+    String[][] cases = {{"", "true"}, {"--offset", "true"}, {"--no-offset", "false"}};
+    for (String[] c : cases) {
+      Path out = tmp.resolve("offset" + c[0]);
+      List<String> args = new java.util.ArrayList<>(List.of("-i", data, "-o", out.toString(), "--loss", "hinge", "-c", "1", "-g", "0.25",
+          "--scale", "0,1"));
+      if (!c[0].isEmpty()) args.add(c[0]);
+      String[] r = run(local("train", args.toArray(new String[0])));
+      assertEquals("0", r[0], r[2]);
+      String[] i = run(local("inspect", "--parameters", out.resolve("model.avro").toString()));
+      assertEquals("0", i[0], i[2]);
+      assertTrue(java.util.regex.Pattern.compile("sodm\\.train\\.offset\\s*=?\\s*" + c[1]).matcher(i[1]).find(),
+          "'" + c[0] + "': " + i[1]);
+    }
   }
 
   @Test

@@ -60,9 +60,11 @@ public enum Param {
           + "support vectors; at most 2 min(n1, n2) / n). Empty: seed 002's default 2 alpha min(n1, n2) / n with alpha = 0.85."),
   BIAS("sodm.train.bias", "false", Group.LOSS, Type.bool(), "--bias", null,
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
-  OFFSET("sodm.train.offset", "false", Group.LOSS, Type.bool(), "--offset", null,
+  OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
-          + "Solver), each block with its own b; exact mode then ends with one warm block solve (no PBM). Not with --bias."),
+          + "Solver), each block with its own b; exact mode then ends with one warm block solve (no PBM). auto (the default): on "
+          + "for --loss hinge in the kernel merge tree, unless --bias, sodm.train.exact.single=never, or --exact on more than "
+          + "sodm.train.exact.below.rows rows (PBM); true: on, refused where it cannot apply; false: off."),
   WEIGHT_POSITIVE("sodm.train.weight.positive", "1.0", Group.LOSS, Type.positive(), "--weight-positive", "W",
       "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi."),
   WEIGHT_NEGATIVE("sodm.train.weight.negative", "1.0", Group.LOSS, Type.positive(), "--weight-negative", "W",
@@ -338,7 +340,7 @@ public enum Param {
   public enum Group { INGEST, LOSS, KERNEL, TREE, EXACT, SOLVER, LINEAR, GENERATE, PREDICT, COMMON, RUNTIME }
 
   /** How an option is given on the command line. */
-  public enum Kind { VALUE, FLAG, NEGATED_FLAG }
+  public enum Kind { VALUE, FLAG, NEGATED_FLAG, AUTO_FLAG }
 
   private final String key;
   private final String defaultValue;
@@ -389,8 +391,14 @@ public enum Param {
   }
 
   public Kind kind() {
+    if (type instanceof Type.AutoBool && !options.isEmpty()) return Kind.AUTO_FLAG;
     if (!(type instanceof Type.Bool) || options.isEmpty()) return Kind.VALUE;
     return options.get(0).startsWith("--no-") ? Kind.NEGATED_FLAG : Kind.FLAG;
+  }
+
+  /** An {@link Kind#AUTO_FLAG}'s option that sets false: --no-NAME. */
+  public String negatedName() {
+    return "--no-" + optionName().substring(2);
   }
 
   /** The longest option name, as error messages name it ({@code --cost}), else {@code -D key}. */
@@ -403,6 +411,8 @@ public enum Param {
     String d = description;
     if (kind() == Kind.NEGATED_FLAG) {
       d += " On by default; " + optionName() + " sets " + key + "=false.";
+    } else if (kind() == Kind.AUTO_FLAG) {
+      d += " (" + key + ", default " + defaultValue + "; " + optionName() + " sets true, " + negatedName() + " false)";
     } else {
       d += " (" + key + (kind() == Kind.FLAG ? "" : ", default " + (defaultValue.isEmpty() ? "none" : defaultValue)) + ")";
     }
@@ -413,6 +423,7 @@ public enum Param {
   public String xmlDescription() {
     if (options.isEmpty()) return description;
     if (kind() == Kind.NEGATED_FLAG) return description + " Option " + optionName() + " turns it off.";
+    if (kind() == Kind.AUTO_FLAG) return description + " Options " + optionName() + " / " + negatedName() + ".";
     return description + " Option " + String.join(" / ", options) + ".";
   }
 
@@ -547,6 +558,10 @@ public enum Param {
       return new Bool();
     }
 
+    static Type autoBool() {
+      return new AutoBool();
+    }
+
     static Type text(String what, java.util.function.Predicate<String> ok) {
       return new Text(what, ok);
     }
@@ -667,6 +682,19 @@ public enum Param {
       @Override
       public List<String> invalidSamples() {
         return List.of("yes", "1");
+      }
+    }
+
+    /** auto, true or false: a rule decides unless the user does ({@link Kind#AUTO_FLAG}: --NAME and --no-NAME). */
+    public static final class AutoBool extends Type {
+      @Override
+      String problem(String v) {
+        return List.of("auto", "true", "false").contains(v.toLowerCase(Locale.ROOT)) ? null : "must be auto, true or false";
+      }
+
+      @Override
+      public List<String> invalidSamples() {
+        return List.of("yes", "");
       }
     }
 

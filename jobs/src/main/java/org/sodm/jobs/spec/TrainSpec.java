@@ -192,7 +192,7 @@ public final class TrainSpec {
         nu.isEmpty() ? Double.NaN : Double.parseDouble(nu), bool(Param.BIAS), real(Param.WEIGHT_POSITIVE), real(Param.WEIGHT_NEGATIVE));
     if (!nu.isEmpty() && !(loss instanceof Loss.Nu)) throw bad(Param.NU, "nu applies to --loss nu only, not " + loss.id());
     kernel = new Kernel(KernelSpec.Type.parse(get(Param.KERNEL)), real(Param.GAMMA), real(Param.COEF0), (int) integer(Param.DEGREE));
-    if (bool(Param.OFFSET)) {
+    if (offset()) {
       if (!(loss instanceof Loss.Hinge)) throw bad(Param.OFFSET, "LIBSVM's offset is for --loss hinge (C-SVC), not " + loss.id());
       if (loss.bias()) throw bad(Param.OFFSET, "choose one bias: --offset (LIBSVM's, unregularised) or --bias (regularised, k + 1)");
     }
@@ -234,7 +234,7 @@ public final class TrainSpec {
       throw bad(Param.KERNEL, "hard-margin needs --kernel linear (Saddle-SVC, seed 002)");
     }
     boolean nuTree = loss instanceof Loss.Nu && (kernel.type() != KernelSpec.Type.LINEAR || ls == LinearSolver.KERNEL);
-    if (bool(Param.OFFSET)) {
+    if (offset()) {
       if (kernel.type() == KernelSpec.Type.LINEAR && ls != LinearSolver.KERNEL) {
         throw bad(Param.OFFSET, "LIBSVM's offset is fitted by the kernel merge tree; the linear solvers fit --bias (or give "
             + "--linear-solver kernel)");
@@ -396,9 +396,30 @@ public final class TrainSpec {
     return get(Param.BLOCK_C).equals("scaled");
   }
 
-  /** Hinge with LIBSVM's unregularised offset per block ({@link Param#OFFSET}; the kernel tree's solves). */
+  /**
+   * Hinge with LIBSVM's unregularised offset per block ({@link Param#OFFSET}; the kernel tree's solves): true when the
+   * setting is true, or auto as {@link #resolveOffset} decided it (auto before that: false).
+   */
   public boolean offset() {
-    return bool(Param.OFFSET);
+    return get(Param.OFFSET).equalsIgnoreCase("true");
+  }
+
+  /** Whether {@link Param#OFFSET} is auto (not yet resolved by {@link #resolveOffset}). */
+  public boolean offsetAuto() {
+    return get(Param.OFFSET).equalsIgnoreCase("auto");
+  }
+
+  /**
+   * {@link Param#OFFSET} auto resolved for training data of {@code rows} rows: on for hinge in the kernel merge tree (LIBSVM's
+   * model class, C-SVC), except with --bias (the other bias), with sodm.train.exact.single=never, and with --exact on more than
+   * sodm.train.exact.below.rows rows (PBM's block steps keep no equality constraint; the offset would force one solve of every
+   * row). Returns this spec when the setting is not auto.
+   */
+  public TrainSpec resolveOffset(long rows) {
+    if (!offsetAuto()) return this;
+    boolean on = loss instanceof Loss.Hinge && !loss.bias() && linearSolver() == null
+        && !"never".equalsIgnoreCase(get(Param.EXACT_SINGLE)) && !(exact().on() && rows > exact().belowRows());
+    return with(Param.OFFSET, Boolean.toString(on));
   }
 
   /** Whether an unconverged exact solve may end the run with exit code 0 ({@link Param#EXACT_ALLOW_UNCONVERGED}). */

@@ -37,6 +37,7 @@ import org.sodm.model.MulticlassModel;
 import org.sodm.model.Subproblems;
 import org.sodm.solver.KernelDualSolver;
 import org.sodm.solver.Loss;
+import org.sodm.solver.OffsetSvcSolver;
 import org.sodm.solver.SolveResult;
 
 /**
@@ -291,30 +292,46 @@ final class GridJob {
             double f = c / previousC;
             for (int i = 0; i < start.length; i++) start[i] *= f; // within [0, C'] for the hinge: the solver's clip is a no-op
           }
-          SolveResult res;
+          double[] alpha;
+          Double bias = null;
           try {
-            res = new KernelDualSolver(kernel.create(), spec.solver()).solve(x[task], y[task], loss, start);
+            if (spec.offset()) { // LIBSVM's C-SVC with its offset; the C-scaled start stays feasible (sum y alpha = 0 is kept)
+              Loss.Hinge hinge = (Loss.Hinge) loss;
+              OffsetSvcSolver.Result r = new OffsetSvcSolver(kernel.create(), spec.solver()).solve(x[task], y[task],
+                  c * hinge.weights().positive(), c * hinge.weights().negative(), start);
+              alpha = r.alpha();
+              bias = r.bias();
+              epochs += r.iterations() / Math.max(1, x[task].length);
+              evals += r.kernelEvaluations();
+              sv += r.supportVectors();
+              obj += r.objective();
+              converged &= r.converged();
+            } else {
+              SolveResult res = new KernelDualSolver(kernel.create(), spec.solver()).solve(x[task], y[task], loss, start);
+              alpha = res.alpha();
+              epochs += res.report().epochs();
+              evals += res.report().kernelEvaluations();
+              sv += res.report().supportVectors();
+              obj += res.report().dualObjective();
+              converged &= res.report().converged();
+            }
           } catch (RuntimeException e) {
             String msg = String.format(Locale.ROOT, "grid solve (log2c %s, log2g %s, fold %d, task %d, %d rows) failed: %s", log2c[ci],
                 log2g[g], h, task, x[task].length, e);
             JobFailure.report(context, msg);
             throw e;
           }
-          previous[task] = res.alpha();
-          epochs += res.report().epochs();
-          evals += res.report().kernelEvaluations();
-          sv += res.report().supportVectors();
-          obj += res.report().dualObjective();
-          converged &= res.report().converged();
+          previous[task] = alpha;
           ModelBuilder b = new ModelBuilder();
-          int vars = res.alpha().length / Math.max(1, x[task].length);
+          int vars = alpha.length / Math.max(1, x[task].length);
           for (int i = 0; i < recs[task].length; i++) {
             List<Double> a = new ArrayList<>(vars);
-            for (int j = 0; j < vars; j++) a.add(res.alpha()[i * vars + j]);
+            for (int j = 0; j < vars; j++) a.add(alpha[i * vars + j]);
             recs[task][i].setAlpha(a);
             b.add(recs[task][i]);
           }
-          sub[task] = b.build(kernel, loss, ModelCodec.taskLabels(classes, tasks, task), scaler, null);
+          sub[task] = b.build(kernel, loss, ModelCodec.taskLabels(classes, tasks, task), scaler, null,
+              bias == null ? null : java.util.Map.of(0, bias));
         }
         previousC = c;
         MulticlassModel mm = new MulticlassModel(kernel, loss, scaler, classes, tasks, sub, null, null);

@@ -207,7 +207,7 @@ public final class GridSearch {
       }
       conf.set(TrainKeys.CV_FOLDS_FILE, foldsFile.toString());
       conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
-      TrainSpec resolved = spec.withDimension(data.stats().getDimension());
+      TrainSpec resolved = TrainPipeline.resolveOffset(spec.withDimension(data.stats().getDimension()), data, runner);
       resolved.writeTo(conf);
       conf.set(GridJob.LOG2C, GridJob.join(req.log2c()));
       conf.setBoolean(GridJob.WARM, req.warm());

@@ -132,6 +132,7 @@ public final class TrainPipeline {
       }
       spec = spec.withDimension(data.stats().getDimension());
       spec = KernelTreeTrainer.resolveNu(spec, data, plan, classes, conf);
+      spec = resolveOffset(spec, data, runner);
       spec.writeTo(conf);
       TrainContext ctx = new TrainContext(conf, spec, runner, data, validationRows, req.inputs());
       Trainer.Trained t = trainer.train(ctx);
@@ -149,6 +150,22 @@ public final class TrainPipeline {
       runner.reportStopped(new Path(runner.out(), MODEL));
       return new Result(null, null, List.of(), runner.elapsed());
     }
+  }
+
+  /** --offset auto ({@link TrainSpec#resolveOffset}) for the ingested rows, with a line saying what it chose for the hinge tree. */
+  static TrainSpec resolveOffset(TrainSpec spec, IngestJob.Result data, PhaseRunner runner) {
+    if (!spec.offsetAuto()) return spec;
+    TrainSpec r = spec.resolveOffset(data.stats().getRows());
+    if (r.offset()) {
+      runner.note("offset       LIBSVM's unregularised offset b per block (sodm.train.offset auto: hinge with a kernel; --no-offset "
+          + "turns it off)");
+    } else if (spec.loss() instanceof org.sodm.solver.Loss.Hinge && !spec.loss().bias() && spec.linearSolver() == null) {
+      runner.note(String.format(Locale.ROOT, "offset       none (sodm.train.offset auto: %s)", spec.exact().on()
+          ? String.format(Locale.ROOT, "--exact on %,d rows > %,d runs PBM, which keeps no equality constraint", data.stats().getRows(),
+              spec.exact().belowRows())
+          : "sodm.train.exact.single=never"));
+    }
+    return r;
   }
 
   /** The classes of an ingest's statistics, in class-index order ({@link org.sodm.data.Labels#ORDER}). */

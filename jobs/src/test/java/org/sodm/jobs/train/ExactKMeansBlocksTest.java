@@ -42,6 +42,7 @@ class ExactKMeansBlocksTest {
     conf.set(SodmConf.LOSS, "hinge");
     conf.set(SodmConf.C, "2");
     conf.set(SodmConf.GAMMA, "2");
+    conf.set(Param.OFFSET.key(), "false"); // the references are the box-constrained dual without LIBSVM's offset (KernelDualSolver)
     sample = tmp.resolve("svmguide1-420");
     List<String> all = Files.readAllLines(LocalConf.sampleData("svmguide1"));
     List<String> rows = new ArrayList<>();

@@ -25,6 +25,7 @@ import org.sodm.data.StatsAccumulator;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.predict.PredictJob;
 import org.sodm.model.KernelModel;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.kernel.KernelSpec;
 import org.sodm.solver.KernelDualSolver;
@@ -50,6 +51,8 @@ class ExactModeTest {
     conf.set(SodmConf.PARTITIONS, "4");
     conf.set(SodmConf.EXACT, "true");
     conf.set(SodmConf.EXACT_SINGLE, "never");
+    conf.set(Param.OFFSET.key(), "false"); // the references are the box-constrained dual without LIBSVM's offset (KernelDualSolver)
+
     conf.set(SodmConf.EXACT_REFINE, "false");
     conf.set(org.sodm.jobs.spec.Param.EXACT_BLOCKS.key(), "4");
     // these tests stop PBM after a few iterations on purpose (issue 19: an unconverged exact solve fails otherwise)

@@ -53,6 +53,7 @@ class PipelineOptionsTest {
     conf.set(SodmConf.LOSS, "hinge");
     conf.set(SodmConf.C, "1");
     conf.set(SodmConf.GAMMA, "2");
+    conf.set(Param.OFFSET.key(), "false"); // the references are the box-constrained dual without LIBSVM's offset (KernelDualSolver)
     return conf;
   }
 

@@ -21,6 +21,7 @@ import org.sodm.data.SparseVector;
 import org.sodm.data.StatsAccumulator;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.kernel.KernelSpec;
@@ -43,6 +44,7 @@ class TrainPipelineTest {
     conf.set(SodmConf.LOSS, "hinge");
     conf.set(SodmConf.C, "2");
     conf.set(SodmConf.GAMMA, "2");
+    conf.set(Param.OFFSET.key(), "false"); // the references are the box-constrained dual without LIBSVM's offset (KernelDualSolver)
   }
 
   private TrainPipeline.Result train(String out, boolean resume, String... validation) throws IOException {
