@@ -38,14 +38,17 @@ public final class LibsvmExport {
 
   /**
    * A one-vs-one multi-class kernel model in LIBSVM's multi-class format: the classes in the
-   * model's order (so svm-predict breaks vote ties as sodm does), every distinct support vector
-   * (by instance id) once, in the group of its class, with K-1 coefficients: for pair (i, j) the
-   * coefficient of a class-i vector in column j-1 and of a class-j vector in column i. LIBSVM's
-   * pair decision is sum - rho, positive voting for i; sodm's f_ij votes for j when f &gt;= 0, so
-   * the coefficients are negated (and divided by the number of blocks), rho = the mean block bias,
-   * and LIBSVM's dec = -f votes alike, ties (f = 0) included. A vector's class is the class its
-   * pairs share; a vector in one pair only may go with either of its two classes (both predict
-   * the same). With sigmoids, probA = A and probB = -B (LIBSVM's sigmoid is of dec = -f for class i).
+   * model's class order ({@link MulticlassModel#classOrder}: LIBSVM's own, the order of first
+   * appearance in the training data, so svm-predict breaks vote ties as sodm and svm-train do),
+   * every distinct support vector (by instance id) once, in the group of its class, with K-1
+   * coefficients: for the pair of positions (p, q), p &lt; q, the coefficient of a vector of the
+   * class at p in column q-1 and of one of the class at q in column p. LIBSVM's pair decision
+   * dec = sum - rho votes for the class at p when positive; sodm's f of task (i, j) votes for j
+   * when f &gt;= 0. When i is at p, dec = -f (coefficients and offset negated; a tie f = 0 votes
+   * for j in both); when j is at p, dec = f. A vector's class is the class its pairs share; a
+   * vector in one pair only may go with either of its two classes (both predict the same). With
+   * sigmoids, LIBSVM's sigmoid is of dec for the class at p: probA = A, probB = -B when i is at p,
+   * B when j is.
    */
   private static void writeMulticlass(MulticlassModel m, Writer w) throws IOException {
     Subproblems plan = m.plan();
@@ -54,11 +57,16 @@ public final class LibsvmExport {
           + plan.scheme().id() + " over " + m.classes().size() + " classes (train with --multiclass ovo to export it)");
     }
     int k = m.classes().size();
+    int[] order = m.classOrder();
+    int[] at = new int[k];
+    for (int p = 0; p < k; p++) at[order[p]] = p;
     java.util.Map<Long, double[]> coef = new java.util.TreeMap<>();
     java.util.Map<Long, SparseVector> vec = new java.util.HashMap<>();
     java.util.Map<Long, Integer> group = new java.util.HashMap<>();
     java.util.Map<Long, int[]> seen = new java.util.HashMap<>(); // the two classes of the first pair it was seen in
     double[] rho = new double[plan.tasks()];
+    double[] probA = new double[plan.tasks()];
+    double[] probB = new double[plan.tasks()];
     // first pass: the class of each vector
     for (int t = 0; t < plan.tasks(); t++) {
       if (!(m.subModel(t) instanceof KernelModel km)) {
@@ -85,34 +93,44 @@ public final class LibsvmExport {
       KernelModel km = (KernelModel) m.subModel(t);
       int i = plan.negativeClass(t);
       int j = plan.positiveClass(t);
+      int p = Math.min(at[i], at[j]);
+      int q = Math.max(at[i], at[j]);
+      int pair = p * (2 * k - p - 1) / 2 + (q - p - 1); // LIBSVM's index of the pair of positions (p, q)
+      double sign = at[i] < at[j] ? -1 : 1; // dec = sign * f
+      if (m.hasProbabilities()) {
+        probA[pair] = m.platt(t).a();
+        probB[pair] = sign * m.platt(t).b();
+      }
       int nb = km.blockCount();
       for (int b = 0; b < nb; b++) {
         KernelExpansion e = km.block(b);
-        rho[t] += e.bias() / nb;
+        rho[pair] += -sign * e.bias() / nb;
         for (int s = 0; s < e.size(); s++) {
           long id = km.supportVectorId(b, s);
           int g = group.get(id);
           if (g != i && g != j) throw new IllegalStateException("support vector " + id + " of class " + g + " in pair (" + i + ", " + j + ")");
-          int col = g == i ? j - 1 : i;
-          coef.computeIfAbsent(id, x -> new double[k - 1])[col] += -e.coef(s) / nb;
+          int col = at[g] == p ? q - 1 : p;
+          coef.computeIfAbsent(id, x -> new double[k - 1])[col] += sign * e.coef(s) / nb;
         }
       }
     }
     long[] nsv = new long[k];
-    for (var e : coef.entrySet()) nsv[group.get(e.getKey())]++;
+    for (var e : coef.entrySet()) nsv[at[group.get(e.getKey())]]++;
     header(m.kernelSpec(), w);
     w.write("nr_class " + k + "\n");
     w.write("total_sv " + coef.size() + "\n");
     StringBuilder sb = new StringBuilder("rho");
     for (double r : rho) sb.append(' ').append(fmt(r));
     w.write(sb + "\n");
-    w.write("label " + String.join(" ", m.classes()) + "\n");
+    sb = new StringBuilder("label");
+    for (int c : order) sb.append(' ').append(m.classes().get(c));
+    w.write(sb + "\n");
     if (m.hasProbabilities()) {
       StringBuilder pa = new StringBuilder("probA");
       StringBuilder pb = new StringBuilder("probB");
       for (int t = 0; t < plan.tasks(); t++) {
-        pa.append(' ').append(fmt(m.platt(t).a()));
-        pb.append(' ').append(fmt(-m.platt(t).b()));
+        pa.append(' ').append(fmt(probA[t]));
+        pb.append(' ').append(fmt(probB[t]));
       }
       w.write(pa + "\n" + pb + "\n");
     }
@@ -120,7 +138,7 @@ public final class LibsvmExport {
     for (long n : nsv) sb.append(' ').append(n);
     w.write(sb + "\n");
     w.write("SV\n");
-    for (int c = 0; c < k; c++) {
+    for (int c : order) {
       for (var e : coef.entrySet()) {
         if (group.get(e.getKey()) != c) continue;
         StringBuilder line = new StringBuilder();

@@ -37,6 +37,15 @@ public final class MulticlassModel implements Model {
   private final Model[] sub;
   private final Platt[] platt;
   private final Provenance provenance;
+  /** LIBSVM's class order (first appearance in the training data) as class indices; rank[c] = position of class c. */
+  private final int[] order;
+  private final int[] rank;
+
+  /**
+   * Provenance parameter of a multi-class model: the class indices in the order the classes first appear in the training
+   * data, comma-separated (LIBSVM's label order, by which it breaks ties). Absent: class index order.
+   */
+  public static final String CLASS_ORDER = "sodm.model.class.order";
   // shared kernel evaluation (kernel sub-models without routing)
   private final Kernel kernel;
   private final SparseVector[] unique;
@@ -68,6 +77,9 @@ public final class MulticlassModel implements Model {
     this.sub = sub.clone();
     this.platt = platt == null ? null : platt.clone();
     this.provenance = provenance;
+    this.order = classOrder(provenance, classes.size());
+    this.rank = new int[order.length];
+    for (int p = 0; p < order.length; p++) rank[order[p]] = p;
     boolean shared = true;
     for (Model m : sub) shared &= m instanceof KernelModel km && km.routing() == null;
     if (!shared) {
@@ -111,6 +123,33 @@ public final class MulticlassModel implements Model {
     }
     kernel = k != null ? k : kernelSpec.create();
     unique = u.toArray(new SparseVector[0]);
+  }
+
+  /** The order of {@link #CLASS_ORDER} in {@code provenance}, checked to be a permutation of 0..k-1; identity without it. */
+  static int[] classOrder(Provenance provenance, int k) {
+    int[] o = new int[k];
+    for (int c = 0; c < k; c++) o[c] = c;
+    if (provenance == null || provenance.getParameters() == null) return o;
+    String v = provenance.getParameters().get(CLASS_ORDER);
+    if (v == null) return o;
+    String[] parts = v.split(",");
+    boolean[] seen = new boolean[k];
+    if (parts.length != k) throw new IllegalArgumentException(CLASS_ORDER + " = " + v + " does not order " + k + " classes");
+    for (int p = 0; p < k; p++) {
+      int c = Integer.parseInt(parts[p].trim());
+      if (c < 0 || c >= k || seen[c]) throw new IllegalArgumentException(CLASS_ORDER + " = " + v + " is not a permutation of 0.." + (k - 1));
+      seen[c] = true;
+      o[p] = c;
+    }
+    return o;
+  }
+
+  /**
+   * The class indices in LIBSVM's label order (the order of first appearance in the training data, from the model's
+   * provenance; class index order for models without it): ties of votes or decision values go to the earliest.
+   */
+  public int[] classOrder() {
+    return order.clone();
   }
 
   public List<String> classes() {
@@ -177,13 +216,14 @@ public final class MulticlassModel implements Model {
   public int predictIndex(double[] f) {
     int k = classes.size();
     if (plan.scheme() == Subproblems.Scheme.OVR) {
-      int best = 0;
-      for (int c = 1; c < k; c++) if (f[c] > f[best]) best = c;
+      int best = order[0];
+      for (int p = 1; p < k; p++) if (f[order[p]] > f[best]) best = order[p];
       return best;
     }
+    // LIBSVM: the most votes, a tie to the class first in its label order (first appearance in the training data)
     int[] votes = votes(f);
-    int best = 0;
-    for (int c = 1; c < k; c++) if (votes[c] > votes[best]) best = c;
+    int best = order[0];
+    for (int p = 1; p < k; p++) if (votes[order[p]] > votes[best]) best = order[p];
     return best;
   }
 

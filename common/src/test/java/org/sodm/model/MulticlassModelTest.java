@@ -31,6 +31,17 @@ class MulticlassModelTest {
    * between pairs, as support vectors of several pairs are in a trained model).
    */
   static MulticlassModel randomOvo(long seed, boolean platt) {
+    return randomOvo(seed, platt, PROV);
+  }
+
+  /** The same with the class order (LIBSVM's label order) {@code order} in the provenance. */
+  static MulticlassModel randomOvo(long seed, boolean platt, String order) {
+    HashMap<String, String> params = new HashMap<>();
+    params.put(MulticlassModel.CLASS_ORDER, order);
+    return randomOvo(seed, platt, new Provenance("test", "now", "in", "fp", params, List.of(), null));
+  }
+
+  static MulticlassModel randomOvo(long seed, boolean platt, Provenance prov) {
     Random r = new Random(seed);
     KernelSpec ks = KernelSpec.rbf(0.8);
     Kernel k = ks.create();
@@ -66,11 +77,16 @@ class MulticlassModelTest {
       sub[t] = new KernelModel(ks, Loss.hinge(1), ModelCodec.taskLabels(CLASSES, plan, t), null, new int[] {0, 1}, ids, ex, null);
       if (platt) sig[t] = new Platt(-1 - r.nextDouble(), r.nextGaussian() * 0.2);
     }
-    return new MulticlassModel(ks, Loss.hinge(1), null, CLASSES, plan, sub, sig, PROV);
+    return new MulticlassModel(ks, Loss.hinge(1), null, CLASSES, plan, sub, sig, prov);
   }
 
   /** LIBSVM's svm_predict_values vote: dec = -f for pair (i, j); dec > 0 votes i, else j; the first class with most votes. */
   private static int libsvmVote(Subproblems plan, double[] f, int k) {
+    return libsvmVote(plan, f, k, new int[] {0, 1, 2, 3});
+  }
+
+  /** The same when LIBSVM's label order is {@code order} (class indices): a tie goes to the class earliest in it. */
+  private static int libsvmVote(Subproblems plan, double[] f, int k, int[] order) {
     int[] vote = new int[k];
     int p = 0;
     for (int i = 0; i < k; i++) {
@@ -82,9 +98,28 @@ class MulticlassModelTest {
         p++;
       }
     }
-    int best = 0;
-    for (int i = 1; i < k; i++) if (vote[i] > vote[best]) best = i;
+    int best = order[0];
+    for (int q = 1; q < k; q++) if (vote[order[q]] > vote[best]) best = order[q];
     return best;
+  }
+
+  /** With LIBSVM's label order in the provenance (first appearance in the training data), vote ties go to the earliest class in it. */
+  @Test
+  void voteTiesFollowTheClassOrderOfTheProvenance() {
+    MulticlassModel m = randomOvo(1, false, "2,0,3,1");
+    assertArrayEquals(new int[] {2, 0, 3, 1}, m.classOrder());
+    assertArrayEquals(new int[] {0, 1, 2, 3}, randomOvo(1, false).classOrder(), "without it: class index order");
+    // f of pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3): 0 beats 1, 2 beats 0, 0 beats 3, 1 beats 2, 3 beats 1, 2 beats 3
+    double[] tie = {-1, 1, -1, -1, 1, -1}; // votes: 0: 2, 1: 1, 2: 2, 3: 1
+    assertEquals(2, m.predictIndex(tie), "a tie of classes 0 and 2 goes to 2, first in the order");
+    assertEquals(0, randomOvo(1, false).predictIndex(tie));
+    Random g = new Random(3);
+    for (int q = 0; q < 2000; q++) {
+      double[] f = new double[6];
+      for (int t = 0; t < 6; t++) f[t] = g.nextInt(3) - 1;
+      assertEquals(libsvmVote(m.plan(), f, 4, new int[] {2, 0, 3, 1}), m.predictIndex(f), java.util.Arrays.toString(f));
+    }
+    assertThrows(IllegalArgumentException.class, () -> randomOvo(1, false, "2,0,2,1"), "not a permutation");
   }
 
   @Test
@@ -203,7 +238,17 @@ class MulticlassModelTest {
    */
   @Test
   void libsvmExportReproducesTheLabels() throws Exception {
-    MulticlassModel m = randomOvo(11, false);
+    exportReproducesTheLabels(randomOvo(11, false), List.of("1", "2", "5", "10"));
+  }
+
+  /** In LIBSVM's own label order (first appearance): the file lists the classes so, and svm-predict breaks ties as sodm. */
+  @Test
+  void libsvmExportInTheTrainingDataOrderReproducesTheLabels() throws Exception {
+    exportReproducesTheLabels(randomOvo(11, false, "2,0,3,1"), List.of("5", "1", "10", "2"));
+    exportReproducesTheLabels(randomOvo(13, true, "3,1,0,2"), List.of("10", "2", "1", "5"));
+  }
+
+  private void exportReproducesTheLabels(MulticlassModel m, List<String> fileOrder) throws Exception {
     StringWriter w = new StringWriter();
     LibsvmExport.write(m, w);
     String text = w.toString();
@@ -212,8 +257,11 @@ class MulticlassModelTest {
     java.util.Map<String, String> head = new HashMap<>();
     for (String l : lines.subList(0, sv)) head.put(l.split(" ")[0], l.substring(l.indexOf(' ') + 1));
     int k = Integer.parseInt(head.get("nr_class"));
-    assertEquals(String.join(" ", CLASSES), head.get("label"));
+    assertEquals(String.join(" ", fileOrder), head.get("label"));
+    boolean identity = fileOrder.equals(CLASSES);
     String[] rhoS = head.get("rho").split(" ");
+    String[] probA = m.hasProbabilities() ? head.get("probA").split(" ") : null;
+    String[] probB = m.hasProbabilities() ? head.get("probB").split(" ") : null;
     String[] nsvS = head.get("nr_sv").split(" ");
     int[] start = new int[k];
     int[] nsv = new int[k];
@@ -251,7 +299,18 @@ class MulticlassModelTest {
           for (int s = 0; s < nsv[i]; s++) sum += coef.get(start[i] + s)[j - 1] * kern.eval(vec.get(start[i] + s), x);
           for (int s = 0; s < nsv[j]; s++) sum += coef.get(start[j] + s)[i] * kern.eval(vec.get(start[j] + s), x);
           sum -= Double.parseDouble(rhoS[p]);
-          assertEquals(-m.decisionValues(x)[p], sum, 1e-9, "pair " + p);
+          if (identity) assertEquals(-m.decisionValues(x)[p], sum, 1e-9, "pair " + p);
+          int ti = CLASSES.indexOf(fileOrder.get(i));
+          int tj = CLASSES.indexOf(fileOrder.get(j));
+          int lo = Math.min(ti, tj);
+          int task = lo * (2 * k - lo - 1) / 2 + (Math.max(ti, tj) - lo - 1); // ovo task (lo, hi) in LIBSVM's pair order
+          assertEquals(lo, m.plan().negativeClass(task));
+          assertEquals(Math.abs(m.decisionValues(x)[task]), Math.abs(sum), 1e-9, "pair " + p + ": task " + task + "'s |f|");
+          if (probA != null) { // LIBSVM's pairwise probability of the class at position i, from the file, against sodm's sigmoid
+            double pi = 1 / (1 + Math.exp(Double.parseDouble(probA[p]) * sum + Double.parseDouble(probB[p])));
+            double pos = m.platt(task).probability(m.decisionValues(x)[task]);
+            assertEquals(m.plan().positiveClass(task) == ti ? pos : 1 - pos, pi, 1e-9, "pair " + p + "'s probability");
+          }
           if (sum > 0) vote[i]++;
           else vote[j]++;
           p++;
@@ -259,7 +318,7 @@ class MulticlassModelTest {
       }
       int best = 0;
       for (int i = 1; i < k; i++) if (vote[i] > vote[best]) best = i;
-      assertEquals(m.predict(x), CLASSES.get(best));
+      if (!m.hasProbabilities()) assertEquals(m.predict(x), fileOrder.get(best)); // else the label is the argmax of probabilities
     }
     if (!Files.isExecutable(Path.of("/usr/bin/svm-predict"))) return; // LIBSVM's own check needs it installed
     Files.writeString(tmp.resolve("model"), text);
@@ -269,6 +328,7 @@ class MulticlassModelTest {
     proc.getInputStream().readAllBytes();
     assertEquals(0, proc.waitFor());
     List<String> theirs = Files.readAllLines(tmp.resolve("out"));
+    if (m.hasProbabilities()) return; // svm-predict without -b 1 votes; sodm's label is the argmax of its probabilities
     for (int q = 0; q < xs.size(); q++) assertEquals(m.predict(xs.get(q)), theirs.get(q), "point " + q);
   }
 

@@ -35,17 +35,22 @@ public final class LibsvmTools {
 
   /** Accuracy of svm-train (with {@code args}) on train, tested with svm-predict on test. */
   public static double trainAndTest(Path train, Path test, Path scratch, String... args) throws IOException, InterruptedException {
+    List<String> pred = trainAndPredict(train, test, scratch, args);
+    List<String> truth = labels(test);
+    int ok = 0;
+    for (int i = 0; i < truth.size(); i++) if (Double.parseDouble(truth.get(i)) == Double.parseDouble(pred.get(i))) ok++;
+    return (double) ok / truth.size();
+  }
+
+  /** svm-predict's labels on test of the model svm-train (with {@code args}) fits on train. */
+  public static List<String> trainAndPredict(Path train, Path test, Path scratch, String... args) throws IOException, InterruptedException {
     Path model = scratch.resolve("svm-model-" + System.nanoTime());
     List<String> cmd = new ArrayList<>(List.of("svm-train", "-q"));
     cmd.addAll(List.of(args));
     cmd.add(train.toString());
     cmd.add(model.toString());
     run(null, cmd.toArray(new String[0]));
-    List<String> pred = predict(test, model, scratch);
-    List<String> truth = labels(test);
-    int ok = 0;
-    for (int i = 0; i < truth.size(); i++) if (Double.parseDouble(truth.get(i)) == Double.parseDouble(pred.get(i))) ok++;
-    return (double) ok / truth.size();
+    return predict(test, model, scratch);
   }
 
   /** The first token of every non-empty line. */

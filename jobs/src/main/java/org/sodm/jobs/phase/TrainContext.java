@@ -29,8 +29,27 @@ public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runne
 
   /** The model's provenance: version, time, inputs, a fingerprint of the data, the spec's parameters, the levels. */
   public Provenance provenance(List<LevelStats> levels) {
-    return new Provenance(Version.get(), Instant.now().toString(), String.join(",", inputs), fingerprint(data),
-        new HashMap<>(spec.values()), new ArrayList<>(levels), data.stats().getDimension());
+    java.util.Map<String, String> params = new HashMap<>(spec.values());
+    String order = classOrder(data.stats());
+    if (order != null) params.put(org.sodm.model.MulticlassModel.CLASS_ORDER, order);
+    return new Provenance(Version.get(), Instant.now().toString(), String.join(",", inputs), fingerprint(data), params,
+        new ArrayList<>(levels), data.stats().getDimension());
+  }
+
+  /**
+   * More than two classes: their indices (in the sorted class list) in the order of first appearance in the training data
+   * (the smallest row id of each label), LIBSVM's label order, by which a multi-class model breaks vote ties; else null.
+   */
+  static String classOrder(org.sodm.avro.FeatureStats stats) {
+    List<org.sodm.avro.LabelCount> labels = new ArrayList<>(stats.getLabels());
+    if (labels.size() <= 2) return null;
+    List<String> sorted = new ArrayList<>();
+    for (var l : labels) sorted.add(l.getLabel().toString());
+    sorted.sort(org.sodm.data.Labels.ORDER);
+    labels.sort(java.util.Comparator.comparingLong(org.sodm.avro.LabelCount::getFirstId));
+    StringBuilder b = new StringBuilder();
+    for (var l : labels) b.append(b.length() == 0 ? "" : ",").append(sorted.indexOf(l.getLabel().toString()));
+    return b.toString();
   }
 
   /**

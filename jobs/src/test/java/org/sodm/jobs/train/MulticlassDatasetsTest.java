@@ -26,8 +26,9 @@ import org.sodm.testing.LocalConf;
  * absent): pendigits (10 classes, scaled to [0,1] with the training ranges, C = 8, gamma = 0.5)
  * and dna (3 classes, already scaled, LIBSVM's defaults C = 1, gamma = 1/180). sodm's test
  * accuracy is at most 0.3 point below svm-train's with the same C and gamma on the same scaling
- * (the datasets README: 98.23% and 94.52%), and svm-predict on sodm's exported model gives
- * sodm's label for every test row.
+ * (the datasets README: 98.23% and 94.52%), svm-predict on sodm's exported model gives
+ * sodm's label for every test row, and svm-train's own model gives it for all but at most one row in 1000 (the class order of
+ * vote ties is LIBSVM's: dna's 3 tied rows of 1,186 went to another class before).
  */
 class MulticlassDatasetsTest {
   @TempDir Path tmp;
@@ -67,8 +68,12 @@ class MulticlassDatasetsTest {
       LibsvmTools.run(trainS, "svm-scale", "-l", "0", "-u", "1", "-s", tmp.resolve("svm.range").toString(), train.toString());
       LibsvmTools.run(testS, "svm-scale", "-r", tmp.resolve("svm.range").toString(), test.toString());
     }
-    double libsvm = gamma == null ? LibsvmTools.trainAndTest(trainS, testS, tmp, "-c", c)
-        : LibsvmTools.trainAndTest(trainS, testS, tmp, "-c", c, "-g", gamma);
+    List<String> svmTrain = gamma == null ? LibsvmTools.trainAndPredict(trainS, testS, tmp, "-c", c)
+        : LibsvmTools.trainAndPredict(trainS, testS, tmp, "-c", c, "-g", gamma);
+    List<String> truth = LibsvmTools.labels(testS);
+    int right = 0;
+    for (int i = 0; i < truth.size(); i++) if (Double.parseDouble(truth.get(i)) == Double.parseDouble(svmTrain.get(i))) right++;
+    double libsvm = (double) right / truth.size();
     assertTrue(ours >= libsvm - 0.003, String.format("%s: sodm %.4f vs LIBSVM %.4f", set, ours, libsvm));
 
     // svm-predict on the exported model: sodm's labels, row for row
@@ -89,9 +94,15 @@ class MulticlassDatasetsTest {
     List<Prediction> preds = AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString()), Prediction.class);
     preds.sort(Comparator.comparingLong(Prediction::getId));
     assertEquals(theirs.size(), preds.size());
+    int differ = 0;
     for (int i = 0; i < preds.size(); i++) {
-      assertEquals(Double.parseDouble(preds.get(i).getPredicted().toString()), Double.parseDouble(theirs.get(i)), set + " row " + (i + 1));
+      double label = Double.parseDouble(preds.get(i).getPredicted().toString());
+      assertEquals(label, Double.parseDouble(theirs.get(i)), set + " row " + (i + 1));
+      if (label != Double.parseDouble(svmTrain.get(i))) differ++;
     }
+    // svm-train's own model: the same optimum (LIBSVM's offset) and vote ties broken by its label order (first appearance in
+    // the training file), so the labels agree row for row up to a decision value within the tolerance of zero
+    assertTrue(differ <= Math.max(1, preds.size() / 1000), set + ": " + differ + " of " + preds.size() + " labels differ from svm-train's");
   }
 
   @Test
