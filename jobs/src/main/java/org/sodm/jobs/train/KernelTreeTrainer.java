@@ -81,6 +81,7 @@ public final class KernelTreeTrainer implements Trainer {
           spec.exact().belowRows()));
     }
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
+    checkMemory(conf, spec, data, rows, levelBlocks, plan == null ? 1 : plan.count());
     if (!smallTasks && spec.tree().auto() && rows > spec.tree().autoAboveRows()) {
       runner.note(String.format(Locale.ROOT, "tree         automatic shape for %,d rows and a %d MB cache: %s blocks (--levels or "
           + "--partitions to choose)", rows, spec.tree().cacheBytes() >> 20, spec.tree().shape(rows)));
@@ -362,6 +363,28 @@ public final class KernelTreeTrainer implements Trainer {
     ctx.runner().note(String.format(Locale.ROOT, "cv           %d folds: accuracy %.4f%% (%,d of %,d rows), per fold %.4f%% +- %.4f",
         rows.length, 100.0 * allCorrect / allRows, allCorrect, allRows, 100 * mean, 100 * sd));
     return new Trained(byFold[0], levels, report);
+  }
+
+  /**
+   * Issue 18 item 6: before any job, every planned block solve's heap against a task's ({@link BlockMemory}): each level's
+   * blocks of ceil(rows / blocks) rows (rows: the largest task's), and the one block of every row when exact mode will be the one-block solve (by size,
+   * or --exact with --offset, nu-SVC or sodm.train.exact.single=always).
+   */
+  private static void checkMemory(Configuration conf, TrainSpec spec, IngestJob.Result data, long rows, List<Integer> levelBlocks,
+      int subproblems) {
+    double nnz = data.stats().getRows() == 0 ? 0 : (double) data.stats().getNonZeros() / data.stats().getRows();
+    long cache = spec.solver().cacheBytes();
+    int top = spec.tree().plannedTop();
+    for (int i = 0; i < levelBlocks.size(); i++) {
+      int b = levelBlocks.get(i);
+      BlockMemory.check(conf, (rows + b - 1) / b, b * subproblems, nnz, cache, String.format(Locale.ROOT, "level %d (%d blocks of %,d rows)", top - i, b,
+          rows), i > 0);
+    }
+    boolean single = spec.exact().bySize(rows, levelBlocks.get(levelBlocks.size() - 1)) || (spec.exact().on()
+        && (spec.offset() || spec.loss() instanceof Loss.Nu || "always".equalsIgnoreCase(spec.values().get(Param.EXACT_SINGLE.key()))));
+    if (single && levelBlocks.get(levelBlocks.size() - 1) > 1) {
+      BlockMemory.check(conf, rows, subproblems, nnz, cache, String.format(Locale.ROOT, "exact mode (one block of all %,d rows)", rows), true);
+    }
   }
 
   /** A level's model: binary ({@code model}), or multi-class ({@code multi}, with every sub-problem's model in {@code all}). */

@@ -1,0 +1,101 @@
+package org.sodm.jobs.train;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.sodm.jobs.support.SodmException;
+
+/**
+ * Issue 18 item 6: a block's solve must fit its task's heap. Before any level's job the driver
+ * estimates the heap the largest block of every planned solve needs - its rows (the records, their
+ * vectors and the solver's per-row state) plus the kernel cache, which holds at most the block's whole
+ * matrix as floats and at most --cache-mb - and fails, naming the options that bound it, when that is
+ * more than a reduce task has. A run that passes is not guaranteed to fit (k-means clusters can be
+ * unbalanced; the estimate is of the expected block), but a block planned far beyond the heap fails in
+ * seconds with what to change instead of an OutOfMemoryError after the jobs before it.
+ */
+final class BlockMemory {
+  private BlockMemory() {}
+
+  /** Bytes per row besides its stored values: the record, its alpha, the vector's header and the solver's arrays. */
+  static final long PER_ROW = 400;
+  /** Bytes per stored value: the record's boxed (index, value) pair and the vector's copy. */
+  static final long PER_NONZERO = 64;
+  /** Share of a task's heap a block may plan to use (the rest: the task's framework, buffers, output). */
+  static final double USABLE = 0.9;
+
+  /** The heap a block of {@code rows} rows of {@code nnzPerRow} stored values needs with a kernel cache bound of {@code cacheBytes}. */
+  static long estimate(long rows, double nnzPerRow, long cacheBytes) {
+    return rowBytes(rows, nnzPerRow) + cacheBytes(rows, cacheBytes);
+  }
+
+  static long rowBytes(long rows, double nnzPerRow) {
+    return rows * (PER_ROW + (long) Math.ceil(nnzPerRow * PER_NONZERO));
+  }
+
+  /** The kernel cache a block uses: its whole matrix as floats, at most the bound. */
+  static long cacheBytes(long rows, long cacheBytes) {
+    double full = 4.0 * rows * rows;
+    return full < cacheBytes ? (long) full : cacheBytes;
+  }
+
+  /** The heap of a reduce task and where the figure comes from. */
+  record Heap(long bytes, String source) {}
+
+  /**
+   * Local mode: the JVM's maximum heap shared by the reduce tasks it runs at once (at most {@code blocks}, the job's solve
+   * tasks); on a cluster: the -Xmx of
+   * mapreduce.reduce.java.opts, else mapreduce.reduce.memory.mb (default 1024) with 20% of it left to the JVM's own use.
+   */
+  static Heap taskHeap(Configuration conf, int blocks) {
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      int parallel = Math.max(1, Math.min(blocks, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1)));
+      long max = Runtime.getRuntime().maxMemory();
+      return new Heap(max / parallel, String.format(Locale.ROOT, "local mode: the JVM's %,d MB heap over %d reduce task(s) at once",
+          max >> 20, parallel));
+    }
+    String opts = conf.get("mapreduce.reduce.java.opts", "");
+    Long xmx = xmx(opts);
+    if (xmx != null) return new Heap(xmx, "-Xmx of mapreduce.reduce.java.opts");
+    long mb = conf.getLong("mapreduce.reduce.memory.mb", 1024);
+    return new Heap((long) (0.8 * (mb << 20)), "80% of mapreduce.reduce.memory.mb = " + mb);
+  }
+
+  private static final Pattern XMX = Pattern.compile("-Xmx(\\d+)([kKmMgGtT]?)");
+
+  /** The last -Xmx of JVM options in bytes, or null. */
+  static Long xmx(String opts) {
+    Matcher m = XMX.matcher(opts == null ? "" : opts);
+    Long out = null;
+    while (m.find()) {
+      long v = Long.parseLong(m.group(1));
+      out = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+        case "k" -> v << 10;
+        case "m" -> v << 20;
+        case "g" -> v << 30;
+        case "t" -> v << 40;
+        default -> v;
+      };
+    }
+    return out;
+  }
+
+  /**
+   * Fails when a block of {@code rows} rows ({@code where}: the solve it belongs to; {@code blocks} solve tasks in its job) would
+   * not fit a task's heap.
+   *
+   * @param merged whether the block is a merged one (--max-block-rows bounds it) rather than a bottom block (--partitions)
+   */
+  static void check(Configuration conf, long rows, int blocks, double nnzPerRow, long cacheBytes, String where, boolean merged) {
+    Heap heap = taskHeap(conf, blocks);
+    long need = estimate(rows, nnzPerRow, cacheBytes);
+    if (need <= USABLE * heap.bytes()) return;
+    throw new SodmException(String.format(Locale.ROOT, "%s: a block of ~%,d rows needs ~%,d MB of heap (its rows ~%,d MB, the kernel "
+        + "cache %,d MB: the block's matrix as floats, at most --cache-mb %,d) but a solve task has ~%,d MB (%s); %s, a smaller "
+        + "--cache-mb, or more heap (SODM_JAVA_OPTS=-Xmx... in local mode; mapreduce.reduce.memory.mb and mapreduce.reduce.java.opts on "
+        + "a cluster). Nothing was solved.", where, rows, need >> 20, rowBytes(rows, nnzPerRow) >> 20, cacheBytes(rows, cacheBytes) >> 20,
+        cacheBytes >> 20, heap.bytes() >> 20, heap.source(), merged ? "use a lower --max-block-rows (the tree stops merging before blocks "
+            + "exceed it) or more --partitions" : "use more --partitions (smaller bottom blocks) or --max-block-rows"));
+  }
+}
