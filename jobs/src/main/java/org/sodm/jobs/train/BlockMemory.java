@@ -49,17 +49,26 @@ final class BlockMemory {
    * mapreduce.reduce.java.opts, else mapreduce.reduce.memory.mb (default 1024) with 20% of it left to the JVM's own use.
    */
   static Heap taskHeap(Configuration conf, int blocks) {
+    return taskHeap(conf, blocks, false);
+  }
+
+  /**
+   * The same for the map tasks of a resident job ({@code resident}: PBM's blocks), all of which run at once: local mode divides
+   * the heap by {@code blocks}; a cluster's figure comes from mapreduce.map.java.opts / mapreduce.map.memory.mb.
+   */
+  static Heap taskHeap(Configuration conf, int blocks, boolean resident) {
+    String kind = resident ? "map" : "reduce";
     if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
-      int parallel = Math.max(1, Math.min(blocks, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1)));
+      int parallel = Math.max(1, resident ? blocks : Math.min(blocks, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1)));
       long max = Runtime.getRuntime().maxMemory();
-      return new Heap(max / parallel, String.format(Locale.ROOT, "local mode: the JVM's %,d MB heap over %d reduce task(s) at once",
-          max >> 20, parallel));
+      return new Heap(max / parallel, String.format(Locale.ROOT, "local mode: the JVM's %,d MB heap over %d %s task(s) at once",
+          max >> 20, parallel, kind));
     }
-    String opts = conf.get("mapreduce.reduce.java.opts", "");
+    String opts = conf.get("mapreduce." + kind + ".java.opts", "");
     Long xmx = xmx(opts);
-    if (xmx != null) return new Heap(xmx, "-Xmx of mapreduce.reduce.java.opts");
-    long mb = conf.getLong("mapreduce.reduce.memory.mb", 1024);
-    return new Heap((long) (0.8 * (mb << 20)), "80% of mapreduce.reduce.memory.mb = " + mb);
+    if (xmx != null) return new Heap(xmx, "-Xmx of mapreduce." + kind + ".java.opts");
+    long mb = conf.getLong("mapreduce." + kind + ".memory.mb", 1024);
+    return new Heap((long) (0.8 * (mb << 20)), "80% of mapreduce." + kind + ".memory.mb = " + mb);
   }
 
   private static final Pattern XMX = Pattern.compile("-Xmx(\\d+)([kKmMgGtT]?)");
@@ -88,14 +97,21 @@ final class BlockMemory {
    * @param merged whether the block is a merged one (--max-block-rows bounds it) rather than a bottom block (--partitions)
    */
   static void check(Configuration conf, long rows, int blocks, double nnzPerRow, long cacheBytes, String where, boolean merged) {
-    Heap heap = taskHeap(conf, blocks);
+    check(conf, rows, blocks, nnzPerRow, cacheBytes, where, merged, false);
+  }
+
+  /** The same for a resident job's blocks ({@code resident}: PBM's map tasks) or a solve job's. */
+  static void check(Configuration conf, long rows, int blocks, double nnzPerRow, long cacheBytes, String where, boolean merged,
+      boolean resident) {
+    Heap heap = taskHeap(conf, blocks, resident);
     long need = estimate(rows, nnzPerRow, cacheBytes);
     if (need <= USABLE * heap.bytes()) return;
     throw new SodmException(String.format(Locale.ROOT, "%s: a block of ~%,d rows needs ~%,d MB of heap (its rows ~%,d MB, the kernel "
         + "cache %,d MB: the block's matrix as floats, at most --cache-mb %,d) but a solve task has ~%,d MB (%s); %s, a smaller "
-        + "--cache-mb, or more heap (SODM_JAVA_OPTS=-Xmx... in local mode; mapreduce.reduce.memory.mb and mapreduce.reduce.java.opts on "
+        + "--cache-mb, or more heap (SODM_JAVA_OPTS=-Xmx... in local mode; mapreduce.%s.memory.mb and mapreduce.%s.java.opts on "
         + "a cluster). Nothing was solved.", where, rows, need >> 20, rowBytes(rows, nnzPerRow) >> 20, cacheBytes(rows, cacheBytes) >> 20,
-        cacheBytes >> 20, heap.bytes() >> 20, heap.source(), merged ? "use a lower --max-block-rows (the tree stops merging before blocks "
-            + "exceed it) or more --partitions" : "use more --partitions (smaller bottom blocks) or --max-block-rows"));
+        cacheBytes >> 20, heap.bytes() >> 20, heap.source(), resident ? "use more --exact-blocks (smaller PBM blocks)"
+            : merged ? "use a lower --max-block-rows (the tree stops merging before blocks exceed it) or more --partitions"
+            : "use more --partitions (smaller bottom blocks) or --max-block-rows", resident ? "map" : "reduce", resident ? "map" : "reduce"));
   }
 }

@@ -192,6 +192,9 @@ final class ExactPhase {
     Path vectorsIn = vectors;
     boolean fromRefine = replace;
     int pbmBlocks = exactBlocks(); // PBM's own partition (seed 004 section 4.3), independent of the tree's blocks
+    // every PBM block is a resident map task holding its rows and a kernel cache, all of them at once
+    BlockMemory.check(conf, (rows + pbmBlocks - 1) / pbmBlocks, pbmBlocks, conf.getFloat(TrainKeys.NONZEROS_PER_ROW, 0f),
+        spec.solver().cacheBytes(), String.format(Locale.ROOT, "exact mode (PBM, %d blocks of %,d rows)", pbmBlocks, rows), false, true);
     Path[] kmeansDir = new Path[1];
     PhaseRunner.Done init = runner.run("exact init" + suffix, new PhaseRunner.Phase() {
       @Override

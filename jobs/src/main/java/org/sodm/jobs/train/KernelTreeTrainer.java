@@ -373,6 +373,7 @@ public final class KernelTreeTrainer implements Trainer {
   private static void checkMemory(Configuration conf, TrainSpec spec, IngestJob.Result data, long rows, List<Integer> levelBlocks,
       int subproblems) {
     double nnz = data.stats().getRows() == 0 ? 0 : (double) data.stats().getNonZeros() / data.stats().getRows();
+    conf.setFloat(TrainKeys.NONZEROS_PER_ROW, (float) nnz);
     long cache = spec.solver().cacheBytes();
     int top = spec.tree().plannedTop();
     for (int i = 0; i < levelBlocks.size(); i++) {

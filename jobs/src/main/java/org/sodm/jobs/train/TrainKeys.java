@@ -27,6 +27,8 @@ public final class TrainKeys {
    */
   static final String CHILD_SIZES = "sodm.internal.train.child.sizes";
   static final String STATS_DIR = "sodm.internal.train.stats";
+  /** The training data's stored values per row (the driver's memory checks, {@link BlockMemory}). */
+  static final String NONZEROS_PER_ROW = "sodm.internal.train.nonzeros.per.row";
   static final String LANDMARKS_DIR = "sodm.internal.train.landmarks";
   /** Blocks per sub-problem at the level below a merge round (block b of sub-problem s is s * blocks + b). */
   static final String BLOCKS_BELOW = "sodm.internal.train.blocks.below";

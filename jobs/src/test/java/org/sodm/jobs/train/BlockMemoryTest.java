@@ -88,4 +88,17 @@ class BlockMemoryTest {
     // 16 blocks of 2,500 rows: 25 MB matrices, well within a task's heap
     BlockMemory.check(conf, 2_500, 16, 1, 100_000L << 20, "level 1", false);
   }
+
+  /** PBM's blocks are resident map tasks that all run at once: the heap is shared by all of them, and the fix is --exact-blocks. */
+  @Test
+  void pbmBlocksShareTheHeapAllAtOnce() {
+    Configuration conf = LocalConf.create(tmp);
+    conf.setInt("mapreduce.local.reduce.tasks.maximum", 1); // a reduce job would run one block at a time; a resident job runs all
+    assertEquals(Runtime.getRuntime().maxMemory() / 8, BlockMemory.taskHeap(conf, 8, true).bytes());
+    SodmException e = assertThrows(SodmException.class, () -> BlockMemory.check(conf, 20_000, 2, 1, 100_000L << 20,
+        "exact mode (PBM, 2 blocks of 40,000 rows)", false, true));
+    assertTrue(e.getMessage().contains("--exact-blocks") && e.getMessage().contains("2 map task(s) at once")
+        && e.getMessage().contains("mapreduce.map.memory.mb"), e.getMessage());
+    BlockMemory.check(conf, 2_500, 16, 1, 100_000L << 20, "exact mode (PBM, 16 blocks)", false, true);
+  }
 }
