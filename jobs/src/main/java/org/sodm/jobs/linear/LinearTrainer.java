@@ -49,6 +49,11 @@ public abstract class LinearTrainer implements Trainer {
   /** Checks the data against the spec once ingest has run, before the partition job (bad input fails before any other job). */
   protected void checkData(TrainContext ctx, Configuration taskConf) {}
 
+  /** {@link #checkData} of every task of a multi-class run, once, before any of its jobs. */
+  private void checkTasks(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes) {
+    for (int t = 0; t < plan.tasks(); t++) checkData(ctx, taskConf(ctx.conf(), plan, classes, t));
+  }
+
   /** A task's configuration: its positive class and its negative class ("" for the rest, ovr). */
   static Configuration taskConf(Configuration conf, org.sodm.model.Subproblems plan, List<String> classes, int t) {
     Configuration c = new Configuration(conf);
@@ -201,7 +206,7 @@ public abstract class LinearTrainer implements Trainer {
    */
   private Trained trainTasks(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf());
-    for (int t = 0; t < plan.tasks(); t++) checkData(ctx, taskConf(ctx.conf(), plan, classes, t)); // every task, before any job
+    checkTasks(ctx, plan, classes);
     int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
     boolean inOneRun = plan.folds() == 0 ? solvesTasksTogether(ctx.spec(), together) && ctx.conf().getBoolean(TASKS_TOGETHER, true)
         : foldsTogether(ctx, plan, together);
@@ -261,7 +266,6 @@ public abstract class LinearTrainer implements Trainer {
     TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
-    for (int t = 0; t < plan.tasks(); t++) checkData(ctx, taskConf(ctx.conf(), plan, classes, t));
     Configuration conf = new Configuration(ctx.conf());
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
     conf.setInt(LinearKeys.BLOCKS, k);
@@ -387,6 +391,7 @@ public abstract class LinearTrainer implements Trainer {
   private Trained crossValidate(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
     Configuration conf = ctx.conf();
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+    checkTasks(ctx, plan, classes);
     org.sodm.jobs.phase.FoldFile folds = org.sodm.jobs.phase.FoldFile.read(conf,
         new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
     int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
