@@ -25,6 +25,9 @@ import org.sodm.kernel.Kernel;
  */
 public final class OffsetSvcSolver {
   private static final double TAU = 1e-12;
+  private static final byte LOWER = 0;
+  private static final byte FREE = 1;
+  private static final byte UPPER = 2;
 
   private final Kernel kernel;
   private final SolverOptions opts;
@@ -78,6 +81,8 @@ public final class OffsetSvcSolver {
     private final double[] g;
     /** G_bar: sum over the variables at their upper bound of C_j Q_ij (LIBSVM's, to rebuild G of shrunk variables). */
     private final double[] gBar;
+    /** Each position's place in its box, as LIBSVM's alpha_status: {@link #LOWER}, {@link #FREE} or {@link #UPPER}. */
+    private final byte[] status;
     private final int[] orig;
     private int active;
 
@@ -91,7 +96,11 @@ public final class OffsetSvcSolver {
       this.g = new double[n];
       this.gBar = new double[n];
       this.orig = new int[n];
-      for (int i = 0; i < n; i++) orig[i] = i;
+      this.status = new byte[n];
+      for (int i = 0; i < n; i++) {
+        orig[i] = i;
+        updateStatus(i);
+      }
       java.util.Arrays.fill(g, -1);
       for (int i = 0; i < n; i++) {
         if (alpha[i] <= 0) continue;
@@ -103,11 +112,15 @@ public final class OffsetSvcSolver {
     }
 
     private boolean upper(int i) {
-      return alpha[i] >= c[i];
+      return status[i] == UPPER;
     }
 
     private boolean lower(int i) {
-      return alpha[i] <= 0;
+      return status[i] == LOWER;
+    }
+
+    private void updateStatus(int i) {
+      status[i] = alpha[i] >= c[i] ? UPPER : alpha[i] <= 0 ? LOWER : FREE;
     }
 
     Result solve(double eps, boolean shrinking) {
@@ -182,12 +195,13 @@ public final class OffsetSvcSolver {
       double gmax2 = Double.NEGATIVE_INFINITY;
       int gi = -1;
       for (int t = 0; t < active; t++) {
+        byte s = status[t];
         if (yy[t] > 0) {
-          if (!upper(t) && -g[t] >= gmax) {
+          if (s != UPPER && -g[t] >= gmax) {
             gmax = -g[t];
             gi = t;
           }
-        } else if (!lower(t) && g[t] >= gmax) {
+        } else if (s != LOWER && g[t] >= gmax) {
           gmax = g[t];
           gi = t;
         }
@@ -197,43 +211,51 @@ public final class OffsetSvcSolver {
       if (gi < 0) return 0;
       float[] qi = q.column(gi, active);
       double objMin = Double.POSITIVE_INFINITY;
+      double qdi = qd[gi];
+      double twoYi = 2.0 * yy[gi];
+      int best = -1;
       for (int t = 0; t < active; t++) {
+        byte s = status[t];
+        double diff;
+        double quad;
         if (yy[t] > 0) {
-          if (!lower(t)) {
-            double diff = gmax + g[t];
-            if (g[t] >= gmax2) gmax2 = g[t];
-            if (diff > 0) {
-              double quad = qd[gi] + qd[t] - 2.0 * yy[gi] * qi[t];
-              double od = -(diff * diff) / (quad > 0 ? quad : TAU);
-              if (od <= objMin) {
-                pair[1] = t;
-                objMin = od;
-              }
-            }
-          }
-        } else if (!upper(t)) {
-          double diff = gmax - g[t];
-          if (-g[t] >= gmax2) gmax2 = -g[t];
-          if (diff > 0) {
-            double quad = qd[gi] + qd[t] + 2.0 * yy[gi] * qi[t];
-            double od = -(diff * diff) / (quad > 0 ? quad : TAU);
-            if (od <= objMin) {
-              pair[1] = t;
-              objMin = od;
-            }
-          }
+          if (s == LOWER) continue;
+          double gt = g[t];
+          if (gt >= gmax2) gmax2 = gt;
+          diff = gmax + gt;
+          if (diff <= 0) continue;
+          quad = qdi + qd[t] - twoYi * qi[t];
+        } else {
+          if (s == UPPER) continue;
+          double gt = -g[t];
+          if (gt >= gmax2) gmax2 = gt;
+          diff = gmax + gt;
+          if (diff <= 0) continue;
+          quad = qdi + qd[t] + twoYi * qi[t];
+        }
+        double od = -(diff * diff) / (quad > 0 ? quad : TAU);
+        if (od <= objMin) {
+          best = t;
+          objMin = od;
         }
       }
+      pair[1] = best;
       return gmax + gmax2;
     }
 
     /** The pair's step, G on the active positions, and G_bar where a variable reached or left its upper bound. */
     private void update(int i, int j) {
-      float[] qi = q.column(i, active).clone(); // fetching j's column may recycle i's buffer
+      float[] qi = q.column(i, active);
       float[] qj = q.column(j, active);
+      if (qj == qi) { // both in the working buffer (no room in the cache), or j's column recycled i's array: both again, apart
+        qj = qj.clone();
+        qi = q.column(i, active).clone();
+      }
       boolean ui = upper(i);
       boolean uj = upper(j);
       step(i, j, qi, qj, qd, yy, c, alpha, g, active);
+      updateStatus(i);
+      updateStatus(j);
       if (ui != upper(i)) {
         float[] col = q.column(i, n);
         double f = ui ? -c[i] : c[i];
@@ -310,6 +332,9 @@ public final class OffsetSvcSolver {
       swap(c, i, j);
       swap(g, i, j);
       swap(gBar, i, j);
+      byte s = status[i];
+      status[i] = status[j];
+      status[j] = s;
       int t = orig[i];
       orig[i] = orig[j];
       orig[j] = t;

@@ -125,4 +125,30 @@ class OffsetSvcSolverTest {
     java.util.Arrays.fill(c, 10);
     assertTrue(kkt(k, x, y, c, on) < 1e-4, "KKT of the shrunk run " + kkt(k, x, y, c, on));
   }
+
+  /**
+   * A cache that holds one column (the pair's second fetch recycles the first one's array) or none (both come through the one
+   * working buffer) gives the same iterates as a cache of every column: the same iterations and alpha, bit for bit.
+   */
+  @Test
+  void tinyCachesGiveTheSameIterates() {
+    Random rnd = new Random(5);
+    Kernel k = KernelSpec.rbf(1).create();
+    int n = 300;
+    double[] y = new double[n];
+    SparseVector[] x = points(rnd, n, 3, y);
+    SolverOptions base = SolverOptions.defaults().withEps(1e-5);
+    OffsetSvcSolver.Result full = new OffsetSvcSolver(k, base).solve(x, y, 5, 5, null);
+    long oneColumn = KernelCache.PER_POSITION_BYTES * n + 16 + 4L * n + 8; // the bookkeeping and one column of n floats
+    for (long bytes : new long[] {oneColumn, 0}) {
+      OffsetSvcSolver.Result tiny = new OffsetSvcSolver(k, base.withCacheBytes(bytes)).solve(x, y, 5, 5, null);
+      assertTrue(tiny.peakCacheBytes() <= Math.max(bytes, KernelCache.PER_POSITION_BYTES * n), "peak " + tiny.peakCacheBytes());
+      assertEquals(full.iterations(), tiny.iterations(), "cache of " + bytes + " bytes");
+      assertArrayEquals(full.alpha(), tiny.alpha(), 0, "cache of " + bytes + " bytes");
+      assertEquals(full.bias(), tiny.bias(), 0);
+    }
+    double[] c = new double[n];
+    java.util.Arrays.fill(c, 5);
+    assertTrue(kkt(k, x, y, c, full) < 1e-4, "KKT " + kkt(k, x, y, c, full));
+  }
 }
