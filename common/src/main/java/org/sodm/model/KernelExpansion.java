@@ -230,4 +230,9 @@ public final class KernelExpansion {
     for (int i = 0; i < c.length; i++) c[i] *= s;
     return new KernelExpansion(kernel, sv, c, bias * s);
   }
+
+  /** The same expansion with another constant term. */
+  public KernelExpansion withBias(double b) {
+    return new KernelExpansion(kernel, sv, coef, b);
+  }
 }

@@ -108,6 +108,13 @@ public final class KernelModel implements Model {
     return new KernelModel(kernelSpec, loss, labels, scaler, blockIds, svIds, blocks, provenance, r);
   }
 
+  /** The same model with every block's offset replaced by {@code b} (the averaged model's offset is then b). */
+  public KernelModel withBias(double b) {
+    KernelExpansion[] out = new KernelExpansion[blocks.length];
+    for (int i = 0; i < out.length; i++) out[i] = blocks[i].withBias(b);
+    return new KernelModel(kernelSpec, loss, labels, scaler, blockIds, svIds, out, provenance, routing);
+  }
+
   /** Local decision value of a prepared vector (fails when the model has no routing). */
   public double decisionLocalPrepared(SparseVector x) {
     if (routing == null) throw new IllegalStateException("the model has no local routing (train with --partitioner kmeans)");

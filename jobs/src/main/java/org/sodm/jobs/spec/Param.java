@@ -65,6 +65,10 @@ public enum Param {
           + "Solver), each block with its own b; exact mode then ends with one warm block solve (no PBM). auto (the default): on "
           + "for --loss hinge in the kernel merge tree, unless --bias, sodm.train.exact.single=never, or --exact on more than "
           + "sodm.train.exact.below.rows rows (PBM); true: on, refused where it cannot apply; false: off."),
+  COMMON_OFFSET("sodm.train.offset.common", "true", Group.LOSS, Type.bool(), "--no-common-offset", null,
+      "With the offset (--offset) and a model of several averaged blocks: one offset for the averaged function, LIBSVM's rule "
+          + "(the mean of y_i - f(x_i) over the blocks' free support vectors) in place of the mean of the blocks' own offsets. "
+          + "--no-common-offset keeps each block's own."),
   WEIGHT_POSITIVE("sodm.train.weight.positive", "1.0", Group.LOSS, Type.positive(), "--weight-positive", "W",
       "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi."),
   WEIGHT_NEGATIVE("sodm.train.weight.negative", "1.0", Group.LOSS, Type.positive(), "--weight-negative", "W",

@@ -404,6 +404,11 @@ public final class TrainSpec {
     return get(Param.OFFSET).equalsIgnoreCase("true");
   }
 
+  /** {@link Param#COMMON_OFFSET}: one offset for a model of averaged --offset blocks. */
+  public boolean commonOffset() {
+    return bool(Param.COMMON_OFFSET);
+  }
+
   /** Whether {@link Param#OFFSET} is auto (not yet resolved by {@link #resolveOffset}). */
   public boolean offsetAuto() {
     return get(Param.OFFSET).equalsIgnoreCase("auto");

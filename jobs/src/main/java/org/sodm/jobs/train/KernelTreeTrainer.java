@@ -25,10 +25,12 @@ import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.kernel.KernelSpec;
+import org.sodm.model.CommonOffset;
 import org.sodm.model.KernelExpansion;
 import org.sodm.model.KernelModel;
 import org.sodm.model.Routing;
 import org.sodm.solver.Loss;
+import org.sodm.solver.WarmStart;
 
 /**
  * SODM's merge tree (seed 000 Algorithm 1) and, with exact mode, PBM (seed 004) or one last
@@ -418,11 +420,56 @@ public final class KernelTreeTrainer implements Trainer {
       AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> subs.add(transform == null ? r : transform.apply(r)));
       Loss loss = ctx.spec().loss();
       KernelModel[] all = subs.all(kernel, t -> TrainKeys.taskLoss(ctx.conf(), loss, t), data.scaler(), biases);
+      if (commonOffset(ctx, transform, blocksPerSub)) {
+        double[] c = blockBounds(ctx.spec(), blocksPerSub);
+        long t0 = System.nanoTime();
+        for (int s = 0; s < all.length; s++) all[s] = withCommonOffset(ctx, all[s], subs.free(s, c[0], c[1]), null);
+        if (!levels.isEmpty()) {
+          ctx.runner().say("offset", String.format(Locale.ROOT, "one offset per sub-problem for its %d averaged blocks (LIBSVM's rule on "
+              + "their mean; --no-common-offset keeps the blocks' own)", blocksPerSub), (System.nanoTime() - t0) / 1e9);
+        }
+      }
       return new Built(subs.model(all, kernel, ctx.spec().loss(), data.scaler(), null, ctx.provenance(levels)), subs, all);
     }
     ModelBuilder b = new ModelBuilder();
     AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
-    return new Built(b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels), biases), null, null);
+    KernelModel model = b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels), biases);
+    if (commonOffset(ctx, transform, blocksPerSub)) {
+      double[] c = blockBounds(ctx.spec(), blocksPerSub);
+      model = withCommonOffset(ctx, model, b.free(c[0], c[1]), levels.isEmpty() ? null : "offset");
+    }
+    return new Built(model, null, null);
+  }
+
+  /**
+   * Whether a level's model gets {@link CommonOffset}'s one offset: hinge with the offset, several averaged blocks per
+   * sub-problem (not exact mode's one block, not k-means blocks, whose local prediction uses each block by itself), and
+   * {@link Param#COMMON_OFFSET} on.
+   */
+  private static boolean commonOffset(TrainContext ctx, UnaryOperator<TrainRecord> transform, int blocksPerSub) {
+    TrainSpec spec = ctx.spec();
+    return spec.offset() && spec.commonOffset() && spec.loss() instanceof Loss.Hinge && transform == null && blocksPerSub > 1
+        && spec.tree().partitioner() != TrainSpec.Partitioner.KMEANS;
+  }
+
+  /** The box of the level's blocks, {C+, C-}, as BlockSolveReducer solved them (C times the blocks with --block-c scaled). */
+  private static double[] blockBounds(TrainSpec spec, int blocksPerSub) {
+    Loss.Hinge h = (Loss.Hinge) WarmStart.blockLoss(spec.loss(), blocksPerSub, spec.blockScaledC());
+    return new double[] {h.c() * h.weights().positive(), h.c() * h.weights().negative()};
+  }
+
+  /** {@code m} with {@link CommonOffset}'s offset (unchanged when no support vector is free); {@code say}: the line to print, or null. */
+  private static KernelModel withCommonOffset(TrainContext ctx, KernelModel m, boolean[][] free, String say) {
+    long t0 = System.nanoTime();
+    CommonOffset.Result r = CommonOffset.of(m, free, CommonOffset.BUDGET);
+    if (say != null) {
+      ctx.runner().say(say, Double.isNaN(r.offset())
+          ? String.format(Locale.ROOT, "no free support vector in %d blocks: the blocks' mean offset %.6g kept", m.blockCount(), r.blockMean())
+          : String.format(Locale.ROOT, "one offset for the %d averaged blocks: %.6g from %,d free SVs%s (blocks' mean %.6g)",
+              m.blockCount(), r.offset(), r.free(), r.used() < r.free() ? String.format(Locale.ROOT, ", %,d used", r.used()) : "",
+              r.blockMean()), (System.nanoTime() - t0) / 1e9);
+    }
+    return Double.isNaN(r.offset()) ? m : m.withBias(r.offset());
   }
 
   /**

@@ -77,18 +77,55 @@ class OffsetTrainTest {
     assertTrue(same >= labels.size() - 2, "labels equal to svm-predict's on " + same + " of " + labels.size());
   }
 
-  /** In the tree each block has its own offset: the 4 averaged blocks' model has non-zero, different offsets. */
+  /**
+   * In the tree each block is solved with its own offset; with --no-common-offset the model keeps them (4 blocks, 4 offsets);
+   * by default the averaged model gets one offset, LIBSVM's rule on the mean of the blocks: the mean of y_i - f(x_i) over the
+   * blocks' free support vectors (0 &lt; alpha_i &lt; C x 4), here recomputed from the model's expansions with the kernel
+   * itself. The coefficients are the same in both models.
+   */
   @Test
-  void treeBlocksKeepTheirOffsets() throws Exception {
-    Configuration conf = conf();
-    conf.set(SodmConf.PARTITIONS, "4");
-    conf.set(Param.EXACT_BELOW_ROWS.key(), "0");
-    KernelModel m = (KernelModel) train(conf, "tree").model();
+  void treeBlocksShareOneOffsetUnlessAsked() throws Exception {
+    Configuration own = conf();
+    own.set(SodmConf.PARTITIONS, "4");
+    own.set(Param.EXACT_BELOW_ROWS.key(), "0");
+    own.set(Param.COMMON_OFFSET.key(), "false");
+    KernelModel m = (KernelModel) train(own, "own").model();
     assertEquals(4, m.blockCount());
     java.util.Set<Double> offsets = new java.util.HashSet<>();
     for (int b = 0; b < 4; b++) offsets.add(m.block(b).bias());
     assertEquals(4, offsets.size(), "four blocks, four offsets: " + offsets);
     assertFalse(offsets.contains(0.0));
+
+    Configuration common = conf();
+    common.set(SodmConf.PARTITIONS, "4");
+    common.set(Param.EXACT_BELOW_ROWS.key(), "0");
+    KernelModel c = (KernelModel) train(common, "common").model();
+    assertEquals(4, c.blockCount());
+    org.sodm.kernel.Kernel k = c.block(0).kernel();
+    double cBlock = 1.0 * 4; // C times the blocks (--block-c scaled)
+    double sum = 0;
+    int free = 0;
+    for (int b = 0; b < 4; b++) {
+      assertEquals(m.block(b).size(), c.block(b).size());
+      for (int i = 0; i < c.block(b).size(); i++) {
+        assertEquals(m.block(b).coef(i), c.block(b).coef(i), 0, "block " + b + " coefficient " + i);
+        double a = Math.abs(c.block(b).coef(i));
+        if (!(a > 0 && a < cBlock)) continue;
+        org.sodm.data.SparseVector x = c.block(b).supportVector(i);
+        double f = 0;
+        for (int e = 0; e < 4; e++) {
+          for (int j = 0; j < c.block(e).size(); j++) f += c.block(e).coef(j) * k.eval(c.block(e).supportVector(j), x) / 4;
+        }
+        sum += Math.signum(c.block(b).coef(i)) - f;
+        free++;
+      }
+    }
+    assertTrue(free > 20, free + " free support vectors");
+    double expected = sum / free;
+    for (int b = 0; b < 4; b++) assertEquals(expected, c.block(b).bias(), 1e-9 * Math.max(1, Math.abs(expected)), "block " + b);
+    double ownMean = 0;
+    for (int b = 0; b < 4; b++) ownMean += m.block(b).bias() / 4;
+    assertNotEquals(ownMean, expected, 1e-6, "the common offset is not the blocks' mean");
   }
 
   @Test
