@@ -11,134 +11,125 @@ import org.sodm.solver.OffsetSvcSolver;
 import org.sodm.solver.SolverOptions;
 
 /**
- * {@link CommonOffset} against the mean of y_i - f(x_i) summed term by term with the kernel, over every free support vector and
- * over the strided subset a small budget allows; and, for one block, against LIBSVM's own rule as {@link OffsetSvcSolver}
- * computes it from its gradient (b = -rho, rho the mean of y_i G_i over the free variables): the same quantity by a second
- * route.
+ * {@link CommonOffset}: its minimiser against brute force (the objective at every breakpoint, the minimum of a convex piecewise
+ * linear function is at one); the model's offset against the hinge objective summed term by term with the kernel; the strided
+ * subset of a small budget; and, for one block, LIBSVM's own offset as {@link OffsetSvcSolver} computes it from its gradient
+ * (b = -rho over the free variables): the same quantity by a second route.
  */
 class CommonOffsetTest {
   private static final Kernel K = KernelSpec.rbf(0.7).create();
 
-  private static SparseVector[] points(Random r, int n, double[] y) {
-    SparseVector[] x = new SparseVector[n];
-    for (int i = 0; i < n; i++) {
-      y[i] = r.nextDouble() < 0.45 ? 1 : -1;
-      x[i] = SparseVector.ofDense(new double[] {r.nextGaussian() + 0.7 * y[i], r.nextGaussian(), r.nextGaussian() - 0.3 * y[i]});
-    }
-    return x;
+  private static double objective(double[] f, double[] y, double[] w, double b) {
+    double s = 0;
+    for (int i = 0; i < f.length; i++) s += w[i] * Math.max(0, 1 - y[i] * (f[i] + b));
+    return s;
   }
 
-  /** Three blocks, each an {@link OffsetSvcSolver} solution of its own rows (C = 2), with their free masks. */
-  private record Blocks(KernelModel model, boolean[][] free) {}
+  @Test
+  void minimiserIsTheBestBreakpoint() {
+    Random r = new Random(9);
+    for (int trial = 0; trial < 200; trial++) {
+      int n = 1 + r.nextInt(40);
+      double[] f = new double[n];
+      double[] y = new double[n];
+      double[] w = new double[n];
+      for (int i = 0; i < n; i++) {
+        y[i] = r.nextBoolean() ? 1 : -1;
+        f[i] = trial % 3 == 0 ? r.nextInt(5) - 2 : 3 * r.nextGaussian(); // integers: ties and flat stretches
+        w[i] = trial % 2 == 0 ? 1 : 0.5 + r.nextDouble();
+      }
+      double best = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < n; i++) best = Math.min(best, objective(f, y, w, y[i] > 0 ? 1 - f[i] : -1 - f[i]));
+      double b = CommonOffset.hingeMinimiser(f, y, w);
+      assertEquals(best, objective(f, y, w, b), 1e-9 * Math.max(1, best), "trial " + trial);
+    }
+  }
 
-  private static Blocks blocks(int nb, int rows, long seed) {
+  /** Blocks, each an {@link OffsetSvcSolver} solution of its own rows (C = 2), as a model of averaged blocks. */
+  private static KernelModel blocks(int nb, int rows, long seed) {
     Random r = new Random(seed);
     KernelExpansion[] ex = new KernelExpansion[nb];
-    boolean[][] free = new boolean[nb][];
     long[][] ids = new long[nb][];
     int[] blockIds = new int[nb];
     for (int b = 0; b < nb; b++) {
       double[] y = new double[rows];
-      SparseVector[] x = points(r, rows, y);
-      OffsetSvcSolver.Result res = new OffsetSvcSolver(K, SolverOptions.defaults().withEps(1e-6)).solve(x, y, 2, 2, null);
-      int m = res.supportVectors();
-      SparseVector[] sv = new SparseVector[m];
-      double[] coef = new double[m];
-      free[b] = new boolean[m];
-      ids[b] = new long[m];
-      for (int i = 0, t = 0; i < rows; i++) {
-        double a = res.alpha()[i];
-        if (a <= 0) continue;
-        sv[t] = x[i];
-        coef[t] = a * y[i];
-        free[b][t] = a < 2;
-        ids[b][t] = t++;
+      SparseVector[] x = new SparseVector[rows];
+      for (int i = 0; i < rows; i++) {
+        y[i] = r.nextDouble() < 0.4 ? 1 : -1;
+        x[i] = SparseVector.ofDense(new double[] {r.nextGaussian() + 0.7 * y[i], r.nextGaussian(), r.nextGaussian() - 0.3 * y[i]});
       }
-      ex[b] = new KernelExpansion(K, sv, coef, res.bias());
+      OffsetSvcSolver.Result res = new OffsetSvcSolver(K, SolverOptions.defaults().withEps(1e-7)).solve(x, y, 2, 2, null);
+      double[] coef = new double[rows];
+      for (int i = 0; i < rows; i++) coef[i] = res.alpha()[i] * y[i];
+      ex[b] = KernelExpansion.nonZero(K, x, coef, res.bias());
+      ids[b] = new long[ex[b].size()];
       blockIds[b] = b;
     }
-    KernelModel model = new KernelModel(KernelSpec.rbf(0.7), new org.sodm.solver.Loss.Hinge(2, false, org.sodm.solver.Loss.Weights.NONE),
-        null, null, blockIds, ids, ex, null);
-    return new Blocks(model, free);
+    return new KernelModel(KernelSpec.rbf(0.7), new org.sodm.solver.Loss.Hinge(2, false, org.sodm.solver.Loss.Weights.NONE), null,
+        null, blockIds, ids, ex, null);
   }
 
-  /** The mean of sign(c_i) - (1/B) sum_b sum_j c_bj k(s_bj, s_i) over the free s_i, every {@code stride}-th of them. */
-  private static double byHand(KernelModel m, boolean[][] free, int stride) {
+  /** sum_i C_i hinge(y_i (f(x_i) + b)) over the support vectors, every {@code stride}-th, f summed with the kernel. */
+  private static double byHand(KernelModel m, double cPos, double cNeg, int stride, double b) {
     double sum = 0;
-    int used = 0;
     int k = 0;
-    for (int b = 0; b < m.blockCount(); b++) {
-      for (int i = 0; i < m.block(b).size(); i++) {
-        if (!free[b][i] || k++ % stride != 0) continue;
-        SparseVector x = m.block(b).supportVector(i);
+    for (int e = 0; e < m.blockCount(); e++) {
+      for (int i = 0; i < m.block(e).size(); i++) {
+        if (k++ % stride != 0) continue;
+        SparseVector x = m.block(e).supportVector(i);
         double f = 0;
-        for (int e = 0; e < m.blockCount(); e++) {
-          for (int j = 0; j < m.block(e).size(); j++) f += m.block(e).coef(j) * K.eval(m.block(e).supportVector(j), x);
+        for (int d = 0; d < m.blockCount(); d++) {
+          for (int j = 0; j < m.block(d).size(); j++) f += m.block(d).coef(j) * K.eval(m.block(d).supportVector(j), x);
         }
-        sum += Math.signum(m.block(b).coef(i)) - f / m.blockCount();
-        used++;
+        double y = m.block(e).coef(i) > 0 ? 1 : -1;
+        sum += (y > 0 ? cPos : cNeg) * Math.max(0, 1 - y * (f / m.blockCount() + b));
       }
     }
-    return sum / used;
+    return sum;
   }
 
   @Test
-  void meanOverTheFreeSupportVectorsOfTheAveragedFunction() {
-    Blocks bl = blocks(3, 120, 1);
-    CommonOffset.Result r = CommonOffset.of(bl.model(), bl.free(), CommonOffset.BUDGET);
-    int free = 0;
+  void theOffsetMinimisesTheHingeOfTheAveragedFunction() {
+    KernelModel m = blocks(3, 120, 1);
+    CommonOffset.Result r = CommonOffset.of(m, 2, 3, CommonOffset.BUDGET);
+    assertEquals(m.supportVectors(), r.supportVectors());
+    assertEquals(m.supportVectors(), r.used());
     double mean = 0;
-    for (int b = 0; b < 3; b++) {
-      for (boolean f : bl.free()[b]) if (f) free++;
-      mean += bl.model().block(b).bias() / 3;
-    }
-    assertTrue(free > 10, free + " free");
-    assertEquals(free, r.free());
-    assertEquals(free, r.used());
+    for (int b = 0; b < 3; b++) mean += m.block(b).bias() / 3;
     assertEquals(mean, r.blockMean(), 1e-12);
-    assertEquals(byHand(bl.model(), bl.free(), 1), r.offset(), 1e-9);
-    assertNotEquals(r.blockMean(), r.offset(), 1e-3, "three blocks of their own: the averaged function's offset differs");
-    // the model with it: every block's offset is the common one, the coefficients unchanged
-    KernelModel w = bl.model().withBias(r.offset());
+    double at = byHand(m, 2, 3, 1, r.offset());
+    for (double d : new double[] {-0.3, -0.05, -1e-3, 1e-3, 0.05, 0.3}) {
+      assertTrue(at <= byHand(m, 2, 3, 1, r.offset() + d) + 1e-9, "b + " + d + " is better");
+    }
+    assertTrue(at < byHand(m, 2, 3, 1, mean), "the blocks' mean offset is worse for the averaged function");
+    KernelModel w = m.withBias(r.offset());
     for (int b = 0; b < 3; b++) {
       assertEquals(r.offset(), w.block(b).bias(), 0);
-      assertArrayEquals(coefs(bl.model().block(b)), coefs(w.block(b)), 0);
+      for (int i = 0; i < m.block(b).size(); i++) assertEquals(m.block(b).coef(i), w.block(b).coef(i), 0);
     }
   }
 
   @Test
-  void aSmallBudgetUsesEveryKthFreeSupportVector() {
-    Blocks bl = blocks(3, 120, 2);
-    long svs = bl.model().supportVectors();
-    CommonOffset.Result all = CommonOffset.of(bl.model(), bl.free(), CommonOffset.BUDGET);
-    long budget = all.free() * svs / 3; // stride ceil(free x svs / budget) = 3
-    CommonOffset.Result r = CommonOffset.of(bl.model(), bl.free(), budget);
-    assertEquals((all.free() + 2) / 3, r.used());
-    assertEquals(byHand(bl.model(), bl.free(), 3), r.offset(), 1e-9);
+  void aSmallBudgetUsesEveryKthSupportVector() {
+    KernelModel m = blocks(3, 120, 2);
+    long svs = m.supportVectors();
+    CommonOffset.Result r = CommonOffset.of(m, 1, 1, (svs + 2) / 3 * svs); // stride 3
+    assertEquals((svs + 2) / 3, r.used());
+    double at = byHand(m, 1, 1, 3, r.offset());
+    for (double d : new double[] {-0.1, -1e-3, 1e-3, 0.1}) assertTrue(at <= byHand(m, 1, 1, 3, r.offset() + d) + 1e-9, "b + " + d);
   }
 
   @Test
   void oneBlockGivesTheSolversOwnOffset() {
-    Blocks bl = blocks(1, 300, 3);
-    CommonOffset.Result r = CommonOffset.of(bl.model(), bl.free(), CommonOffset.BUDGET);
-    assertTrue(r.free() > 0);
-    assertEquals(bl.model().block(0).bias(), r.offset(), 1e-7, "LIBSVM's -rho from the solver's gradient");
+    KernelModel m = blocks(1, 300, 3);
+    CommonOffset.Result r = CommonOffset.of(m, 2, 2, CommonOffset.BUDGET);
+    assertEquals(m.block(0).bias(), r.offset(), 1e-5, "LIBSVM's -rho from the solver's gradient");
   }
 
   @Test
-  void noFreeSupportVectorGivesNaN() {
-    Blocks bl = blocks(2, 80, 4);
-    boolean[][] none = new boolean[2][];
-    for (int b = 0; b < 2; b++) none[b] = new boolean[bl.model().block(b).size()];
-    CommonOffset.Result r = CommonOffset.of(bl.model(), none, CommonOffset.BUDGET);
-    assertTrue(Double.isNaN(r.offset()));
-    assertEquals(0, r.used());
-    assertThrows(IllegalArgumentException.class, () -> CommonOffset.of(bl.model(), new boolean[1][], CommonOffset.BUDGET));
-  }
-
-  private static double[] coefs(KernelExpansion e) {
-    double[] c = new double[e.size()];
-    for (int i = 0; i < c.length; i++) c[i] = e.coef(i);
-    return c;
+  void refusesBadBounds() {
+    KernelModel m = blocks(2, 60, 4);
+    assertThrows(IllegalArgumentException.class, () -> CommonOffset.of(m, 0, 1, CommonOffset.BUDGET));
+    assertThrows(IllegalArgumentException.class, () -> CommonOffset.hingeMinimiser(new double[0], new double[0], new double[0]));
   }
 }

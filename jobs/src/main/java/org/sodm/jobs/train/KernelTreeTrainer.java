@@ -423,10 +423,10 @@ public final class KernelTreeTrainer implements Trainer {
       if (commonOffset(ctx, transform, blocksPerSub)) {
         double[] c = blockBounds(ctx.spec(), blocksPerSub);
         long t0 = System.nanoTime();
-        for (int s = 0; s < all.length; s++) all[s] = withCommonOffset(ctx, all[s], subs.free(s, c[0], c[1]), null);
+        for (int s = 0; s < all.length; s++) all[s] = withCommonOffset(ctx, all[s], c, null);
         if (!levels.isEmpty()) {
-          ctx.runner().say("offset", String.format(Locale.ROOT, "one offset per sub-problem for its %d averaged blocks (LIBSVM's rule on "
-              + "their mean; --no-common-offset keeps the blocks' own)", blocksPerSub), (System.nanoTime() - t0) / 1e9);
+          ctx.runner().say("offset", String.format(Locale.ROOT, "one offset per sub-problem for its %d averaged blocks (the primal's best "
+              + "for their mean; --no-common-offset keeps the blocks' own)", blocksPerSub), (System.nanoTime() - t0) / 1e9);
         }
       }
       return new Built(subs.model(all, kernel, ctx.spec().loss(), data.scaler(), null, ctx.provenance(levels)), subs, all);
@@ -436,7 +436,7 @@ public final class KernelTreeTrainer implements Trainer {
     KernelModel model = b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels), biases);
     if (commonOffset(ctx, transform, blocksPerSub)) {
       double[] c = blockBounds(ctx.spec(), blocksPerSub);
-      model = withCommonOffset(ctx, model, b.free(c[0], c[1]), levels.isEmpty() ? null : "offset");
+      model = withCommonOffset(ctx, model, c, levels.isEmpty() ? null : "offset");
     }
     return new Built(model, null, null);
   }
@@ -458,16 +458,14 @@ public final class KernelTreeTrainer implements Trainer {
     return new double[] {h.c() * h.weights().positive(), h.c() * h.weights().negative()};
   }
 
-  /** {@code m} with {@link CommonOffset}'s offset (unchanged when no support vector is free); {@code say}: the line to print, or null. */
-  private static KernelModel withCommonOffset(TrainContext ctx, KernelModel m, boolean[][] free, String say) {
+  /** {@code m} with {@link CommonOffset}'s offset ({@code c}: the blocks' {C+, C-}); {@code say}: the line to print, or null. */
+  private static KernelModel withCommonOffset(TrainContext ctx, KernelModel m, double[] c, String say) {
     long t0 = System.nanoTime();
-    CommonOffset.Result r = CommonOffset.of(m, free, CommonOffset.BUDGET);
-    if (say != null) {
-      ctx.runner().say(say, Double.isNaN(r.offset())
-          ? String.format(Locale.ROOT, "no free support vector in %d blocks: the blocks' mean offset %.6g kept", m.blockCount(), r.blockMean())
-          : String.format(Locale.ROOT, "one offset for the %d averaged blocks: %.6g from %,d free SVs%s (blocks' mean %.6g)",
-              m.blockCount(), r.offset(), r.free(), r.used() < r.free() ? String.format(Locale.ROOT, ", %,d used", r.used()) : "",
-              r.blockMean()), (System.nanoTime() - t0) / 1e9);
+    CommonOffset.Result r = CommonOffset.of(m, c[0], c[1], CommonOffset.BUDGET);
+    if (say != null && !Double.isNaN(r.offset())) {
+      ctx.runner().say(say, String.format(Locale.ROOT, "one offset for the %d averaged blocks: %.6g from %,d SVs%s (blocks' mean %.6g)",
+          m.blockCount(), r.offset(), r.supportVectors(), r.used() < r.supportVectors() ? String.format(Locale.ROOT, ", %,d used",
+              r.used()) : "", r.blockMean()), (System.nanoTime() - t0) / 1e9);
     }
     return Double.isNaN(r.offset()) ? m : m.withBias(r.offset());
   }

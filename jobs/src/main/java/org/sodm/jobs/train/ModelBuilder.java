@@ -60,25 +60,4 @@ final class ModelBuilder {
     }
     return new KernelModel(spec, loss, labels, scaler, ids, svIds, ex, provenance);
   }
-
-  /**
-   * Per block (the order of {@link #build}'s blocks) and support vector (by id, as there): whether its alpha lies strictly
-   * inside its box, 0 &lt; alpha_i &lt; C_i with C_i = {@code cPositive} or {@code cNegative} by its label (the bounds the
-   * block was solved with: an alpha at its bound is that very double).
-   */
-  boolean[][] free(double cPositive, double cNegative) {
-    boolean[][] out = new boolean[svByBlock.size()][];
-    int b = 0;
-    for (List<TrainRecord> l : svByBlock.values()) {
-      l.sort((p, q) -> Long.compare(p.getId(), q.getId()));
-      out[b] = new boolean[l.size()];
-      for (int i = 0; i < l.size(); i++) {
-        TrainRecord r = l.get(i);
-        double a = r.getAlpha().get(0);
-        out[b][i] = a > 0 && a < (r.getY() > 0 ? cPositive : cNegative);
-      }
-      b++;
-    }
-    return out;
-  }
 }

@@ -92,11 +92,6 @@ final class SubproblemModels {
     return out;
   }
 
-  /** {@link ModelBuilder#free} of sub-problem {@code s}. */
-  boolean[][] free(int s, double cPositive, double cNegative) {
-    return builders[s].free(cPositive, cNegative);
-  }
-
   String describe(int t) {
     int n = plan.negativeClass(t);
     String pos = classes.get(plan.positiveClass(t));
