@@ -121,6 +121,34 @@ class MulticlassTrainTest {
     assertTrue(mm.accuracy() >= libsvm - 0.02, "sodm " + mm.accuracy() + " vs LIBSVM " + libsvm);
   }
 
+  /**
+   * Multi-class in the tree (two averaged blocks per task, hinge with the offset): every task's model gets its own common offset,
+   * the minimiser of its hinge over its support vectors (C x 2 per row), which --no-common-offset leaves to the blocks.
+   */
+  @Test
+  void everyTaskGetsItsOwnCommonOffset() throws IOException {
+    conf.set(SodmConf.PARTITIONS, "2");
+    conf.set(Param.EXACT_BELOW_ROWS.key(), "0");
+    MulticlassModel mm = (MulticlassModel) train("common", List.of(resource("blobs4.libsvm").toString()), null).model();
+    conf.set(Param.COMMON_OFFSET.key(), "false");
+    MulticlassModel own = (MulticlassModel) train("own", List.of(resource("blobs4.libsvm").toString()), null).model();
+    assertEquals(6, mm.plan().tasks());
+    int differ = 0;
+    for (int t = 0; t < mm.plan().tasks(); t++) {
+      org.sodm.model.KernelModel m = (org.sodm.model.KernelModel) mm.subModel(t);
+      org.sodm.model.KernelModel o = (org.sodm.model.KernelModel) own.subModel(t);
+      assertEquals(2, m.blockCount(), "task " + t);
+      double b = m.block(0).bias();
+      assertEquals(b, m.block(1).bias(), 0, "task " + t + ": one offset");
+      double at = OffsetTrainTest.hinge(m, b, 4 * 2);
+      for (double d : new double[] {-0.05, -1e-3, 1e-3, 0.05}) {
+        assertTrue(at <= OffsetTrainTest.hinge(m, b + d, 4 * 2) + 1e-9, "task " + t + ": b + " + d + " is better");
+      }
+      if (o.block(0).bias() != o.block(1).bias()) differ++;
+    }
+    assertTrue(differ > 0, "--no-common-offset: the blocks keep their own offsets");
+  }
+
   @Test
   void ovrWithOdmIsDeterministic() throws IOException {
     conf.set(SodmConf.LOSS, "odm");

@@ -109,13 +109,13 @@ class OffsetTrainTest {
     }
     double ownMean = 0;
     for (int e = 0; e < 4; e++) ownMean += m.block(e).bias() / 4;
-    double at = hinge(c, b);
-    for (double d : new double[] {-0.1, -1e-3, 1e-3, 0.1}) assertTrue(at <= hinge(c, b + d) + 1e-9, "b " + b + " + " + d + " is better");
-    assertTrue(at < hinge(c, ownMean), "the blocks' mean offset " + ownMean + " is worse than " + b);
+    double at = hinge(c, b, 4);
+    for (double d : new double[] {-0.1, -1e-3, 1e-3, 0.1}) assertTrue(at <= hinge(c, b + d, 4) + 1e-9, "b " + b + " + " + d + " is better");
+    assertTrue(at < hinge(c, ownMean, 4), "the blocks' mean offset " + ownMean + " is worse than " + b);
   }
 
-  /** sum over the support vectors of C_i max(0, 1 - y_i (f(x_i) + b)), f the mean of the blocks without offset, C_i = C x 4. */
-  private static double hinge(KernelModel c, double b) {
+  /** sum over the support vectors of C_i max(0, 1 - y_i (f(x_i) + b)), f the mean of the blocks without offset, C_i = cBlock. */
+  static double hinge(KernelModel c, double b, double cBlock) {
     org.sodm.kernel.Kernel k = c.block(0).kernel();
     double sum = 0;
     for (int e = 0; e < c.blockCount(); e++) {
@@ -126,7 +126,7 @@ class OffsetTrainTest {
           for (int j = 0; j < c.block(d).size(); j++) f += c.block(d).coef(j) * k.eval(c.block(d).supportVector(j), x);
         }
         double y = Math.signum(c.block(e).coef(i));
-        sum += 4.0 * Math.max(0, 1 - y * (f / c.blockCount() + b));
+        sum += cBlock * Math.max(0, 1 - y * (f / c.blockCount() + b));
       }
     }
     return sum;
