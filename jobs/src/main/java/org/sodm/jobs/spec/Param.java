@@ -62,7 +62,8 @@ public enum Param {
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
-          + "Solver), each block with its own b; exact mode then ends with one warm block solve (no PBM). auto (the default): on "
+          + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "
+          + "with one warm block solve (no PBM). auto (the default): on "
           + "for --loss hinge in the kernel merge tree, unless --bias, sodm.train.exact.single=never, or --exact on more than "
           + "sodm.train.exact.below.rows rows (PBM); true: on, refused where it cannot apply; false: off."),
   COMMON_OFFSET("sodm.train.offset.common", "true", Group.LOSS, Type.bool(), "--no-common-offset", null,
