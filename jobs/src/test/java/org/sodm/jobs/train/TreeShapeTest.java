@@ -92,4 +92,37 @@ class TreeShapeTest {
     assertEquals(7, auto.getBlocks().size());
     assertEquals(coefficients(explicit), coefficients(auto));
   }
+
+  /**
+   * Binary data of at most sodm.train.exact.below.rows rows with the automatic tree: one block of every row in one job (the
+   * tree would only have warm-started that one exact block): one level, no landmarks, and the same optimum as the tree of
+   * 4 blocks ending in the exact block (dual objective within the solver's tolerance, the same support vectors' labels on the
+   * test set). Given --partitions, the tree is kept.
+   */
+  @Test
+  void smallBinaryDataIsOneBlockInOneJob() throws IOException {
+    List<String> progress = new ArrayList<>();
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "2");
+    conf.set(SodmConf.GAMMA, "2");
+    TrainPipeline.Result one = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
+        null, new org.apache.hadoop.fs.Path(tmp.resolve("one").toString()), false), progress::add);
+    assertTrue(progress.stream().anyMatch(l -> l.contains("one block, solved in one job")), String.join("\n", progress));
+    assertEquals(1, one.levels().size(), "one level");
+    assertEquals(1, one.levels().get(0).getBlocks());
+    assertTrue(progress.stream().noneMatch(l -> l.contains("landmarks  ") && !l.contains("none")), String.join("\n", progress));
+    conf.set(SodmConf.PARTITIONS, "4");
+    TrainPipeline.Result tree = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
+        null, new org.apache.hadoop.fs.Path(tmp.resolve("tree").toString()), false), l -> {});
+    assertTrue(tree.levels().size() >= 2, "the tree then the exact block: " + tree.levels().size() + " levels");
+    double a = one.levels().get(0).getObjective();
+    double b = tree.levels().get(tree.levels().size() - 1).getObjective();
+    assertEquals(b, a, 1e-3 * Math.abs(b), "the same optimum: " + a + " vs " + b);
+    org.sodm.data.LibsvmReader.Data test = org.sodm.data.LibsvmReader.read(LocalConf.sampleData("svmguide1.t"));
+    int same = 0;
+    for (int i = 0; i < test.size(); i++) if (one.model().predict(test.x()[i]).equals(tree.model().predict(test.x()[i]))) same++;
+    assertTrue(same >= test.size() - 3, same + " of " + test.size() + " test labels equal");
+  }
 }
