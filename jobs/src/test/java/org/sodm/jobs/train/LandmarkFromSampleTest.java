@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sodm.avro.Instance;
 import org.sodm.avro.TrainRecord;
 import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.testing.LocalConf;
@@ -36,6 +37,7 @@ class LandmarkFromSampleTest {
     conf.set(SodmConf.LOSS, "hinge");
     conf.set(SodmConf.GAMMA, "2");
     conf.set(SodmConf.LANDMARKS, "16");
+    conf.set(Param.LEVELS.key(), "2"); // a tree (the automatic one is a single block on data this small: no landmarks)
   }
 
   private org.apache.hadoop.fs.Path landmarks(String out) throws IOException {

@@ -33,6 +33,7 @@ class OffsetTrainTest {
     conf.set(SodmConf.C, "1");
     conf.set(SodmConf.GAMMA, "0.25");
     conf.set(Param.OFFSET.key(), "true");
+    conf.set(Param.LEVELS.key(), "2"); // the tree, then the exact block (the automatic tree is one block on data this small)
     return conf;
   }
 

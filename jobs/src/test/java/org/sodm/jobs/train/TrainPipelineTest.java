@@ -45,6 +45,7 @@ class TrainPipelineTest {
     conf.set(SodmConf.C, "2");
     conf.set(SodmConf.GAMMA, "2");
     conf.set(Param.OFFSET.key(), "false"); // the references are the box-constrained dual without LIBSVM's offset (KernelDualSolver)
+    conf.set(Param.LEVELS.key(), "2"); // the tree of 16 -> 4 blocks and then the exact block (the automatic tree is one block here)
   }
 
   private TrainPipeline.Result train(String out, boolean resume, String... validation) throws IOException {
@@ -135,6 +136,12 @@ class TrainPipelineTest {
     conf.setBoolean(SodmConf.EXACT, false);
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3089); // svmguide1's rows: still exact
     assertEquals(1, ((KernelModel) train("at", false).model()).blockCount());
+    // the automatic tree (no --levels) on data this small: the one block of every row, directly, in one job; the same optimum
+    conf.set(SodmConf.LEVELS, "auto");
+    TrainPipeline.Result direct = train("direct", false);
+    assertEquals(List.of(List.of(2, 1)), direct.levels().stream().map(l -> List.of(l.getLevel(), l.getBlocks())).toList());
+    double exactObjective = auto.levels().get(2).getObjective();
+    assertEquals(exactObjective, direct.levels().get(0).getObjective(), 1e-3 * Math.abs(exactObjective));
     conf.setLong(SodmConf.EXACT_BELOW_ROWS, 3088);
     // above the threshold the automatic tree (issue 18) holds all 3,089 rows in one block: the cache fits their kernel matrix
     TrainPipeline.Result one = train("above-auto", false);
