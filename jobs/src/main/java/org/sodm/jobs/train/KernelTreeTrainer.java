@@ -88,8 +88,11 @@ public final class KernelTreeTrainer implements Trainer {
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
     checkMemory(conf, spec, data, rows, levelBlocks, plan == null ? 1 : plan.count());
     if (!smallTasks && spec.tree().auto() && rows > spec.tree().autoAboveRows()) {
-      runner.note(String.format(Locale.ROOT, "tree         automatic shape for %,d rows and a %d MB cache: %s blocks (--levels or "
-          + "--partitions to choose)", rows, spec.tree().cacheBytes() >> 20, spec.tree().shape(rows)));
+      List<Integer> shape = spec.tree().shape(rows);
+      runner.note(String.format(Locale.ROOT, "tree         automatic shape for %,d rows and a %d MB cache: %s blocks%s (--levels or "
+          + "--partitions to choose)", rows, spec.tree().cacheBytes() >> 20, shape, shape.size() == 1
+              && (rows + shape.get(0) - 1) / shape.get(0) > TrainSpec.Tree.cacheRows(spec.tree().cacheBytes())
+              ? String.format(Locale.ROOT, " of at most %,d rows", spec.tree().autoBlockBound()) : ""));
     }
 
     // landmarks / k-means centres
