@@ -52,49 +52,68 @@ public final class TrainSpec {
   /** The merge tree. */
   public record Tree(int partitions, int fanout, int landmarks, int candidates, long landmarkDriverRows, Partitioner partitioner,
       Merge merge, boolean earlyStop, long maxBlockRows, int reducers, boolean auto, long cacheBytes, long autoAboveRows,
-      long autoBlockRows) {
+      long autoBlockRows, double blockC, double autoBlockC) {
 
     /** As before issue 18 item 1: a fixed shape (no automatic tree). */
     public Tree(int partitions, int fanout, int landmarks, int candidates, long landmarkDriverRows, Partitioner partitioner,
         Merge merge, boolean earlyStop, long maxBlockRows, int reducers) {
       this(partitions, fanout, landmarks, candidates, landmarkDriverRows, partitioner, merge, earlyStop, maxBlockRows, reducers, false,
-          0, 0, 0);
+          0, 0, 0, 0, 0);
     }
 
     /**
      * The automatic tree ({@code --levels auto} with {@code --partitions 0}, the default; issue 18
      * item 1) for data of {@code rows} rows. m = floor(sqrt(cacheBytes / 4)) rows is the largest
-     * block whose whole kernel matrix fits the kernel cache as floats (8,192 rows at 256 MB), and
-     * M = {@code blockRows} (0: 3m, 24,576 rows at 256 MB) the largest final block of one level:
-     * <ul>
-     *   <li>B = ceil(rows / M) &lt;= p^2: one level of B blocks of at most M rows. Larger final
-     *       blocks are the more accurate ones: on ijcnn1 at C = 32, gamma = 2 the mean of 7 blocks
-     *       of ~7,100 rows lost 0.16 point against svm-train (three seeds), 4 blocks 0.01, 3 blocks
-     *       none (+0.18); on its pattern enlarged to 100,000 rows 13 blocks -0.32, 5 blocks +0.14;
-     *       on the 12,000-row sample 2 blocks -0.38 (one block: svm-train's optimum). At C = 1, or
-     *       on smooth data, blocks of m rows were as accurate; 3m-row blocks cost them 0-40% more
-     *       time (100,000 synthetic rows 10.9 -> 15.1 s; 200,000 rows the same 31.5 s);</li>
-     *   <li>else a bottom level of p B' blocks of about m / p rows merged once into B' = ceil(rows /
-     *       m) (the merge round keeps every bottom solve small for large n; a last level of 3m-row
-     *       blocks there was measured at 1e6 rows: 1.2-1.5x the time, the same accuracy).</li>
-     * </ul>
-     * Data of at most {@code autoAboveRows} rows (sodm.train.exact.below.rows) keeps p^2 -> p: it
-     * ends with the one exact block anyway, for which the tree is the warm start.
+     * block whose whole kernel matrix fits the kernel cache as floats (8,192 rows at 256 MB), so its
+     * solve computes each kernel column once; the last level has B = ceil(rows / m) blocks of at
+     * most m rows: one level of B blocks when B <= p^2, else a bottom level of p B blocks of about
+     * m / p rows merged once into B (the merge keeps each bottom solve small for large n). Data of
+     * at most {@code autoAboveRows} rows (sodm.train.exact.below.rows) keeps p^2 -> p: it ends with
+     * the one exact block anyway, for which the tree is the warm start.
+     *
+     * <p>Larger final blocks where small ones lose: {@code blockC} &gt; 0 is the C that hinge
+     * blocks scale by B (times the larger class weight). When C B &gt; {@code autoBlockC}, the last
+     * level takes B' = ceil(rows / M) blocks of at most M = {@code blockRows} rows (0: 3m, 24,576
+     * at 256 MB), as one level when B' <= p^2 (else the shape above: a merge round into 3m-row
+     * blocks measured 1.2-1.5x the time at 1e6 rows, the same accuracy). Measured (test accuracy
+     * against svm-train at the same C and gamma): ijcnn1 at C = 32, gamma = 2, 7 blocks of m rows
+     * (C B = 224) -0.16 point over three seeds, 3 blocks +0.18; its pattern enlarged to 100,000
+     * rows 13 blocks (C B = 416) -0.32, 5 blocks +0.14; the 12,000-row sample, 2 blocks (C B = 64)
+     * -0.38, one block 0; at C B <= 32 (LIBSVM's C = 1 on ijcnn1, a9a, skin; a9a at C = 8) blocks
+     * of m rows were within 0.17 point and 20-30% faster than larger ones.
      */
-    public static List<Integer> autoShape(long rows, long cacheBytes, int fanout, long blockRows) {
+    public static List<Integer> autoShape(long rows, long cacheBytes, int fanout, long blockRows, double blockC, double autoBlockC) {
       long m = cacheRows(cacheBytes);
-      long big = blockRows > 0 ? blockRows : 3 * m;
       long p2 = (long) fanout * fanout;
-      long one = Math.max(1, (rows + big - 1) / big);
-      if (one <= p2) return List.of((int) one);
       long top = Math.max(1, (rows + m - 1) / m);
+      if (blockC > 0 && blockC * top > autoBlockC) {
+        long big = blockRows > 0 ? blockRows : 3 * m;
+        long one = Math.max(1, (rows + big - 1) / big);
+        if (one <= p2) return List.of((int) one);
+      }
       if (top <= p2 || top * fanout > 1_000_000) return List.of((int) Math.min(top, 1_000_000));
       return List.of((int) (top * fanout), (int) top);
+    }
+
+    /** {@link #autoShape(long, long, int, long, double, double)} for losses whose blocks keep C (ODM, --block-c same). */
+    public static List<Integer> autoShape(long rows, long cacheBytes, int fanout) {
+      return autoShape(rows, cacheBytes, fanout, 0, 0, 0);
     }
 
     /** m = floor(sqrt(cacheBytes / 4)): the rows of the largest block whose float kernel matrix fits the cache. */
     public static long cacheRows(long cacheBytes) {
       return Math.max(2, (long) Math.floor(Math.sqrt(cacheBytes / 4.0)));
+    }
+
+    /** Whether the automatic shape for {@code rows} rows took the larger final blocks (C B above sodm.train.auto.block.c). */
+    public boolean enlarged(long rows) {
+      return auto && rows > autoAboveRows && !shape(rows).equals(autoShape(rows, cacheBytes, fanout));
+    }
+
+    /** The C B of blocks of m rows for {@code rows} rows ({@link #enlarged}'s test). */
+    public double smallBlocksC(long rows) {
+      long m = cacheRows(cacheBytes);
+      return blockC * Math.max(1, (rows + m - 1) / m);
     }
 
     /** The automatic tree's largest final block of one level: sodm.train.auto.block.rows, or 3m. */
@@ -104,7 +123,7 @@ public final class TrainSpec {
 
     /** The block counts per level for {@code rows} rows before --max-block-rows: the automatic shape, or {@link #levelBlocks()}. */
     public List<Integer> shape(long rows) {
-      return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, fanout, autoBlockRows) : levelBlocks();
+      return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, fanout, autoBlockRows, blockC, autoBlockC) : levelBlocks();
     }
 
     /** Block counts per level from the bottom up: K, ceil(K/p), ..., down to <= p blocks (at least one level). */
@@ -232,7 +251,8 @@ public final class TrainSpec {
     tree = new Tree((int) k, fanout, (int) integer(Param.LANDMARKS), (int) integer(Param.LANDMARK_CANDIDATES),
         integer(Param.LANDMARK_DRIVER_ROWS), choice(Param.PARTITIONER, Partitioner.class), choice(Param.MERGE, Merge.class),
         bool(Param.EARLY_STOP), integer(Param.MAX_BLOCK_ROWS), (int) integer(Param.TRAIN_REDUCERS), autoTree,
-        integer(Param.CACHE_MB) << 20, integer(Param.EXACT_BELOW_ROWS), integer(Param.AUTO_BLOCK_ROWS));
+        integer(Param.CACHE_MB) << 20, integer(Param.EXACT_BELOW_ROWS), integer(Param.AUTO_BLOCK_ROWS), autoBlockC(loss, get(Param.BLOCK_C)),
+        real(Param.AUTO_BLOCK_C));
 
     String ref = get(Param.EXACT_REFERENCE);
     exact = new Exact(bool(Param.EXACT), integer(Param.EXACT_BELOW_ROWS), real(Param.EXACT_TOLERANCE),
@@ -412,6 +432,13 @@ public final class TrainSpec {
 
   public long seed() {
     return seed;
+  }
+
+  /** The C that the blocks of a level of B blocks scale by B (hinge losses, --block-c scaled; times the larger class weight), else 0. */
+  static double autoBlockC(Loss loss, String blockCMode) {
+    if (!blockCMode.equals("scaled")) return 0;
+    double c = loss instanceof Loss.Hinge h ? h.c() : loss instanceof Loss.SquaredHinge q ? q.c() : 0;
+    return c * Math.max(loss.weights().positive(), loss.weights().negative());
   }
 
   /** Hinge losses: whether a block of a level of B blocks solves with C times B ({@link Param#BLOCK_C}). */

@@ -90,9 +90,10 @@ public final class KernelTreeTrainer implements Trainer {
     if (!smallTasks && spec.tree().auto() && rows > spec.tree().autoAboveRows()) {
       List<Integer> shape = spec.tree().shape(rows);
       runner.note(String.format(Locale.ROOT, "tree         automatic shape for %,d rows and a %d MB cache: %s blocks%s (--levels or "
-          + "--partitions to choose)", rows, spec.tree().cacheBytes() >> 20, shape, shape.size() == 1
-              && (rows + shape.get(0) - 1) / shape.get(0) > TrainSpec.Tree.cacheRows(spec.tree().cacheBytes())
-              ? String.format(Locale.ROOT, " of at most %,d rows", spec.tree().autoBlockBound()) : ""));
+          + "--partitions to choose)", rows, spec.tree().cacheBytes() >> 20, shape, spec.tree().enlarged(rows)
+              ? String.format(Locale.ROOT, " of at most %,d rows (blocks of %,d rows would solve with C B = %.4g > "
+                  + "sodm.train.auto.block.c %.4g)", spec.tree().autoBlockBound(), TrainSpec.Tree.cacheRows(spec.tree().cacheBytes()),
+                  spec.tree().smallBlocksC(rows), spec.tree().autoBlockC()) : ""));
     }
 
     // landmarks / k-means centres

@@ -23,8 +23,7 @@ import org.sodm.testing.LocalConf;
  * Issue 18 item 0: the default model at LIBSVM's default parameters (hinge, C = 1, gamma = 1/d)
  * on ijcnn1 (sample-data/ijcnn1-12k.xz, 12,000 training rows, 5,000 test rows; see
  * sample-data/README.md). 12,000 rows are above sodm.train.exact.below.rows, so the default is
- * the automatic tree: one block (final blocks of up to 3m = 24,576 rows at the default cache; with
- * final blocks of m rows it was two averaged blocks of 6,000 rows, 90.56%). The fixed 16 -> 4 tree scores
+ * the automatic tree: two averaged blocks of 6,000 rows (90.56%; C B = 2, so blocks of m rows). The fixed 16 -> 4 tree scores
  * 90.54% with C per block scaled ({@code --block-c scaled}) and 89.62% with the whole problem's C
  * in every block ({@code --block-c same}, the rule before issue 18), against the single block's
  * 90.50% and svm-train's 90.56%; the block-mode test below runs a fixed tree.
@@ -53,9 +52,10 @@ class DefaultAccuracyTest {
 
   /**
    * At ijcnn1's tuned parameters (C = 32, gamma = 2) a mean of small blocks loses accuracy, and the automatic tree's final
-   * blocks of up to 3m rows are what keeps it: with a 16 MB cache (m = 2,048 rows) the default takes 2 blocks of 6,000 rows
-   * (98.10%; svm-train 98.48%), final blocks of m rows (the rule before, sodm.train.auto.block.rows = 2048) 6 blocks of
-   * 2,000 rows (96.94%). At the default cache 12,000 rows are one block: the single-block optimum.
+   * blocks of up to 3m rows are what keeps it: with a 16 MB cache (m = 2,048 rows; blocks of m rows would solve with C B =
+   * 192 > sodm.train.auto.block.c 32) the default takes 2 blocks of 6,000 rows (98.10%; svm-train 98.48%), final blocks of m
+   * rows (sodm.train.auto.block.rows = 2048, the shape before) 6 blocks of 2,000 rows (96.94%). At the default cache 12,000
+   * rows are one block: the single-block optimum.
    */
   @Test
   void largerFinalBlocksAreTheMoreAccurateAtLargeC() throws Exception {

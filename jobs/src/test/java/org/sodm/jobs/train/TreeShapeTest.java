@@ -29,28 +29,52 @@ class TreeShapeTest {
 
   @Test
   void chosenShapesForATableOfRowCounts() {
-    // defaults: --levels auto, fanout 4, 256 MB cache (m = 8,192 rows, final blocks of up to 3m = 24,576), exact below 10,000 rows
-    TrainSpec d = spec();
+    TrainSpec d = spec(); // defaults: --levels auto, fanout 4, 256 MB cache (m = 8,192 rows), exact below 10,000 rows, ODM
     assertTrue(d.tree().auto());
-    assertEquals(24_576, d.tree().autoBlockBound());
-    long[] n = {12, 3_089, 10_000, 10_001, 16_384, 24_576, 24_577, 32_561, 49_990, 131_072, 196_046, 393_216, 393_217, 1_000_000,
-        4_000_000};
-    List<List<Integer>> want = List.of(List.of(16, 4), List.of(16, 4), List.of(16, 4), List.of(1), List.of(1), List.of(1), List.of(2),
-        List.of(2), List.of(3), List.of(6), List.of(8), List.of(16), List.of(196, 49), List.of(492, 123), List.of(1956, 489));
+    long[] n = {12, 3_089, 10_000, 10_001, 16_384, 16_385, 32_561, 49_990, 131_072, 131_073, 196_046, 1_000_000, 4_000_000};
+    List<List<Integer>> want = List.of(List.of(16, 4), List.of(16, 4), List.of(16, 4), List.of(2), List.of(2), List.of(3), List.of(4),
+        List.of(7), List.of(16), List.of(68, 17), List.of(96, 24), List.of(492, 123), List.of(1956, 489));
     for (int i = 0; i < n.length; i++) assertEquals(want.get(i), d.tree().shape(n[i]), "n = " + n[i]);
+    assertFalse(d.tree().enlarged(49_990));
 
-    TrainSpec small = spec(Param.CACHE_MB.key(), "64"); // m = 4,096, final blocks of up to 12,288 rows
-    assertEquals(List.of(5), small.tree().shape(49_990));
-    assertEquals(List.of(16), small.tree().shape(196_608));
-    assertEquals(List.of(196, 49), small.tree().shape(196_609), "more than p^2 blocks of 3m: p B -> B blocks of m rows");
+    TrainSpec small = spec(Param.CACHE_MB.key(), "64"); // m = 4,096
+    assertEquals(List.of(13), small.tree().shape(49_990));
+    assertEquals(List.of(68, 17), small.tree().shape(65_537));
     TrainSpec p8 = spec(Param.FANOUT.key(), "8");
     assertEquals(List.of(64, 8), p8.tree().shape(3_089), "small data: p^2 -> p");
-    assertEquals(List.of(41), p8.tree().shape(1_000_000), "41 blocks of 3m <= 8^2: one level");
-    assertEquals(List.of(3912, 489), p8.tree().shape(4_000_000), "163 blocks of 3m > 8^2: a bottom level of 8 x 489");
-    TrainSpec m = spec(Param.AUTO_BLOCK_ROWS.key(), "8192"); // the rule before: final blocks of m rows
-    assertEquals(List.of(7), m.tree().shape(49_990));
-    assertEquals(List.of(100, 25), m.tree().shape(200_000));
-    assertEquals(List.of(2), spec(Param.AUTO_BLOCK_ROWS.key(), "30000").tree().shape(49_990));
+    assertEquals(List.of(984, 123), p8.tree().shape(1_000_000), "123 final blocks > 8^2: a bottom level of 8 x 123");
+    assertEquals(List.of(7), p8.tree().shape(49_990), "7 <= 8^2: one level");
+  }
+
+  /** Hinge losses whose blocks of m rows would solve with C B above sodm.train.auto.block.c (32) take blocks of up to 3m rows. */
+  @Test
+  void largeBlockCTakesLargerFinalBlocks() {
+    TrainSpec c32 = spec(Param.LOSS.key(), "hinge", Param.C.key(), "32");
+    assertEquals(24_576, c32.tree().autoBlockBound());
+    long[] n = {10_001, 12_000, 24_576, 24_577, 49_990, 100_000, 200_000, 393_216, 393_217, 1_000_000};
+    List<List<Integer>> want = List.of(List.of(1), List.of(1), List.of(1), List.of(2), List.of(3), List.of(5), List.of(9), List.of(16),
+        List.of(196, 49), List.of(492, 123));
+    for (int i = 0; i < n.length; i++) assertEquals(want.get(i), c32.tree().shape(n[i]), "C = 32, n = " + n[i]);
+    assertTrue(c32.tree().enlarged(49_990));
+    assertEquals(224, c32.tree().smallBlocksC(49_990), 1e-12);
+    assertFalse(c32.tree().enlarged(1_000_000), "more than p^2 blocks of 3m: the two-level shape of m-row blocks");
+
+    // C B = 1 x 7: blocks of m rows; 4 x 13 = 52 > 32: the larger blocks
+    assertEquals(List.of(7), spec(Param.LOSS.key(), "hinge", Param.C.key(), "1").tree().shape(49_990));
+    assertEquals(List.of(4), spec(Param.LOSS.key(), "hinge", Param.C.key(), "8").tree().shape(32_561), "C B = 32 is not above 32");
+    assertEquals(List.of(5), spec(Param.LOSS.key(), "hinge", Param.C.key(), "4").tree().shape(100_000), "C B = 52");
+    assertEquals(List.of(3), spec(Param.LOSS.key(), "squared-hinge", Param.C.key(), "32").tree().shape(49_990));
+    assertEquals(List.of(3), spec(Param.LOSS.key(), "hinge", Param.C.key(), "8", Param.WEIGHT_POSITIVE.key(), "4").tree().shape(49_990),
+        "the larger class weight: 8 x 4 x 7 > 32");
+    assertEquals(List.of(7), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.BLOCK_C.key(), "same").tree().shape(49_990),
+        "--block-c same: blocks keep C");
+    assertEquals(List.of(7), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.AUTO_BLOCK_C.key(), "1000").tree().shape(49_990));
+    assertEquals(List.of(3), spec(Param.LOSS.key(), "hinge", Param.C.key(), "1", Param.AUTO_BLOCK_C.key(), "0").tree().shape(49_990),
+        "0: always the larger blocks");
+    assertEquals(List.of(2), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.AUTO_BLOCK_ROWS.key(), "30000").tree()
+        .shape(49_990));
+    assertEquals(List.of(41), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.FANOUT.key(), "8").tree().shape(1_000_000),
+        "41 blocks of 3m <= 8^2: one level");
   }
 
   @Test
@@ -84,21 +108,17 @@ class TreeShapeTest {
     conf.set(SodmConf.CACHE_MB, "1"); // m = 512 rows
     conf.set(SodmConf.FANOUT, "2");
     conf.set(Param.EXACT_BELOW_ROWS.key(), "1000"); // svmguide1's 3,089 rows then take the automatic shape
-    conf.set(Param.AUTO_BLOCK_ROWS.key(), "512"); // final blocks of m rows: more than p^2 of them, so the two-level shape
     for (int i = 0; i < kv.length; i += 2) conf.set(kv[i], kv[i + 1]);
     TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
         null, new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), false), l -> {});
     return ModelFiles.readRecord(conf, r.modelPath());
   }
 
-  /**
-   * The automatic tree builds the model of the same shape given explicitly: with final blocks of at most m = 512 rows,
-   * ceil(3089 / 512) = 7 > 2^2, so 14 -> 7 blocks.
-   */
+  /** The automatic tree builds the model of the same shape given explicitly: ceil(3089 / 512) = 7 > 2^2, so 14 -> 7 blocks. */
   @Test
   void modelEqualsTheExplicitShape() throws IOException {
     assertEquals(List.of(14, 7), spec(Param.CACHE_MB.key(), "1", Param.FANOUT.key(), "2", Param.EXACT_BELOW_ROWS.key(), "1000",
-        Param.AUTO_BLOCK_ROWS.key(), "512").tree().shape(3_089));
+        Param.LOSS.key(), "hinge", Param.C.key(), "2").tree().shape(3_089), "C B = 14 <= 32: blocks of m rows");
     ModelRecord auto = train("auto");
     ModelRecord explicit = train("explicit", SodmConf.PARTITIONS, "14", SodmConf.MAX_BLOCK_ROWS, "512");
     assertEquals(7, auto.getBlocks().size());
