@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -117,75 +118,24 @@ public final class IngestJob {
     AvroClasses.trust();
     long t0 = System.nanoTime();
     Configuration conf = new Configuration(base);
-    long maxBad = SodmConf.requireLong(conf, SodmConf.INGEST_SKIP_BAD);
-    if (maxBad < 0) throw new SodmException(SodmConf.INGEST_SKIP_BAD + " (--skip-bad-records) must be >= 0, got " + maxBad);
     double[] range = parseScale(conf);
     OutputGuard.checkDisjoint(conf, output, inputs, "input");
-    List<Path> files = inputFiles(conf, inputs);
-    String format = SodmConf.require(conf, SodmConf.INGEST_FORMAT);
     boolean overwrite = conf.getBoolean(SodmConf.OVERWRITE, false);
-    String codecs = conf.get("io.compression.codecs", "");
-    if (!codecs.contains(XzCodec.class.getName())) {
-      conf.set("io.compression.codecs", (codecs.isEmpty() ? "" : codecs + ",") + XzCodec.class.getName());
-    }
-    Jobs.localParallelism(conf);
+    Parse files = Parse.prepare(conf, inputs);
 
     try (OutputDir out = OutputDir.create(conf, output, overwrite)) {
       Path data = new Path(out.temp(), DATA);
       conf.set(JobFailure.DIR_KEY, new Path(out.temp(), "_failures").toString());
-      Path statsDir = new Path(out.temp(), "_stats");
-      conf.set(IngestTask.STATS_DIR_KEY, statsDir.toString());
       Path sampleParts = new Path(out.temp(), "_samples");
       if (IngestTask.sampleSize(conf) > 0) conf.set(IngestTask.SAMPLE_PARTS_KEY, sampleParts.toString());
-      conf.setBoolean("mapreduce.map.speculative", false);
-      // split size fixed by sodm, not by the file system's block size: the parts are then the same everywhere
-      long splitBytes = org.sodm.jobs.spec.Param.INGEST_SPLIT_BYTES.longValue(conf);
-      conf.setLong(FileInputFormat.SPLIT_MINSIZE, splitBytes);
-      conf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitBytes);
-      String[] names = new String[files.size()];
-      for (int i = 0; i < names.length; i++) names[i] = files.get(i).toString();
-      conf.setStrings(IngestTask.FILES_KEY, names);
-      for (Path f : files) conf.set(IngestMapper.FORMATS_KEY + "." + f, formatOf(format, f));
-      List<Path> csvFiles = files.stream().filter(f -> formatOf(format, f).equals("csv")).toList();
-      if (csvFiles.size() > 1) {
-        // every CSV file's first line is compared with the first file's (same header, same number of columns)
-        String first = IngestMapper.firstLine(conf, csvFiles.get(0));
-        if (first != null) conf.set(IngestMapper.CSV_FIRST_KEY, csvFiles.get(0) + "\n" + first);
-      }
-      if (files.stream().anyMatch(f -> formatOf(format, f).equals("csv"))) {
-        try {
-          IngestMapper.csvParser(conf); // validate options before the job starts
-        } catch (IllegalArgumentException e) {
-          throw new SodmException(e.getMessage());
-        }
-      }
-
-      Job job = Jobs.newJob(conf, "sodm ingest " + inputs);
-      job.setJarByClass(IngestJob.class);
-      FileInputFormat.setInputPaths(job, files.toArray(new Path[0]));
-      job.setInputFormatClass(IngestInputFormat.class);
-      job.setMapperClass(IngestMapper.class);
-      job.setNumReduceTasks(0);
-      job.setOutputFormatClass(AvroKeyOutputFormat.class);
-      AvroJob.setOutputKeySchema(job, Instance.getClassSchema());
-      FileOutputFormat.setOutputPath(job, data);
-      LOG.info("ingest: {} file(s) -> {}", files.size(), output);
+      Parse parse = files.statsUnder(out.temp());
+      Job job = parse.job("sodm ingest " + inputs, IngestMapper.class, Instance.getClassSchema(), data);
+      LOG.info("ingest: {} file(s) -> {}", parse.files().size(), output);
       Jobs.run(job, "ingest");
 
-      StatsAccumulator total = mergeStats(conf, statsDir, names);
+      StatsAccumulator total = parse.finish();
       if (IngestTask.sampleSize(conf) > 0) mergeSamples(conf, sampleParts, new Path(out.temp(), sampleDirName(conf)));
       FeatureStats stats = total.toAvro();
-      if (stats.getRows() == 0) throw new SodmException("empty input: no rows in " + inputs);
-      if (stats.getBadRecords() > maxBad) {
-        throw new SodmException(stats.getBadRecords() + " bad records in all, more than --skip-bad-records " + maxBad);
-      }
-      int maxLabels = (int) SodmConf.requireLong(conf, SodmConf.INGEST_MAX_LABELS);
-      List<String> byAppearance = total.labelsByAppearance();
-      if (byAppearance.size() > maxLabels) {
-        String third = byAppearance.get(maxLabels);
-        throw new SodmException(total.firstSeen(third) + ": label '" + third + "' is " + nthLabel(maxLabels + 1) + " (after "
-            + byAppearance.subList(0, maxLabels) + "); " + limitText(conf, maxLabels));
-      }
       AvroFiles.writeOne(conf, new Path(out.temp(), STATS), FeatureStats.getClassSchema(), stats);
       LabelMap map = null;
       if (total.labelCount() == 2) {
@@ -207,6 +157,99 @@ public final class IngestJob {
       LOG.info(String.format(Locale.ROOT, "ingest: %d rows, %d features, %d non-zeros, labels %s, %d bad skipped, %.1f s",
           stats.getRows(), stats.getDimension(), stats.getNonZeros(), total.labels(), stats.getBadRecords(), secs));
       return new Result(out.target(), stats, map, scaler, secs);
+    }
+  }
+
+  /**
+   * One parse of the input files by map tasks (the ingest's, or a job that uses each row at once,
+   * such as predict's scoring of raw input): the configuration every parsing task reads (files,
+   * formats, split size, statistics directory under {@code temp}), the job, and the merged
+   * statistics with the checks of the whole input (empty, bad records, labels).
+   */
+  public record Parse(Configuration conf, List<String> inputs, List<Path> files, String[] names, long maxBad, Path statsDir) {
+    /** Validates the options and the inputs and sets the parsing keys on {@code conf}; then {@link #statsUnder}. */
+    public static Parse prepare(Configuration conf, List<String> inputs) throws IOException {
+      long maxBad = SodmConf.requireLong(conf, SodmConf.INGEST_SKIP_BAD);
+      if (maxBad < 0) throw new SodmException(SodmConf.INGEST_SKIP_BAD + " (--skip-bad-records) must be >= 0, got " + maxBad);
+      List<Path> files = inputFiles(conf, inputs);
+      String format = SodmConf.require(conf, SodmConf.INGEST_FORMAT);
+      String codecs = conf.get("io.compression.codecs", "");
+      if (!codecs.contains(XzCodec.class.getName())) {
+        conf.set("io.compression.codecs", (codecs.isEmpty() ? "" : codecs + ",") + XzCodec.class.getName());
+      }
+      Jobs.localParallelism(conf);
+      conf.setBoolean("mapreduce.map.speculative", false);
+      // split size fixed by sodm, not by the file system's block size: the parts are then the same everywhere
+      long splitBytes = org.sodm.jobs.spec.Param.INGEST_SPLIT_BYTES.longValue(conf);
+      conf.setLong(FileInputFormat.SPLIT_MINSIZE, splitBytes);
+      conf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitBytes);
+      String[] names = new String[files.size()];
+      for (int i = 0; i < names.length; i++) names[i] = files.get(i).toString();
+      conf.setStrings(IngestTask.FILES_KEY, names);
+      for (Path f : files) conf.set(IngestMapper.FORMATS_KEY + "." + f, formatOf(format, f));
+      List<Path> csvFiles = files.stream().filter(f -> formatOf(format, f).equals("csv")).toList();
+      if (csvFiles.size() > 1) {
+        // every CSV file's first line is compared with the first file's (same header, same number of columns)
+        String first = IngestMapper.firstLine(conf, csvFiles.get(0));
+        if (first != null) conf.set(IngestMapper.CSV_FIRST_KEY, csvFiles.get(0) + "\n" + first);
+      }
+      if (!csvFiles.isEmpty()) {
+        try {
+          IngestMapper.csvParser(conf); // validate options before the job starts
+        } catch (IllegalArgumentException e) {
+          throw new SodmException(e.getMessage());
+        }
+      }
+      return new Parse(conf, inputs, files, names, maxBad, null);
+    }
+
+    /** Whether every file is uncompressed text (LIBSVM, CSV), which map tasks read in splits of any size. */
+    public boolean splittable() {
+      CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
+      for (Path f : files) {
+        if (conf.get(IngestMapper.FORMATS_KEY + "." + f, "libsvm").equals("avro") || codecs.getCodec(f) != null) return false;
+      }
+      return true;
+    }
+
+    /** The tasks write their statistics under {@code temp}/_stats (a temporary directory of the caller's output). */
+    public Parse statsUnder(Path temp) {
+      Path dir = new Path(temp, "_stats");
+      conf.set(IngestTask.STATS_DIR_KEY, dir.toString());
+      return new Parse(conf, inputs, files, names, maxBad, dir);
+    }
+
+    /** The map-only job of {@code mapper} (an {@link IngestMapper}) over the files, writing Avro of {@code schema} to {@code out}. */
+    @SuppressWarnings("rawtypes")
+    public Job job(String name, Class<? extends IngestMapper> mapper, org.apache.avro.Schema schema, Path out) throws IOException {
+      Job job = Jobs.newJob(conf, name);
+      job.setJarByClass(IngestJob.class);
+      FileInputFormat.setInputPaths(job, files.toArray(new Path[0]));
+      job.setInputFormatClass(IngestInputFormat.class);
+      job.setMapperClass(mapper);
+      job.setNumReduceTasks(0);
+      job.setOutputFormatClass(AvroKeyOutputFormat.class);
+      AvroJob.setOutputKeySchema(job, schema);
+      FileOutputFormat.setOutputPath(job, out);
+      return job;
+    }
+
+    /** After the job: the tasks' statistics merged; fails on an empty input, too many bad records or labels. */
+    public StatsAccumulator finish() throws IOException {
+      StatsAccumulator total = mergeStats(conf, statsDir, names);
+      FeatureStats stats = total.toAvro();
+      if (stats.getRows() == 0) throw new SodmException("empty input: no rows in " + inputs);
+      if (stats.getBadRecords() > maxBad) {
+        throw new SodmException(stats.getBadRecords() + " bad records in all, more than --skip-bad-records " + maxBad);
+      }
+      int maxLabels = (int) SodmConf.requireLong(conf, SodmConf.INGEST_MAX_LABELS);
+      List<String> byAppearance = total.labelsByAppearance();
+      if (byAppearance.size() > maxLabels) {
+        String third = byAppearance.get(maxLabels);
+        throw new SodmException(total.firstSeen(third) + ": label '" + third + "' is " + nthLabel(maxLabels + 1) + " (after "
+            + byAppearance.subList(0, maxLabels) + "); " + limitText(conf, maxLabels));
+      }
+      return total;
     }
   }
 

@@ -19,20 +19,39 @@ import org.sodm.jobs.support.SodmConf;
 /**
  * Parses one split of an input file (LIBSVM or CSV text, or a whole Avro file) into Avro Instances.
  * Text: the key is the byte offset and the value the line; Avro: the key is the record.
+ *
+ * <p>The ingest writes each Instance ({@link #sink}); a subclass may use it at once instead, with
+ * other output types (predict's scoring of raw input: {@code org.sodm.jobs.predict.ScoringIngestMapper}),
+ * keeping the same ids, statistics and errors.
  */
-public class IngestMapper extends Mapper<Object, Object, AvroKey<Instance>, NullWritable> {
+public class IngestMapper<KO, VO> extends Mapper<Object, Object, KO, VO> {
   static final String FORMATS_KEY = "sodm.internal.ingest.format";
   /** The first CSV file of the input and its first line: "FILE\nLINE". */
   static final String CSV_FIRST_KEY = "sodm.internal.ingest.csv.first";
 
+  /** Where a parsed row goes: the ingest's Avro output, or a task that uses it at once (predict's scoring). */
+  public interface Sink {
+    void write(Instance row) throws IOException, InterruptedException;
+  }
+
   private IngestTask task;
+  private final AvroKey<Instance> key = new AvroKey<>();
   private LibsvmParser libsvm;
   private CsvParser csv;
   private String header;
 
+  /** What happens to each parsed row: the ingest writes it as the task's output. */
+  @SuppressWarnings("unchecked")
+  protected Sink sink(Context context) {
+    return row -> {
+      key.datum(row);
+      context.write((KO) key, (VO) NullWritable.get());
+    };
+  }
+
   @Override
-  protected void setup(Context context) {
-    task = new IngestTask(context);
+  protected void setup(Context context) throws IOException {
+    task = new IngestTask(context, sink(context));
     Configuration conf = context.getConfiguration();
     String format = conf.get(FORMATS_KEY + "." + task.file(), "libsvm");
     if (format.equals("csv")) {

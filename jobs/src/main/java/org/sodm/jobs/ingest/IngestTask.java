@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.io.InputStream;
-import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -15,8 +14,6 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.apache.hadoop.util.LineReader;
-import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.slf4j.Logger;
@@ -55,7 +52,8 @@ final class IngestTask {
   static final String COUNTER_GROUP = "sodm.ingest";
   static final int LOGGED_SAMPLES = 5;
 
-  private final TaskInputOutputContext<?, ?, AvroKey<Instance>, NullWritable> context;
+  private final org.apache.hadoop.mapreduce.MapContext<?, ?, ?, ?> context;
+  private final IngestMapper.Sink sink;
   private final Path path;
   private final String file;
   private final int ordinal;
@@ -69,15 +67,15 @@ final class IngestTask {
   private final long maxBad;
   private final int maxLabels;
   private final StatsAccumulator stats = new StatsAccumulator();
-  private final AvroKey<Instance> key = new AvroKey<>();
   private final BottomK<Instance> sample;
   private final long sampleSeed;
   private long bad;
   private org.apache.hadoop.mapreduce.Counter records;
 
-  IngestTask(Mapper<Object, Object, AvroKey<Instance>, NullWritable>.Context context) {
+  IngestTask(org.apache.hadoop.mapreduce.MapContext<?, ?, ?, ?> context, IngestMapper.Sink sink) {
     AvroClasses.trust();
     this.context = context;
+    this.sink = sink;
     Configuration conf = context.getConfiguration();
     FileSplit split = (FileSplit) context.getInputSplit();
     this.path = split.getPath();
@@ -171,8 +169,7 @@ final class IngestTask {
           + describeLabels() + "); " + IngestJob.limitText(context.getConfiguration(), maxLabels));
     }
     Instance in = Instances.toAvro(id, row.label(), row.features());
-    key.datum(in);
-    context.write(key, NullWritable.get());
+    sink.write(in);
     long rank = Seeds.ingestSampleRank(sampleSeed, id);
     if (sample.wants(rank)) sample.offer(rank, in); // every row is a new Instance
     if (records == null) records = context.getCounter(COUNTER_GROUP, "records");

@@ -32,8 +32,10 @@ import org.sodm.model.Metrics;
 import org.sodm.model.Model;
 
 /**
- * {@code sodm predict}: map-only batch scoring. Raw input (LIBSVM/CSV/Avro files) is ingested
- * first (same parsers, same ids, same errors); an ingest directory is scored as is. The model
+ * {@code sodm predict}: map-only batch scoring, one job. Raw input (LIBSVM/CSV/Avro files, plain or
+ * compressed) is parsed by the scoring tasks themselves ({@link ScoringIngestMapper}: the ingest's
+ * parsers, ids, bad-record policy and errors, without writing an ingest directory in between); an
+ * ingest directory is scored as is ({@link PredictMapper}). The model
  * reaches every task through the distributed cache. Output: OUT/part-m-*.avro (Prediction),
  * and OUT/metrics.json when every row is labelled.
  */
@@ -69,21 +71,22 @@ public final class PredictJob {
     }
   }
 
-  /**
-   * Local mode: the split size that gives every local core a map task (the ingest writes one
-   * Avro file per input file, and scoring is the CPU-bound part); 0 on a cluster, where the
-   * splits follow the file system's blocks. Avro files split at their sync markers; each
-   * prediction keeps its instance id, so the predictions and metrics do not depend on it.
-   */
   /** Smallest split of the local-mode rule (1 MB; tests lower it to split small files). */
   static final String MIN_SPLIT_KEY = "sodm.internal.predict.min.split.bytes";
 
-  static long localSplitBytes(Configuration conf, Path data) throws IOException {
+  /**
+   * Local mode: the split size that gives every local core a map task over {@code files} (scoring
+   * is the CPU-bound part); 0 on a cluster, where the splits follow the file system's blocks (Avro
+   * files) or sodm.ingest.split.bytes (raw text). Avro files split at their sync markers, text at
+   * lines (compressed text is one task per file); each prediction keeps its instance id, so the
+   * predictions and metrics do not depend on the split.
+   */
+  static long localSplitBytes(Configuration conf, List<Path> files) throws IOException {
     if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) return 0;
     int p = conf.getInt("mapreduce.local.map.tasks.maximum", 1);
     if (p <= 1) return 0;
     long bytes = 0;
-    for (Path f : AvroFiles.dataFiles(conf, data)) bytes += f.getFileSystem(conf).getFileStatus(f).getLen();
+    for (Path f : files) bytes += f.getFileSystem(conf).getFileStatus(f).getLen();
     return Math.max(conf.getLong(MIN_SPLIT_KEY, 1L << 20), (bytes + p - 1) / p);
   }
 
@@ -102,46 +105,67 @@ public final class PredictJob {
       throw new SodmException("--mode local needs a model trained with --partitioner kmeans (" + modelFile + " has no routing)");
     }
     try (OutputDir od = OutputDir.create(conf, output, conf.getBoolean(SodmConf.OVERWRITE, false))) {
-      Path data;
       Path in = new Path(inputs.get(0));
       FileSystem ifs = in.getFileSystem(conf);
-      IngestJob.Result ingested;
-      if (inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS))) {
-        ingested = IngestJob.read(conf, in);
-        data = new Path(in, IngestJob.DATA);
-      } else {
-        Configuration ic = new Configuration(conf);
-        ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
-        ic.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails the evaluation by name
-        ic.setBoolean(SodmConf.OVERWRITE, false);
-        ingested = IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest"));
-        data = new Path(ingested.dir(), IngestJob.DATA);
-      }
-      checkLabels(ingested, model, modelFile);
       conf.set(JobFailure.DIR_KEY, new Path(od.temp(), "_failures").toString());
       Path unseenDir = new Path(od.temp(), "_unseen");
       conf.set(UNSEEN_DIR_KEY, unseenDir.toString());
       vectorTasks(conf);
-      Job job = Jobs.newJob(conf, "sodm predict");
-      job.setJarByClass(PredictJob.class);
+      Path pred = new Path(od.temp(), "predictions");
+      Job job;
+      IngestJob.Parse parse = null;
+      boolean ingestDir = inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS));
+      if (!ingestDir) {
+        conf.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails by name below
+        parse = IngestJob.Parse.prepare(new Configuration(conf), inputs);
+      }
+      if (parse != null && parse.splittable()) {
+        // uncompressed text: each map task parses its split as the ingest does and scores the rows at once (one job, no
+        // ingest directory in between)
+        parse = parse.statsUnder(od.temp());
+        long split = localSplitBytes(conf, parse.files());
+        if (split > 0) {
+          parse.conf().setLong(FileInputFormat.SPLIT_MINSIZE, 1);
+          parse.conf().setLong(FileInputFormat.SPLIT_MAXSIZE, split);
+        }
+        job = parse.job("sodm predict " + inputs, ScoringIngestMapper.class, Prediction.getClassSchema(), pred);
+      } else {
+        // an ingest directory, or compressed / Avro files (one parsing task per file): scored over the cores from Avro
+        Path data;
+        if (ingestDir) {
+          checkLabels(IngestJob.read(conf, in).stats(), model, modelFile);
+          data = new Path(in, IngestJob.DATA);
+        } else {
+          parse = null;
+          Configuration ic = new Configuration(conf);
+          ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
+          ic.setBoolean(SodmConf.OVERWRITE, false);
+          IngestJob.Result ingested = IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest"));
+          checkLabels(ingested.stats(), model, modelFile);
+          data = new Path(ingested.dir(), IngestJob.DATA);
+        }
+        job = Jobs.newJob(conf, "sodm predict");
+        job.setJarByClass(PredictJob.class);
+        job.setInputFormatClass(AvroKeyInputFormat.class);
+        AvroJob.setInputKeySchema(job, Instance.getClassSchema());
+        FileInputFormat.setInputPaths(job, data);
+        long split = localSplitBytes(conf, AvroFiles.dataFiles(conf, data));
+        if (split > 0) FileInputFormat.setMaxInputSplitSize(job, split);
+        job.setMapperClass(PredictMapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputFormatClass(AvroKeyOutputFormat.class);
+        AvroJob.setOutputKeySchema(job, Prediction.getClassSchema());
+        FileOutputFormat.setOutputPath(job, pred);
+      }
       job.addCacheFile(modelFile.toUri());
       job.getConfiguration().set(PredictMapper.MODEL_KEY, modelFile.toUri().toString());
-      job.setInputFormatClass(AvroKeyInputFormat.class);
-      AvroJob.setInputKeySchema(job, Instance.getClassSchema());
-      FileInputFormat.setInputPaths(job, data);
-      long split = localSplitBytes(conf, data);
-      if (split > 0) FileInputFormat.setMaxInputSplitSize(job, split);
-      job.setMapperClass(PredictMapper.class);
-      job.setNumReduceTasks(0);
-      job.setOutputFormatClass(AvroKeyOutputFormat.class);
-      AvroJob.setOutputKeySchema(job, Prediction.getClassSchema());
-      Path pred = new Path(od.temp(), "predictions");
-      FileOutputFormat.setOutputPath(job, pred);
       Jobs.run(job, "predict");
+      if (parse != null) checkLabels(parse.finish().toAvro(), model, modelFile);
       FileSystem fs = od.temp().getFileSystem(conf);
       // flatten: predictions at the top of OUT
       for (Path p : AvroFiles.dataFiles(conf, pred)) fs.rename(p, new Path(od.temp(), p.getName()));
       fs.delete(pred, true);
+      fs.delete(new Path(od.temp(), "_stats"), true);
       fs.delete(new Path(od.temp(), "_ingest"), true);
       fs.delete(new Path(od.temp(), "_failures"), true);
       UnseenFeatures unseen = readUnseen(fs, unseenDir);
@@ -188,11 +212,11 @@ public final class PredictJob {
   }
 
   /** Fails, naming the file and line of its first row, on a label the model does not have. */
-  private static void checkLabels(IngestJob.Result data, Model model, Path modelFile) {
-    if (data.stats().getLabels() == null) return;
+  private static void checkLabels(org.sodm.avro.FeatureStats stats, Model model, Path modelFile) {
+    if (stats.getLabels() == null) return;
     List<String> known = model instanceof org.sodm.model.MulticlassModel mm ? mm.classes()
         : List.of(model.labels().negative(), model.labels().positive());
-    for (var l : data.stats().getLabels()) {
+    for (var l : stats.getLabels()) {
       if (l.getLabel() == null) continue;
       String label = l.getLabel().toString();
       if (known.contains(label)) continue;

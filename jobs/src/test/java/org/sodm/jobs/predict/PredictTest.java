@@ -88,6 +88,51 @@ class PredictTest {
     assertEquals(a.metrics().accuracy(), b.metrics().accuracy(), 0.0);
   }
 
+  /**
+   * Uncompressed raw input is parsed and scored in one job (ScoringIngestMapper): every prediction (id, label, decision value,
+   * predicted label) equals the one of the ingested directory scored by PredictMapper; gzip text (one parsing task per file)
+   * is ingested first and scored over the cores, with the same decision values; a malformed line fails naming the file and
+   * line, with no output left behind.
+   */
+  @Test
+  void rawInputScoredInOneJobEqualsTheIngestedDirectory() throws Exception {
+    Configuration conf = LocalConf.create(tmp);
+    TrainPipeline.Result r = smallModel(conf);
+    Path raw = LocalConf.sampleData("synthetic-2k.libsvm");
+    Path gz = tmp.resolve("rows.libsvm.gz");
+    try (var o = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      o.write(Files.readAllBytes(raw));
+    }
+    Configuration ic = new Configuration(conf);
+    ic.set(SodmConf.INGEST_SCALE, "none");
+    org.sodm.jobs.ingest.IngestJob.run(ic, List.of(raw.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("ingested").toString()));
+    PredictJob.Result viaDir = PredictJob.run(conf, r.modelPath(), List.of(tmp.resolve("ingested").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("p-dir").toString()));
+    PredictJob.Result direct = PredictJob.run(conf, r.modelPath(), List.of(raw.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("p-raw").toString()));
+    PredictJob.Result zipped = PredictJob.run(conf, r.modelPath(), List.of(gz.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("p-gz").toString()));
+    List<String> want = sorted(conf, "p-dir");
+    assertEquals(2000, want.size());
+    assertEquals(want, sorted(conf, "p-raw"));
+    assertEquals(decisions(conf, "p-dir"), decisions(conf, "p-gz"), "gzip: the same rows in the same order");
+    assertEquals(viaDir.metrics().accuracy(), direct.metrics().accuracy(), 0.0);
+    assertEquals(viaDir.metrics().auc(), zipped.metrics().auc(), 0.0);
+    try (var f = Files.list(tmp.resolve("p-raw"))) {
+      assertTrue(f.noneMatch(p -> List.of("_stats", "_unseen", "_failures", "predictions").contains(p.getFileName().toString())),
+          "no _stats / _unseen / _failures left");
+    }
+
+    List<String> lines = new java.util.ArrayList<>(Files.readAllLines(raw));
+    lines.set(1233, "+1 1:0.5 2:oops");
+    Path bad = tmp.resolve("bad.libsvm");
+    Files.write(bad, lines);
+    Exception e = assertThrows(Exception.class, () -> PredictJob.run(conf, r.modelPath(), List.of(bad.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("p-bad").toString())));
+    assertTrue(e.getMessage().contains("bad.libsvm:1234"), e.getMessage());
+    assertFalse(Files.exists(tmp.resolve("p-bad")), "nothing written on failure");
+  }
+
   /** Decision values in row order (the ids are byte offsets, which the extra features move). */
   private List<Double> decisions(Configuration conf, String dir) throws Exception {
     List<Prediction> all = org.sodm.jobs.support.AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve(dir).toString()),
