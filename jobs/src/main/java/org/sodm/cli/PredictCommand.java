@@ -15,7 +15,9 @@ import picocli.CommandLine.Option;
     "records {id, label, decision, predicted}; with labelled input also OUTPUT/metrics.json and a summary.",
     "Binary kernel models score 1,024 rows at a time against one expansion (the blocks' identical support",
     "vectors merged), rows x support vectors in cache-sized blocks; bin/sodm adds the JDK's Vector API for",
-    "the RBF sums (SODM_VECTOR=0: without it; README, Scoring)."})
+    "the RBF sums (SODM_VECTOR=0: without it; README, Scoring).",
+    "Uncompressed LIBSVM / CSV files are parsed by the scoring tasks themselves (one job, the ingest's ids and",
+    "file:line errors); compressed or Avro files are ingested first, then scored over the cores."})
 public final class PredictCommand extends SodmCommand {
   @Option(names = {"-m", "--model"}, required = true, paramLabel = "MODEL", description = "model.avro or a training output directory.")
   String model;
