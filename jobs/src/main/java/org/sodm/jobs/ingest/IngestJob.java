@@ -115,13 +115,25 @@ public final class IngestJob {
 
   /** Runs the ingest. Options come from {@code conf} (see sodm-default.xml, sodm.ingest.*). */
   public static Result run(Configuration base, List<String> inputs, Path output) throws IOException {
-    AvroClasses.trust();
-    long t0 = System.nanoTime();
     Configuration conf = new Configuration(base);
     double[] range = parseScale(conf);
     OutputGuard.checkDisjoint(conf, output, inputs, "input");
+    return run(Parse.prepare(conf, inputs), range, output);
+  }
+
+  /** Runs the ingest of inputs already listed and checked ({@link Parse#prepare}; its configuration holds the options). */
+  public static Result run(Parse files, Path output) throws IOException {
+    double[] range = parseScale(files.conf());
+    OutputGuard.checkDisjoint(files.conf(), output, files.inputs(), "input");
+    return run(files, range, output);
+  }
+
+  private static Result run(Parse files, double[] range, Path output) throws IOException {
+    AvroClasses.trust();
+    long t0 = System.nanoTime();
+    Configuration conf = files.conf();
+    List<String> inputs = files.inputs();
     boolean overwrite = conf.getBoolean(SodmConf.OVERWRITE, false);
-    Parse files = Parse.prepare(conf, inputs);
 
     try (OutputDir out = OutputDir.create(conf, output, overwrite)) {
       Path data = new Path(out.temp(), DATA);

@@ -116,8 +116,11 @@ public final class PredictJob {
       IngestJob.Parse parse = null;
       boolean ingestDir = inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS));
       if (!ingestDir) {
-        conf.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails by name below
-        parse = IngestJob.Parse.prepare(new Configuration(conf), inputs);
+        Configuration ic = new Configuration(conf);
+        ic.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails by name below
+        ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
+        ic.setBoolean(SodmConf.OVERWRITE, false);
+        parse = IngestJob.Parse.prepare(ic, inputs);
       }
       if (parse != null && parse.splittable()) {
         // uncompressed text: each map task parses its split as the ingest does and scores the rows at once (one job, no
@@ -136,11 +139,8 @@ public final class PredictJob {
           checkLabels(IngestJob.read(conf, in).stats(), model, modelFile);
           data = new Path(in, IngestJob.DATA);
         } else {
-          parse = null;
-          Configuration ic = new Configuration(conf);
-          ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
-          ic.setBoolean(SodmConf.OVERWRITE, false);
-          IngestJob.Result ingested = IngestJob.run(ic, inputs, new Path(od.temp(), "_ingest"));
+          IngestJob.Result ingested = IngestJob.run(parse, new Path(od.temp(), "_ingest")); // the inputs listed once
+          parse = null; // the ingest checked its statistics
           checkLabels(ingested.stats(), model, modelFile);
           data = new Path(ingested.dir(), IngestJob.DATA);
         }

@@ -85,7 +85,7 @@ public final class TrainSpec {
     public static List<Integer> autoShape(long rows, long cacheBytes, int fanout, long blockRows, double blockC, double autoBlockC) {
       long m = cacheRows(cacheBytes);
       long p2 = (long) fanout * fanout;
-      long top = Math.max(1, (rows + m - 1) / m);
+      long top = cacheBlocks(rows, cacheBytes);
       if (blockC > 0 && blockC * top > autoBlockC) {
         long big = blockRows > 0 ? blockRows : 3 * m;
         long one = Math.max(1, (rows + big - 1) / big);
@@ -110,10 +110,15 @@ public final class TrainSpec {
       return auto && rows > autoAboveRows && !shape(rows).equals(autoShape(rows, cacheBytes, fanout));
     }
 
+    /** B = ceil(rows / m): the blocks of at most m = {@link #cacheRows} rows. */
+    static long cacheBlocks(long rows, long cacheBytes) {
+      long m = cacheRows(cacheBytes);
+      return Math.max(1, (rows + m - 1) / m);
+    }
+
     /** The C B of blocks of m rows for {@code rows} rows ({@link #enlarged}'s test). */
     public double smallBlocksC(long rows) {
-      long m = cacheRows(cacheBytes);
-      return blockC * Math.max(1, (rows + m - 1) / m);
+      return blockC * cacheBlocks(rows, cacheBytes);
     }
 
     /** The automatic tree's largest final block of one level: sodm.train.auto.block.rows, or 3m. */
