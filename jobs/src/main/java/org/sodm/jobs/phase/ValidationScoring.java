@@ -109,7 +109,8 @@ public final class ValidationScoring {
       String f = context.getConfiguration().get(MODEL_KEY);
       if (f == null) throw new IOException("validation scoring: " + MODEL_KEY + " is not set");
       Path file = new Path(f);
-      model = ModelCodec.fromAvro(ModelCodec.verify(AvroFiles.readOne(context.getConfiguration(), file, ModelRecord.class)));
+      // the model this training run's driver has just written (and digested): not digested again
+      model = ModelCodec.fromVerified(AvroFiles.readOne(context.getConfiguration(), file, ModelRecord.class));
     }
 
     @Override

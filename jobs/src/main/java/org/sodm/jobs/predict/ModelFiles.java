@@ -45,9 +45,29 @@ public final class ModelFiles {
     }
   }
 
+  /** The model of {@code file}, its digest verified. */
   public static Model read(Configuration conf, Path file) throws IOException {
+    return decode(file, readRecord(conf, file));
+  }
+
+  /**
+   * A task's copy of the model its driver read with {@link #read} before submitting the job: the
+   * distributed cache localises that same file (YARN refuses a file changed since submission), so
+   * the task does not compute the digest again.
+   */
+  public static Model readVerifiedByDriver(Configuration conf, Path file) throws IOException {
+    ModelRecord r;
     try {
-      return ModelCodec.fromAvro(readRecord(conf, file));
+      r = AvroFiles.readOne(conf, file, ModelRecord.class);
+    } catch (IOException | RuntimeException e) {
+      throw new SodmException(file + " is not a readable sodm model: " + Causes.describe(e, "reading " + file));
+    }
+    return decode(file, r);
+  }
+
+  private static Model decode(Path file, ModelRecord verified) {
+    try {
+      return ModelCodec.fromVerified(verified);
     } catch (IllegalArgumentException e) {
       throw new SodmException(file + ": " + e.getMessage());
     }

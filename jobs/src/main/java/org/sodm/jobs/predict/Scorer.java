@@ -56,7 +56,7 @@ final class Scorer {
       JobFailure.report(context, e.getMessage());
       throw e;
     }
-    model = ModelFiles.read(context.getConfiguration(), file);
+    model = ModelFiles.readVerifiedByDriver(context.getConfiguration(), file);
     routed = "local".equals(context.getConfiguration().get(org.sodm.jobs.support.SodmConf.PREDICT_MODE, "global"))
         ? (KernelModel) model : null;
     batched = routed == null && !(model instanceof org.sodm.model.MulticlassModel);
