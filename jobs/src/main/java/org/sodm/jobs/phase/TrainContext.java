@@ -27,6 +27,11 @@ import org.sodm.model.Model;
 public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runner, IngestJob.Result data,
     List<Instance> validation, List<String> inputs) {
 
+  /** This context with another spec (the configuration unchanged). */
+  public TrainContext withSpec(TrainSpec s) {
+    return new TrainContext(conf, s, runner, data, validation, inputs);
+  }
+
   /** The model's provenance: version, time, inputs, a fingerprint of the data, the spec's parameters, the levels. */
   public Provenance provenance(List<LevelStats> levels) {
     java.util.Map<String, String> params = new HashMap<>(spec.values());

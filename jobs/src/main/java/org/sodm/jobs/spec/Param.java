@@ -64,8 +64,9 @@ public enum Param {
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
           + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "
           + "with one warm block solve (no PBM). auto (the default): on "
-          + "for --loss hinge in the kernel merge tree, unless --bias, sodm.train.exact.single=never, or --exact on more than "
-          + "sodm.train.exact.below.rows rows (PBM); true: on, refused where it cannot apply; false: off."),
+          + "for --loss hinge in the kernel merge tree, unless --bias or sodm.train.exact.single=never; with --exact on more than "
+          + "sodm.train.exact.below.rows rows (PBM may follow) the tree's blocks solve without it and exact mode's final solve, "
+          + "when it is one warm block, with it; true: on, refused where it cannot apply; false: off."),
   COMMON_OFFSET("sodm.train.offset.common", "true", Group.LOSS, Type.bool(), "--no-common-offset", null,
       "With the offset (--offset) and a model of several averaged blocks: one offset for the averaged function, LIBSVM's rule "
           + "(the mean of y_i - f(x_i) over the blocks' free support vectors) in place of the mean of the blocks' own offsets. "

@@ -101,8 +101,22 @@ final class ExactPhase {
     return base.equals("refine") || base.equals("level-0") || PBM_ITERATION.matcher(base).matches();
   }
 
+  /**
+   * Whether this run's final one warm block solves with LIBSVM's offset although the tree's blocks did not ({@link
+   * TrainKeys#EXACT_OFFSET}: --offset auto with --exact on more rows than sodm.train.exact.below.rows); a binary problem or
+   * every sub-problem in one job, not the sub-problems solved in turn ({@link #runEach}).
+   */
+  boolean offsetInOneBlock() {
+    return suffix.isEmpty() && conf.getBoolean(TrainKeys.EXACT_OFFSET, false) && !spec.offset();
+  }
+
   /** A one-block solve of the last level's records (every block to parent 0) with the given merge mode. */
   private PhaseRunner.Phase oneBlock(String name, Path last, int lastBlocks, String merge, SummaryOf summary) {
+    return oneBlock(name, last, lastBlocks, merge, false, summary);
+  }
+
+  /** {@link #oneBlock(String, Path, int, String, SummaryOf)}, with LIBSVM's offset when {@code offset}. */
+  private PhaseRunner.Phase oneBlock(String name, Path last, int lastBlocks, String merge, boolean offset, SummaryOf summary) {
     return new PhaseRunner.Phase() {
       @Override
       public String name() {
@@ -114,6 +128,7 @@ final class ExactPhase {
         // every block to parent 0; the partitions explicit, so the huge fanout is not raised to a power
         TrainSpec one = spec.with(Param.PARTITIONS, Integer.toString(spec.tree().partitions()))
             .with(Param.FANOUT, Integer.toString(Integer.MAX_VALUE)).with(Param.MERGE, merge);
+        if (offset) one = one.with(Param.OFFSET, "true");
         Configuration c = one.writeTo(new Configuration(conf));
         SolveJob.run(c, last, false, 0, 1, lastBlocks, new Path(temp, "data"), new Path(temp, "stats"));
       }
@@ -164,9 +179,10 @@ final class ExactPhase {
       long budget = spec.exactSingleEvaluations();
       String why = fits ? "x 4 B <= cache" : budget > 0 && supportVectors * rows <= budget
           ? String.format(Locale.ROOT, "= %.3g evaluations <= %.3g", (double) supportVectors * rows, (double) budget) : "x 4 B > cache";
-      PhaseRunner.Done d = runner.run("exact" + suffix, oneBlock("level-0" + suffix, last, blocks, "warm", s -> String.format(Locale.ROOT,
-          "one block (SV %d x N %d %s): obj %.10g viol %.2e%s", supportVectors, rows, why, s.getObjective(), s.getMaxViolation(),
-          gap(s.getObjective()))));
+      boolean offset = offsetInOneBlock();
+      PhaseRunner.Done d = runner.run("exact" + suffix, oneBlock("level-0" + suffix, last, blocks, "warm", offset, s -> String.format(
+          Locale.ROOT, "one block (SV %d x N %d %s%s): obj %.10g viol %.2e%s", supportVectors, rows, why, offset ? ", LIBSVM's offset"
+              : "", s.getObjective(), s.getMaxViolation(), gap(s.getObjective()))));
       BlockStats s = TrainIO.readStats(conf, new Path(d.dir(), "stats")).get(0);
       return new Result(new Path(d.dir(), "data"), 0, false, s.getObjective(), s.getMaxViolation(), 0, s.getConverged(),
           (System.nanoTime() - t0) / 1e9);

@@ -200,6 +200,7 @@ public final class KernelTreeTrainer implements Trainer {
     UnaryOperator<TrainRecord> transform = null;
     int merges = levels.size() - 1;
     ExactPhase.Result exactResult = null;
+    TrainContext mctx = ctx; // the model's context (exact mode's final solve may add LIBSVM's offset)
     int lastBlocks = levelBlocks.get(levels.size() - 1); // per sub-problem
     int lastLevelBlocks = lastBlocks;
     boolean bySize = spec.exact().bySize(rows, lastBlocks);
@@ -216,6 +217,8 @@ public final class KernelTreeTrainer implements Trainer {
       } else {
         // binary; or multi-class with every sub-problem one warm solve: one block per sub-problem, all in one job
         ex = exact.run(last, rows, plan == null ? top1.getBlocks() : lastBlocks, top1.getSupportVectors(), bySize || plan != null);
+        // the final one warm block solved with LIBSVM's offset: the model takes its b (and says offset true)
+        if (!ex.pbm() && exact.offsetInOneBlock()) mctx = ctx.withSpec(spec.with(Param.OFFSET, "true"));
       }
       last = ex.data();
       exactResult = ex;
@@ -226,8 +229,8 @@ public final class KernelTreeTrainer implements Trainer {
         return c;
       };
       lastBlocks = 1;
-      org.sodm.model.Model exModel = buildModel(ctx, last, List.of(), transform, 1).model();
-      Double acc = ctx.validationAccuracy(exModel);
+      org.sodm.model.Model exModel = buildModel(mctx, last, List.of(), transform, 1).model();
+      Double acc = mctx.validationAccuracy(exModel);
       levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel.supportVectors(), 0L, ex.seconds(), 0L,
           acc));
       runner.say("exact", String.format(Locale.ROOT, "%s%s obj %.10g viol %.2e%s%s",
@@ -237,7 +240,7 @@ public final class KernelTreeTrainer implements Trainer {
           acc == null ? "" : String.format(Locale.ROOT, "  acc %.2f%%", 100 * acc)), ex.seconds());
     }
 
-    Built built = buildModel(ctx, last, levels, transform, lastBlocks);
+    Built built = buildModel(mctx, last, levels, transform, lastBlocks);
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("levels", TrainOutput.levels(levels));
     Map<String, Object> exactReport = null;
@@ -260,7 +263,7 @@ public final class KernelTreeTrainer implements Trainer {
       }
       report.put("exact", exactReport);
     }
-    if (plan != null && !plan.full()) return crossValidation(ctx, built, plan, levels, report);
+    if (plan != null && !plan.full()) return crossValidation(mctx, built, plan, levels, report);
     if (plan != null) {
       org.sodm.model.MulticlassModel mm = built.multi();
       if (plan.folds() > 0) {
@@ -283,9 +286,9 @@ public final class KernelTreeTrainer implements Trainer {
     if ((kmeans && levelBlocks.get(0) > 1) || (exactResult != null && exactResult.pbm())) {
       // multilevel: the last level's own clusters are its blocks (early prediction at any level routes to that level's clusters)
       if (exactResult != null && exactResult.pbm()) { // PBM's own k-means blocks (seed 004 section 4.3)
-        model = model.withRouting(routing(ctx, model, kernel, exactResult.pbmBlocks(), 0, exactResult, exactResult.kmeans()));
+        model = model.withRouting(routing(mctx, model, kernel, exactResult.pbmBlocks(), 0, exactResult, exactResult.kmeans()));
       } else {
-        model = model.withRouting(routing(ctx, model, kernel, multilevel ? lastLevelBlocks : levelBlocks.get(0), multilevel ? 0 : merges,
+        model = model.withRouting(routing(mctx, model, kernel, multilevel ? lastLevelBlocks : levelBlocks.get(0), multilevel ? 0 : merges,
             exactResult, multilevel ? routeDir[0] : new Path(new Path(ctx.runner().work(), "landmarks"), "data")));
       }
     }

@@ -39,6 +39,12 @@ public final class TrainKeys {
 
   /** nu-SVC with sub-problems: each task's nu, "v0,v1,..." by task index ({@link KernelTreeTrainer#resolveNu}). */
   static final String NU_TASKS = "sodm.internal.train.nu.tasks";
+  /**
+   * --offset auto turned off only because --exact on more than sodm.train.exact.below.rows rows may end with PBM (no equality
+   * constraint): the tree's blocks solve without the offset, and exact mode's one warm block, when it is the final solve,
+   * with it (LIBSVM's model). Set by {@link TrainPipeline#resolveOffset}.
+   */
+  static final String EXACT_OFFSET = "sodm.internal.train.exact.offset";
 
   static void setNuTasks(Configuration conf, double[] nu) {
     StringBuilder b = new StringBuilder();

@@ -132,6 +132,7 @@ public final class TrainPipeline {
       }
       spec = spec.withDimension(data.stats().getDimension());
       spec = KernelTreeTrainer.resolveNu(spec, data, plan, classes, conf);
+      conf.setBoolean(TrainKeys.EXACT_OFFSET, exactOffset(spec, data));
       spec = resolveOffset(spec, data, runner);
       spec.writeTo(conf);
       TrainContext ctx = new TrainContext(conf, spec, runner, data, validationRows, req.inputs());
@@ -152,6 +153,16 @@ public final class TrainPipeline {
     }
   }
 
+  /**
+   * Whether --offset auto ({@code spec} not yet resolved) is turned off only by --exact on more than
+   * sodm.train.exact.below.rows rows ({@link TrainKeys#EXACT_OFFSET}).
+   */
+  static boolean exactOffset(TrainSpec spec, IngestJob.Result data) {
+    long rows = data.stats().getRows();
+    return spec.offsetAuto() && spec.exact().on() && !spec.resolveOffset(rows).offset()
+        && spec.with(org.sodm.jobs.spec.Param.EXACT, "false").resolveOffset(rows).offset();
+  }
+
   /** --offset auto ({@link TrainSpec#resolveOffset}) for the ingested rows, with a line saying what it chose for the hinge tree. */
   static TrainSpec resolveOffset(TrainSpec spec, IngestJob.Result data, PhaseRunner runner) {
     if (!spec.offsetAuto()) return spec;
@@ -160,9 +171,10 @@ public final class TrainPipeline {
       runner.note("offset       LIBSVM's unregularised offset b per block (sodm.train.offset auto: hinge with a kernel; --no-offset "
           + "turns it off)");
     } else if (spec.loss() instanceof org.sodm.solver.Loss.Hinge && !spec.loss().bias() && spec.linearSolver() == null) {
-      runner.note(String.format(Locale.ROOT, "offset       none (sodm.train.offset auto: %s)", spec.exact().on()
-          ? String.format(Locale.ROOT, "--exact on %,d rows > %,d runs PBM, which keeps no equality constraint", data.stats().getRows(),
-              spec.exact().belowRows())
+      runner.note(String.format(Locale.ROOT, "offset       %s (sodm.train.offset auto: %s)", exactOffset(spec, data)
+          ? "none in the tree's blocks, LIBSVM's in exact mode's final solve if it is one warm block" : "none", spec.exact().on()
+          ? String.format(Locale.ROOT, "--exact on %,d rows > %,d may end with PBM, which keeps no equality constraint",
+              data.stats().getRows(), spec.exact().belowRows())
           : "sodm.train.exact.single=never"));
     }
     return r;

@@ -79,6 +79,61 @@ class OffsetTrainTest {
   }
 
   /**
+   * --offset auto with --exact on more than sodm.train.exact.below.rows rows: the tree's blocks solve without the offset (PBM
+   * could follow), but when exact mode's final solve is one warm block it solves LIBSVM's problem, offset included: the same
+   * optimum as the explicit --offset run (offsets in the tree too, a second path) and as svm-train, and the model says so.
+   * With sodm.train.exact.single=never (PBM) the model keeps no offset.
+   */
+  @Test
+  void exactWithAutoOffsetEndsWithLibsvmsOffsetInItsOneWarmBlock() throws Exception {
+    Configuration auto = conf();
+    auto.unset(Param.OFFSET.key());
+    auto.set(Param.EXACT.key(), "true");
+    auto.set(Param.EXACT_BELOW_ROWS.key(), "1000"); // svmguide1's 3,089 rows are above it: the tree runs without the offset
+    TrainPipeline.Result r = train(auto, "auto");
+    KernelModel m = (KernelModel) r.model();
+    assertEquals(1, m.blockCount());
+    assertNotEquals(0.0, m.block(0).bias(), "the final block's offset");
+    assertEquals("true", m.provenance().getParameters().get(Param.OFFSET.key()));
+
+    Configuration explicit = conf();
+    explicit.set(Param.EXACT.key(), "true");
+    explicit.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    KernelModel e = (KernelModel) train(explicit, "explicit").model();
+    double ours = exactObjective("auto");
+    double second = exactObjective("explicit");
+    assertEquals(second, ours, 1e-6 * Math.abs(second), "dual objective: auto " + ours + ", --offset " + second);
+    assertEquals(e.block(0).bias(), m.block(0).bias(), 2e-3, "the offsets of the two paths");
+
+    Configuration pbm = conf();
+    pbm.unset(Param.OFFSET.key());
+    pbm.set(Param.EXACT.key(), "true");
+    pbm.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    pbm.set(Param.EXACT_SINGLE.key(), "never");
+    pbm.set(Param.EXACT_ALLOW_UNCONVERGED.key(), "true"); // what is asserted is the model class, not PBM's convergence
+    KernelModel p = (KernelModel) train(pbm, "pbm").model();
+    assertEquals(0.0, p.block(0).bias(), 0.0, "PBM keeps no equality constraint, hence no offset");
+
+    Assumptions.assumeTrue(LibsvmTools.installed(), "svm-train not installed: the comparison with LIBSVM is skipped");
+    Path range = tmp.resolve("range");
+    Path trainS = tmp.resolve("train.scaled");
+    LibsvmTools.run(trainS, "svm-scale", "-l", "0", "-u", "1", "-s", range.toString(), LocalConf.sampleData("svmguide1").toString());
+    String out = LibsvmTools.run(null, "svm-train", "-c", "1", "-g", "0.25", "-e", "0.001", trainS.toString(),
+        tmp.resolve("svm.model").toString());
+    java.util.regex.Matcher om = java.util.regex.Pattern.compile("obj = (-?[0-9.e+-]+)").matcher(out);
+    assertTrue(om.find(), out);
+    double theirs = Double.parseDouble(om.group(1));
+    assertEquals(theirs, ours, 2e-4 * Math.abs(theirs), "dual objective: sodm " + ours + ", svm-train " + theirs);
+  }
+
+  @SuppressWarnings("unchecked")
+  private double exactObjective(String out) throws java.io.IOException {
+    Map<String, Object> report = new com.fasterxml.jackson.databind.ObjectMapper().readValue(
+        tmp.resolve(out).resolve(TrainPipeline.REPORT).toFile(), Map.class);
+    return ((Number) ((Map<String, Object>) report.get("exact")).get("objective")).doubleValue();
+  }
+
+  /**
    * In the tree each block is solved with its own offset; with --no-common-offset the model keeps them (4 blocks, 4 offsets);
    * by default the averaged model gets one offset, the primal's best for the mean of the blocks: it minimises the hinge loss
    * sum_i C_i max(0, 1 - y_i (f(x_i) + b)) over the support vectors (C_i = C x 4), here summed with the kernel itself; the
