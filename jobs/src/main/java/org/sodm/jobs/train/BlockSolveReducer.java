@@ -44,7 +44,7 @@ import org.sodm.solver.WarmStart;
  * set these keys outside tests; like every {@code sodm.internal.*} key they are not training
  * parameters (not checked by --resume, not in the model's provenance).
  */
-public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> {
+public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<TrainRecord>, NullWritable> {
   @Override
   public void run(Context context) throws java.io.IOException, InterruptedException {
     org.sodm.jobs.support.Causes.reporting(context, "BlockSolveReducer", () -> super.run(context));
@@ -65,6 +65,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   private int childBlocks;
   private boolean scaleC;
   private boolean carryParked;
+  /** The model's level: only the rows with a non-zero alpha are written ({@link TrainKeys#SUPPORT_ONLY}). */
+  private boolean supportOnly;
   /** --offset: hinge blocks solved with LIBSVM's unregularised offset ({@link OffsetSvcSolver}). */
   private boolean offset;
   private java.util.Map<Integer, Integer> childSizes;
@@ -88,12 +90,19 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       scaleC = spec.blockScaledC();
       offset = spec.offset();
       plan = TrainKeys.plan(conf);
+      supportOnly = conf.getBoolean(TrainKeys.SUPPORT_ONLY, false);
       carryParked = spec.tree().merge() == TrainSpec.Merge.CASCADE && conf.getBoolean(TrainKeys.CASCADE_CARRY, false)
           && childBlocks > 0;
     } catch (RuntimeException e) {
       JobFailure.report(context, "solve task could not start: " + e.getMessage());
       throw e;
     }
+  }
+
+  /** Whether any of alpha[from .. from + count) is non-zero. */
+  static boolean nonZero(double[] alpha, int from, int count) {
+    for (int j = from; j < from + count; j++) if (alpha[j] != 0) return true;
+    return false;
   }
 
   /** Heap held by the block's vectors: arrays of indices and values plus object headers. */
@@ -104,17 +113,17 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
   }
 
   @Override
-  protected void reduce(BlockKey key, Iterable<AvroValue<TrainRecord>> values, Context context)
+  protected void reduce(BlockKey key, Iterable<TrainRow> values, Context context)
       throws IOException, InterruptedException {
     int block = key.block();
-    List<TrainRecord> recs = new ArrayList<>();
-    for (AvroValue<TrainRecord> v : values) recs.add(TrainRecord.newBuilder(v.datum()).build());
+    List<TrainRow> recs = new ArrayList<>();
+    for (TrainRow v : values) recs.add(v.copy());
     // cascade merge round: only the children's support vectors are solved; the others are carried along with alpha = 0
     // (MergeMapper sends them with TrainKeys.CASCADE_CARRY), so that every level holds every row for exact mode
-    List<TrainRecord> parked = new ArrayList<>();
+    List<TrainRow> parked = new ArrayList<>();
     if (carryParked) {
-      List<TrainRecord> solved = new ArrayList<>();
-      for (TrainRecord r : recs) (TrainIO.isSupportVector(r) ? solved : parked).add(r);
+      List<TrainRow> solved = new ArrayList<>();
+      for (TrainRow r : recs) (r.isSupportVector() ? solved : parked).add(r);
       recs = solved;
     }
     int n = recs.size();
@@ -132,16 +141,16 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
     boolean warm = true;
     int[] child = new int[n];
     for (int i = 0; i < n; i++) {
-      TrainRecord r = recs.get(i);
-      child[i] = r.getBlock();
-      x[i] = Instances.features(r.getFeatures());
-      y[i] = r.getY();
+      TrainRow r = recs.get(i);
+      child[i] = r.block;
+      x[i] = r.features();
+      y[i] = r.y;
       if (y[i] > 0) positives++;
-      List<Double> a = r.getAlpha();
-      if (a.size() != vars) {
+      double[] a = r.alpha;
+      if (a.length != vars) {
         warm = false;
       } else {
-        for (int j = 0; j < vars; j++) alpha0[i * vars + j] = a.get(j);
+        System.arraycopy(a, 0, alpha0, i * vars, vars);
       }
     }
     double[] alpha;
@@ -178,21 +187,19 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       JobFailure.report(context, msg);
       throw e;
     }
+    boolean written = false;
     for (int i = 0; i < n; i++) {
-      TrainRecord r = recs.get(i);
+      if (supportOnly && !nonZero(alpha, i * vars, vars) && (written || i < n - 1)) continue;
       List<Double> a = new ArrayList<>(vars);
       for (int j = 0; j < vars; j++) a.add(alpha[i * vars + j]);
-      r.setAlpha(a);
-      r.setBlock(block);
-      out.datum(r);
+      out.datum(recs.get(i).toRecord(a, block));
       context.write(out, NullWritable.get());
+      written = true;
     }
-    for (TrainRecord r : parked) {
+    for (TrainRow r : supportOnly ? List.<TrainRow>of() : parked) {
       List<Double> zero = new ArrayList<>(vars);
       for (int j = 0; j < vars; j++) zero.add(0.0);
-      r.setAlpha(zero);
-      r.setBlock(block);
-      out.datum(r);
+      out.datum(r.toRecord(zero, block));
       context.write(out, NullWritable.get());
     }
     Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
@@ -210,14 +217,14 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
    * coefficient of k(x_i, .) in the block's function, and the block's offset -rho / r in its stats. A block whose class sizes
    * cannot carry nu (nu &gt; 2 min(n1, n2) / n_b) is solved with that largest feasible nu, with a warning and a counter.
    */
-  private void solveNu(int block, List<TrainRecord> recs, double nu, Context context) throws IOException, InterruptedException {
+  private void solveNu(int block, List<TrainRow> recs, double nu, Context context) throws IOException, InterruptedException {
     int n = recs.size();
     SparseVector[] x = new SparseVector[n];
     double[] y = new double[n];
     int positives = 0;
     for (int i = 0; i < n; i++) {
-      x[i] = Instances.features(recs.get(i).getFeatures());
-      y[i] = recs.get(i).getY();
+      x[i] = recs.get(i).features();
+      y[i] = recs.get(i).y;
       if (y[i] > 0) positives++;
     }
     if (positives == 0 || positives == n) {
@@ -244,11 +251,11 @@ public class BlockSolveReducer extends Reducer<BlockKey, AvroValue<TrainRecord>,
       throw e;
     }
     if (!res.converged()) LOG.warn("level {} block {}: nu-SVC stopped at its iteration limit (violation {})", level, block, res.maxViolation());
+    boolean written = false;
     for (int i = 0; i < n; i++) {
-      TrainRecord r = recs.get(i);
-      r.setAlpha(List.of(res.coef()[i] * y[i]));
-      r.setBlock(block);
-      out.datum(r);
+      if (supportOnly && res.coef()[i] == 0 && (written || i < n - 1)) continue;
+      written = true;
+      out.datum(recs.get(i).toRecord(List.of(res.coef()[i] * y[i]), block));
       context.write(out, NullWritable.get());
     }
     BlockStats s = new BlockStats(level, block, n, positives, res.objective(), res.initialViolation(), res.maxViolation(),

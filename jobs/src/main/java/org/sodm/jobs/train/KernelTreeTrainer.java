@@ -140,6 +140,8 @@ public final class KernelTreeTrainer implements Trainer {
       int blocks = levelBlocks.get(i);
       boolean bottom = i == 0;
       int childBlocks = bottom ? 0 : levelBlocks.get(i - 1);
+      // the model's level (the last, no exact mode after it): only the support vectors are written
+      boolean modelOnly = i == levelBlocks.size() - 1 && !spec.exact().on() && !spec.exact().bySize(rows, blocks);
       Path input = previous;
       LevelStats[] ls = new LevelStats[1];
       conf.setInt(TrainKeys.BLOCKS_BELOW, bottom ? 0 : levelBlocks.get(i - 1));
@@ -156,6 +158,7 @@ public final class KernelTreeTrainer implements Trainer {
           started = System.nanoTime();
           Configuration c = new Configuration(conf);
           c.setBoolean(TrainKeys.CASCADE_CARRY, true); // every level keeps every row (exact mode solves the whole problem)
+          c.setBoolean(TrainKeys.SUPPORT_ONLY, modelOnly);
           if (multilevel && !bottom) {
             Path km = new Path(temp, "kmeans");
             LevelKMeans.write(c, km, LevelKMeans.fit(c, input, level, blocks));

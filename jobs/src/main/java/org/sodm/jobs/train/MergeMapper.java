@@ -3,7 +3,6 @@ package org.sodm.jobs.train;
 import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import org.apache.avro.mapred.AvroKey;
-import org.apache.avro.mapred.AvroValue;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.sodm.avro.TrainRecord;
@@ -21,7 +20,7 @@ import org.sodm.jobs.support.SodmConf;
  * (sub-problem s, local block b of B) goes to s * B' + floor(b/p), B' the blocks per sub-problem of
  * the parent level.
  */
-public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
+public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, BlockKey, TrainRow> {
   @Override
   public void run(Context context) throws java.io.IOException, InterruptedException {
     org.sodm.jobs.support.Causes.reporting(context, "MergeMapper", () -> super.run(context));
@@ -31,7 +30,7 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
   private boolean cascade;
   private boolean carry;
   private final BlockKey key = new BlockKey();
-  private final AvroValue<TrainRecord> value = new AvroValue<>();
+  private final TrainRow value = new TrainRow();
 
   @Override
   protected void setup(Context context) {
@@ -74,7 +73,7 @@ public class MergeMapper extends Mapper<AvroKey<TrainRecord>, NullWritable, Bloc
   protected void map(AvroKey<TrainRecord> in, NullWritable nothing, Context context) throws IOException, InterruptedException {
     TrainRecord r = in.datum();
     if (cascade && !carry && !TrainIO.isSupportVector(r)) return; // (with carry the reducer solves only the support vectors)
-    value.datum(r);
+    value.set(r);
     int parent = kmeans != null ? kmeans.assign(org.sodm.data.Instances.features(r.getFeatures())) : parent(r.getBlock());
     context.write(key.set(parent, r.getId()), value);
   }

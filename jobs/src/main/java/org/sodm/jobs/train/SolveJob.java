@@ -66,7 +66,7 @@ final class SolveJob {
     Class<? extends Mapper> mapper = bottom ? StratifyMapper.class : MergeMapper.class;
     job.setMapperClass(mapper);
     job.setMapOutputKeyClass(BlockKey.class);
-    AvroJob.setMapOutputValueSchema(job, TrainRecord.getClassSchema());
+    job.setMapOutputValueClass(TrainRow.class); // packed primitive arrays, not Avro (TrainRow)
     job.setPartitionerClass(BlockKey.ByBlock.class);
     job.setSortComparatorClass(BlockKey.Comparator.class);
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);

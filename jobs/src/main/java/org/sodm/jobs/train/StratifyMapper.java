@@ -4,7 +4,6 @@ import org.sodm.jobs.spec.TrainSpec;
 import java.io.IOException;
 import java.util.List;
 import org.apache.avro.mapred.AvroKey;
-import org.apache.avro.mapred.AvroValue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
@@ -30,7 +29,7 @@ import org.sodm.partition.StreamingStratifiedAssigner;
  * dealt evenly over the K blocks as records stream by; seeded by the ingested part, so a re-executed
  * task deals the same way), kmeans (nearest centre) or random (hash of id and seed).
  */
-public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, BlockKey, AvroValue<TrainRecord>> {
+public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, BlockKey, TrainRow> {
   @Override
   public void run(Context context) throws java.io.IOException, InterruptedException {
     org.sodm.jobs.support.Causes.reporting(context, "StratifyMapper", () -> super.run(context));
@@ -55,7 +54,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
   private int[] subs;
   private double[] ys;
   private int members;
-  private final AvroValue<TrainRecord> value = new AvroValue<>();
+  private final TrainRow value = new TrainRow();
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -145,8 +144,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
         stratum = -1;
         block = RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
     }
-    value.datum(new TrainRecord(inst.getId(), y, Instances.toAvro(x), stratum, block, List.of(), 0.0, List.of(), 0.0));
-    context.write(key.set(block, inst.getId()), value);
+    context.write(key.set(block, inst.getId()), value.set(inst.getId(), y, x, stratum, block));
   }
 
   /**
@@ -175,7 +173,6 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       subs[members] = sub;
       ys[members++] = y;
     });
-    org.sodm.avro.Features features = Instances.toAvro(x);
     for (int m = 0; m < members; m++) {
       int sub = subs[m];
       double y = ys[m];
@@ -185,8 +182,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
         default -> RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
       };
       int global = sub * blocks + block;
-      value.datum(new TrainRecord(inst.getId(), y, features, stratum, global, List.of(), 0.0, List.of(), 0.0));
-      context.write(key.set(global, inst.getId()), value);
+      context.write(key.set(global, inst.getId()), value.set(inst.getId(), y, x, stratum, global));
     }
   }
 

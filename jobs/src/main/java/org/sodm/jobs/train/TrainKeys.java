@@ -45,6 +45,11 @@ public final class TrainKeys {
    * with it (LIBSVM's model). Set by {@link TrainPipeline#resolveOffset}.
    */
   static final String EXACT_OFFSET = "sodm.internal.train.exact.offset";
+  /**
+   * The level is the last one and nothing reads its rows but the model (no exact mode after it): its reducers write only the
+   * rows with a non-zero alpha (a block without any: its first row, so that the model still has the block).
+   */
+  static final String SUPPORT_ONLY = "sodm.internal.train.support.only";
 
   static void setNuTasks(Configuration conf, double[] nu) {
     StringBuilder b = new StringBuilder();

@@ -67,7 +67,7 @@ class TrainMapReduceTest {
 
   @Test
   void stratifyMapperAssignsNearestLandmarkAndDealsBlocks() throws IOException {
-    MapDriver<AvroKey<Instance>, NullWritable, BlockKey, AvroValue<TrainRecord>> d = MapDriver.newMapDriver(new StratifyMapper());
+    MapDriver<AvroKey<Instance>, NullWritable, BlockKey, TrainRow> d = MapDriver.newMapDriver(new StratifyMapper());
     Configuration conf = base(d.getConfiguration());
     AvroSerialization.setKeyWriterSchema(conf, Instance.getClassSchema());
     AvroSerialization.setKeyReaderSchema(conf, Instance.getClassSchema());
@@ -87,12 +87,12 @@ class TrainMapReduceTest {
       d.withInput(new AvroKey<>(Instances.toAvro(i + 1, i % 2 == 0 ? "a" : "b", x[i])), NullWritable.get());
     }
     SpecForTests.write(conf);
-    List<Pair<BlockKey, AvroValue<TrainRecord>>> out = d.run();
+    List<Pair<BlockKey, TrainRow>> out = d.run();
     assertEquals(40, out.size());
     StratumAssigner ref = new StratumAssigner(rbf.create(), lm);
     int[] perBlock = new int[4];
     for (int i = 0; i < 40; i++) {
-      TrainRecord r = out.get(i).getSecond().datum();
+      TrainRecord r = out.get(i).getSecond().toRecord();
       assertEquals(i + 1, r.getId());
       assertEquals(i % 2 == 0 ? -1.0 : 1.0, r.getY());
       assertEquals(ref.assign(x[i]), r.getStratum(), "stratum = nearest landmark in the RKHS");
@@ -105,7 +105,7 @@ class TrainMapReduceTest {
 
   @Test
   void mergeMapperSendsBlockToParentAndCascadeKeepsOnlySupportVectors() throws IOException {
-    MapDriver<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> d = MapDriver.newMapDriver(new MergeMapper());
+    MapDriver<AvroKey<TrainRecord>, NullWritable, BlockKey, TrainRow> d = MapDriver.newMapDriver(new MergeMapper());
     Configuration conf = base(d.getConfiguration());
     AvroSerialization.setKeyWriterSchema(conf, TrainRecord.getClassSchema());
     AvroSerialization.setKeyReaderSchema(conf, TrainRecord.getClassSchema());
@@ -116,13 +116,13 @@ class TrainMapReduceTest {
     d.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5), 0.0, List.of(), 0.0)), NullWritable.get());
     d.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0), 0.0, List.of(), 0.0)), NullWritable.get());
     SpecForTests.write(conf);
-    List<Pair<BlockKey, AvroValue<TrainRecord>>> out = d.run();
+    List<Pair<BlockKey, TrainRow>> out = d.run();
     assertEquals(2, out.size());
     assertEquals(new BlockKey(2, 7), out.get(0).getFirst());
-    assertEquals(List.of(0.5), out.get(0).getSecond().datum().getAlpha(), "alpha travels up as the warm start");
+    assertEquals(List.of(0.5), out.get(0).getSecond().toRecord().getAlpha(), "alpha travels up as the warm start");
     assertEquals(new BlockKey(0, 8), out.get(1).getFirst());
 
-    MapDriver<AvroKey<TrainRecord>, NullWritable, BlockKey, AvroValue<TrainRecord>> c = MapDriver.newMapDriver(new MergeMapper());
+    MapDriver<AvroKey<TrainRecord>, NullWritable, BlockKey, TrainRow> c = MapDriver.newMapDriver(new MergeMapper());
     Configuration cc = c.getConfiguration();
     cc.addResource(d.getConfiguration());
     for (var e : d.getConfiguration()) cc.set(e.getKey(), e.getValue());
@@ -130,14 +130,14 @@ class TrainMapReduceTest {
     c.withInput(new AvroKey<>(new TrainRecord(7L, 1.0, Instances.toAvro(v), 0, 9, List.of(0.5), 0.0, List.of(), 0.0)), NullWritable.get());
     c.withInput(new AvroKey<>(new TrainRecord(8L, -1.0, Instances.toAvro(v), 0, 3, List.of(0.0), 0.0, List.of(), 0.0)), NullWritable.get());
     SpecForTests.write(cc);
-    List<Pair<BlockKey, AvroValue<TrainRecord>>> co = c.run();
+    List<Pair<BlockKey, TrainRow>> co = c.run();
     assertEquals(1, co.size());
-    assertEquals(7L, co.get(0).getSecond().datum().getId());
+    assertEquals(7L, co.get(0).getSecond().id);
   }
 
   @Test
   void blockSolveReducerSolvesTheBlockAndWritesStats() throws IOException {
-    ReduceDriver<BlockKey, AvroValue<TrainRecord>, AvroKey<TrainRecord>, NullWritable> d =
+    ReduceDriver<BlockKey, TrainRow, AvroKey<TrainRecord>, NullWritable> d =
         ReduceDriver.newReduceDriver(new BlockSolveReducer());
     Configuration conf = base(d.getConfiguration());
     AvroSerialization.setKeyWriterSchema(conf, TrainRecord.getClassSchema());
@@ -149,10 +149,10 @@ class TrainMapReduceTest {
     conf.set(SodmConf.EPS, "1e-8");
     SparseVector[] x = points(30, 3);
     double[] y = new double[30];
-    List<AvroValue<TrainRecord>> vals = new ArrayList<>();
+    List<TrainRow> vals = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       y[i] = x[i].get(1) + 0.3 * x[i].get(2) > 0 ? 1 : -1;
-      vals.add(new AvroValue<>(new TrainRecord((long) i, y[i], Instances.toAvro(x[i]), 0, 5, List.of(), 0.0, List.of(), 0.0)));
+      vals.add(new TrainRow().set(new TrainRecord((long) i, y[i], Instances.toAvro(x[i]), 0, 5, List.of(), 0.0, List.of(), 0.0)));
     }
     d.withInput(new BlockKey(1, 0), vals);
     SpecForTests.write(conf);
