@@ -236,7 +236,8 @@ public final class KernelTreeTrainer implements Trainer {
       Double acc = mctx.validationAccuracy(exModel);
       levels.add(new LevelStats(0, 1, ex.objective(), ex.violation(), Double.NaN, exModel.supportVectors(), 0L, ex.seconds(), 0L,
           acc));
-      runner.say("exact", String.format(Locale.ROOT, "%s%s obj %.10g viol %.2e%s%s",
+      // the one-block phase printed its objective and violation already: say more only with what it did not
+      if (ex.pbm() || bySize || acc != null || !ex.converged()) runner.say("exact", String.format(Locale.ROOT, "%s%s obj %.10g viol %.2e%s%s",
           bySize ? String.format(Locale.ROOT, "(n <= %d rows) ", spec.exact().belowRows()) : "",
           ex.pbm() ? ex.iterations() + " PBM iterations," : "one block,",
           ex.objective(), ex.violation(), ex.converged() ? "" : " (not converged)",
