@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.mapred.AvroKey;
-import org.apache.avro.mapred.AvroValue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
@@ -15,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import org.sodm.avro.BlockStats;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
-import org.sodm.data.Instances;
 import org.sodm.data.SparseVector;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
@@ -99,10 +97,14 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
     }
   }
 
-  /** Whether any of alpha[from .. from + count) is non-zero. */
-  static boolean nonZero(double[] alpha, int from, int count) {
-    for (int j = from; j < from + count; j++) if (alpha[j] != 0) return true;
-    return false;
+  /**
+   * Whether row i of n is left out of the model's level ({@link #supportOnly}): it has no non-zero variable among
+   * {@code alpha[i * vars .. (i + 1) * vars)}, and it is not the block's last row with nothing written before it.
+   */
+  private boolean omitted(double[] alpha, int vars, int i, int n, boolean written) {
+    if (!supportOnly || (!written && i == n - 1)) return false;
+    for (int j = i * vars; j < (i + 1) * vars; j++) if (alpha[j] != 0) return false;
+    return true;
   }
 
   /** Heap held by the block's vectors: arrays of indices and values plus object headers. */
@@ -189,7 +191,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
     }
     boolean written = false;
     for (int i = 0; i < n; i++) {
-      if (supportOnly && !nonZero(alpha, i * vars, vars) && (written || i < n - 1)) continue;
+      if (omitted(alpha, vars, i, n, written)) continue;
       List<Double> a = new ArrayList<>(vars);
       for (int j = 0; j < vars; j++) a.add(alpha[i * vars + j]);
       out.datum(recs.get(i).toRecord(a, block));
@@ -253,7 +255,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
     if (!res.converged()) LOG.warn("level {} block {}: nu-SVC stopped at its iteration limit (violation {})", level, block, res.maxViolation());
     boolean written = false;
     for (int i = 0; i < n; i++) {
-      if (supportOnly && res.coef()[i] == 0 && (written || i < n - 1)) continue;
+      if (omitted(res.coef(), 1, i, n, written)) continue;
       written = true;
       out.datum(recs.get(i).toRecord(List.of(res.coef()[i] * y[i]), block));
       context.write(out, NullWritable.get());
