@@ -31,13 +31,7 @@ public final class ModelFiles {
 
   /** The model record of {@code file}, its digest verified (a changed byte fails naming the file). */
   public static ModelRecord readRecord(Configuration conf, Path file) throws IOException {
-    ModelRecord r;
-    try {
-      r = AvroFiles.readOne(conf, file, ModelRecord.class);
-    } catch (IOException | RuntimeException e) {
-      throw new SodmException(file + " is not a readable sodm model (damaged, truncated or not a model: restore it from a copy or "
-          + "train again): " + Causes.describe(e, "reading " + file));
-    }
+    ModelRecord r = readUnverified(conf, file);
     try {
       return ModelCodec.verify(r);
     } catch (IllegalArgumentException e) {
@@ -56,13 +50,16 @@ public final class ModelFiles {
    * the task does not compute the digest again.
    */
   public static Model readVerifiedByDriver(Configuration conf, Path file) throws IOException {
-    ModelRecord r;
+    return decode(file, readUnverified(conf, file));
+  }
+
+  private static ModelRecord readUnverified(Configuration conf, Path file) throws IOException {
     try {
-      r = AvroFiles.readOne(conf, file, ModelRecord.class);
+      return AvroFiles.readOne(conf, file, ModelRecord.class);
     } catch (IOException | RuntimeException e) {
-      throw new SodmException(file + " is not a readable sodm model: " + Causes.describe(e, "reading " + file));
+      throw new SodmException(file + " is not a readable sodm model (damaged, truncated or not a model: restore it from a copy or "
+          + "train again): " + Causes.describe(e, "reading " + file));
     }
-    return decode(file, r);
   }
 
   private static Model decode(Path file, ModelRecord verified) {
