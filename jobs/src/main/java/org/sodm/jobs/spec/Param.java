@@ -102,17 +102,17 @@ public enum Param {
       "Levels L of the merge tree when --partitions is 0 (K = p^L). auto: the shape from the row count and the cache: data of "
           + "at most sodm.train.exact.below.rows rows as L = 2 (p^2 -> p blocks, then the one exact block); larger data ends in "
           + "B = ceil(n / m) blocks, m = floor(sqrt(cache bytes / 4)) the rows whose whole float kernel matrix fits --cache-mb "
-          + "(8,192 at 256 MB): one level of B blocks when B <= p^2, else a bottom level of p B blocks merged once into B. "
+          + "(8,192 at 256 MB), one level (no merge round: a merge into the same blocks was measured slower, as accurate). "
           + "Hinge losses whose blocks would solve with C B above sodm.train.auto.block.c: one level of ceil(n / M) larger blocks "
-          + "(M = sodm.train.auto.block.rows) when that is at most p^2 blocks."),
+          + "(M = sodm.train.auto.block.rows)."),
   AUTO_BLOCK_C("sodm.train.auto.block.c", "32", Group.TREE, Type.real(0, true, Double.POSITIVE_INFINITY, false), null, null,
       "The automatic tree (--levels auto), hinge and squared hinge with --block-c scaled: when the blocks of m rows would solve "
           + "with C B (times the larger class weight) above this, the tree takes fewer, larger final blocks (sodm.train.auto."
           + "block.rows): a mean of small blocks solved with a large C B lost up to 0.38 point against LIBSVM (ijcnn1, C = 32), "
           + "while at C B <= 32 blocks of m rows were as accurate and 20-30% faster. 0 = always the larger blocks."),
   AUTO_BLOCK_ROWS("sodm.train.auto.block.rows", "0", Group.TREE, Type.integer(0, Long.MAX_VALUE), null, null,
-      "The automatic tree's larger final blocks (sodm.train.auto.block.c): at most this many rows, one level of at most p^2 "
-          + "blocks. 0 = 3 m (24,576 rows at the default 256 MB cache)."),
+      "The automatic tree's larger final blocks (sodm.train.auto.block.c): at most this many rows. 0 = 3 m (24,576 rows at "
+          + "the default 256 MB cache)."),
   FANOUT("sodm.train.fanout", "4", Group.TREE, Type.integer(2, Integer.MAX_VALUE), "--fanout", "P",
       "Fan-in p of a merge: block k goes to parent floor(k/p); the tree stops at p blocks or fewer (>= 2)."),
   LANDMARKS("sodm.train.landmarks", "64", Group.TREE, Type.integer(1, 1_000_000), "--landmarks", "S",

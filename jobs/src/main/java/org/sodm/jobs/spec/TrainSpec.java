@@ -63,41 +63,44 @@ public final class TrainSpec {
 
     /**
      * The automatic tree ({@code --levels auto} with {@code --partitions 0}, the default; issue 18
-     * item 1) for data of {@code rows} rows. m = floor(sqrt(cacheBytes / 4)) rows is the largest
-     * block whose whole kernel matrix fits the kernel cache as floats (8,192 rows at 256 MB), so its
-     * solve computes each kernel column once; the last level has B = ceil(rows / m) blocks of at
-     * most m rows: one level of B blocks when B <= p^2, else a bottom level of p B blocks of about
-     * m / p rows merged once into B (the merge keeps each bottom solve small for large n). Data of
+     * item 1) for data of {@code rows} rows: <b>one level</b> of B = ceil(rows / m) blocks, m =
+     * floor(sqrt(cacheBytes / 4)) rows the largest block whose whole kernel matrix fits the kernel
+     * cache as floats (8,192 rows at 256 MB), so its solve computes each kernel column once. Data of
      * at most {@code autoAboveRows} rows (sodm.train.exact.below.rows) keeps p^2 -> p: it ends with
      * the one exact block anyway, for which the tree is the warm start.
      *
+     * <p>No merge round: up to 2026-11-26 more than p^2 final blocks took a bottom level of p B
+     * blocks of m / p rows merged once into B. The merged blocks start warm, but the start saved
+     * less than the bottom level cost: at 400,000 rows (B = 49) the merge tree took 25.6 s
+     * (ijcnn1's pattern, hinge C = 32, gamma = 2; 98.16% on ijcnn1.tst) and 71.8 s (synthetic, C
+     * = 4, gamma = 1; 97.62%), one level of the same 49 blocks solved cold 15.2 s (98.27%) and 53.9 s
+     * (97.60%); its 49 merged blocks alone took longer than the 49 cold ones (14.3 s against 11.3 s:
+     * the children's 66,624 support vectors, scaled to the parent's box, are twice the parents'
+     * 34,669). ODM (the default loss, ijcnn1's pattern, gamma = 2): 34.6 s (97.18%) against 24.2 s
+     * (97.19%). The final blocks - the model - are the same B blocks of m rows either way.
+     *
      * <p>Larger final blocks where small ones lose: {@code blockC} &gt; 0 is the C that hinge
-     * blocks scale by B (times the larger class weight). When C B &gt; {@code autoBlockC}, the last
-     * level takes B' = ceil(rows / M) blocks of at most M = {@code blockRows} rows (0: 3m, 24,576
-     * at 256 MB), as one level when B' <= p^2 (else the shape above: a merge round into 3m-row
-     * blocks measured 1.2-1.5x the time at 1e6 rows, the same accuracy). Measured (test accuracy
-     * against svm-train at the same C and gamma): ijcnn1 at C = 32, gamma = 2, 7 blocks of m rows
-     * (C B = 224) -0.16 point over three seeds, 3 blocks +0.18; its pattern enlarged to 100,000
-     * rows 13 blocks (C B = 416) -0.32, 5 blocks +0.14; the 12,000-row sample, 2 blocks (C B = 64)
-     * -0.38, one block 0; at C B <= 32 (LIBSVM's C = 1 on ijcnn1, a9a, skin; a9a at C = 8) blocks
-     * of m rows were within 0.17 point and 20-30% faster than larger ones.
+     * blocks scale by B (times the larger class weight). When C B &gt; {@code autoBlockC}, the level
+     * has B' = ceil(rows / M) blocks of at most M = {@code blockRows} rows (0: 3m, 24,576 at 256
+     * MB), at any n. Measured (test accuracy against svm-train at the same C and gamma): ijcnn1 at C
+     * = 32, gamma = 2, 7 blocks of m rows (C B = 224) -0.16 point over three seeds, 3 blocks +0.18;
+     * its pattern enlarged to 100,000 rows 13 blocks (C B = 416) -0.32, 5 blocks +0.14; the
+     * 12,000-row sample, 2 blocks (C B = 64) -0.38, one block 0; at 400,000 rows 49 blocks of m rows
+     * 98.27%, 17 blocks of 3m 98.70% (30.1 s); at C B <= 32 (LIBSVM's C = 1 on ijcnn1, a9a, skin; a9a
+     * at C = 8) blocks of m rows were within 0.17 point and 20-30% faster than larger ones.
      */
-    public static List<Integer> autoShape(long rows, long cacheBytes, int fanout, long blockRows, double blockC, double autoBlockC) {
-      long m = cacheRows(cacheBytes);
-      long p2 = (long) fanout * fanout;
-      long top = cacheBlocks(rows, cacheBytes);
-      if (blockC > 0 && blockC * top > autoBlockC) {
-        long big = blockRows > 0 ? blockRows : 3 * m;
-        long one = Math.max(1, (rows + big - 1) / big);
-        if (one <= p2) return List.of((int) one);
+    public static List<Integer> autoShape(long rows, long cacheBytes, long blockRows, double blockC, double autoBlockC) {
+      long blocks = cacheBlocks(rows, cacheBytes);
+      if (blockC > 0 && blockC * blocks > autoBlockC) {
+        long big = blockRows > 0 ? blockRows : 3 * cacheRows(cacheBytes);
+        blocks = Math.max(1, (rows + big - 1) / big);
       }
-      if (top <= p2 || top * fanout > 1_000_000) return List.of((int) Math.min(top, 1_000_000));
-      return List.of((int) (top * fanout), (int) top);
+      return List.of((int) Math.min(blocks, 1_000_000));
     }
 
-    /** {@link #autoShape(long, long, int, long, double, double)} for losses whose blocks keep C (ODM, --block-c same). */
-    public static List<Integer> autoShape(long rows, long cacheBytes, int fanout) {
-      return autoShape(rows, cacheBytes, fanout, 0, 0, 0);
+    /** {@link #autoShape(long, long, long, double, double)} for losses whose blocks keep C (ODM, --block-c same). */
+    public static List<Integer> autoShape(long rows, long cacheBytes) {
+      return autoShape(rows, cacheBytes, 0, 0, 0);
     }
 
     /** m = floor(sqrt(cacheBytes / 4)): the rows of the largest block whose float kernel matrix fits the cache. */
@@ -107,7 +110,7 @@ public final class TrainSpec {
 
     /** Whether the automatic shape for {@code rows} rows took the larger final blocks (C B above sodm.train.auto.block.c). */
     public boolean enlarged(long rows) {
-      return auto && rows > autoAboveRows && !shape(rows).equals(autoShape(rows, cacheBytes, fanout));
+      return auto && rows > autoAboveRows && !shape(rows).equals(autoShape(rows, cacheBytes));
     }
 
     /** B = ceil(rows / m): the blocks of at most m = {@link #cacheRows} rows. */
@@ -128,7 +131,7 @@ public final class TrainSpec {
 
     /** The block counts per level for {@code rows} rows before --max-block-rows: the automatic shape, or {@link #levelBlocks()}. */
     public List<Integer> shape(long rows) {
-      return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, fanout, autoBlockRows, blockC, autoBlockC) : levelBlocks();
+      return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, autoBlockRows, blockC, autoBlockC) : levelBlocks();
     }
 
     /** Block counts per level from the bottom up: K, ceil(K/p), ..., down to <= p blocks (at least one level). */

@@ -33,16 +33,16 @@ class TreeShapeTest {
     assertTrue(d.tree().auto());
     long[] n = {12, 3_089, 10_000, 10_001, 16_384, 16_385, 32_561, 49_990, 131_072, 131_073, 196_046, 1_000_000, 4_000_000};
     List<List<Integer>> want = List.of(List.of(16, 4), List.of(16, 4), List.of(16, 4), List.of(2), List.of(2), List.of(3), List.of(4),
-        List.of(7), List.of(16), List.of(68, 17), List.of(96, 24), List.of(492, 123), List.of(1956, 489));
+        List.of(7), List.of(16), List.of(17), List.of(24), List.of(123), List.of(489));
     for (int i = 0; i < n.length; i++) assertEquals(want.get(i), d.tree().shape(n[i]), "n = " + n[i]);
     assertFalse(d.tree().enlarged(49_990));
 
     TrainSpec small = spec(Param.CACHE_MB.key(), "64"); // m = 4,096
     assertEquals(List.of(13), small.tree().shape(49_990));
-    assertEquals(List.of(68, 17), small.tree().shape(65_537));
+    assertEquals(List.of(17), small.tree().shape(65_537));
     TrainSpec p8 = spec(Param.FANOUT.key(), "8");
     assertEquals(List.of(64, 8), p8.tree().shape(3_089), "small data: p^2 -> p");
-    assertEquals(List.of(984, 123), p8.tree().shape(1_000_000), "123 final blocks > 8^2: a bottom level of 8 x 123");
+    assertEquals(List.of(123), p8.tree().shape(1_000_000), "no merge round at any fanout");
     assertEquals(List.of(7), p8.tree().shape(49_990), "7 <= 8^2: one level");
   }
 
@@ -53,11 +53,11 @@ class TreeShapeTest {
     assertEquals(24_576, c32.tree().autoBlockBound());
     long[] n = {10_001, 12_000, 24_576, 24_577, 49_990, 100_000, 200_000, 393_216, 393_217, 1_000_000};
     List<List<Integer>> want = List.of(List.of(1), List.of(1), List.of(1), List.of(2), List.of(3), List.of(5), List.of(9), List.of(16),
-        List.of(196, 49), List.of(492, 123));
+        List.of(17), List.of(41));
     for (int i = 0; i < n.length; i++) assertEquals(want.get(i), c32.tree().shape(n[i]), "C = 32, n = " + n[i]);
     assertTrue(c32.tree().enlarged(49_990));
     assertEquals(224, c32.tree().smallBlocksC(49_990), 1e-12);
-    assertFalse(c32.tree().enlarged(1_000_000), "more than p^2 blocks of 3m: the two-level shape of m-row blocks");
+    assertTrue(c32.tree().enlarged(1_000_000), "the larger blocks at any n: 41 of 3m rows, not 123 of m");
 
     // C B = 1 x 7: blocks of m rows; 4 x 13 = 52 > 32: the larger blocks
     assertEquals(List.of(7), spec(Param.LOSS.key(), "hinge", Param.C.key(), "1").tree().shape(49_990));
@@ -74,7 +74,7 @@ class TreeShapeTest {
     assertEquals(List.of(2), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.AUTO_BLOCK_ROWS.key(), "30000").tree()
         .shape(49_990));
     assertEquals(List.of(41), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.FANOUT.key(), "8").tree().shape(1_000_000),
-        "41 blocks of 3m <= 8^2: one level");
+        "the fanout does not change the automatic shape");
   }
 
   @Test
@@ -85,8 +85,9 @@ class TreeShapeTest {
     assertEquals(List.of(8), spec(Param.LEVELS.key(), "1", Param.FANOUT.key(), "8").tree().shape(1_000_000));
     assertEquals(List.of(16, 4), spec(Param.EXACT_BELOW_ROWS.key(), "2000000").tree().shape(1_000_000),
         "data that ends with the exact block keeps p^2 -> p");
-    assertEquals(List.of(492), spec(Param.MAX_BLOCK_ROWS.key(), "5000").tree().levelBlocks(1_000_000),
-        "--max-block-rows still cuts the merge");
+    assertEquals(List.of(492), spec(Param.PARTITIONS.key(), "492", Param.MAX_BLOCK_ROWS.key(), "5000").tree().levelBlocks(1_000_000),
+        "--max-block-rows still cuts the merge of a tree given explicitly");
+    assertEquals(List.of(123), spec(Param.MAX_BLOCK_ROWS.key(), "5000").tree().levelBlocks(1_000_000), "the automatic level is run");
   }
 
   private static List<Object> coefficients(ModelRecord r) {
@@ -114,13 +115,13 @@ class TreeShapeTest {
     return ModelFiles.readRecord(conf, r.modelPath());
   }
 
-  /** The automatic tree builds the model of the same shape given explicitly: ceil(3089 / 512) = 7 > 2^2, so 14 -> 7 blocks. */
+  /** The automatic tree builds the model of the same shape given explicitly: ceil(3089 / 512) = 7 blocks, one level. */
   @Test
   void modelEqualsTheExplicitShape() throws IOException {
-    assertEquals(List.of(14, 7), spec(Param.CACHE_MB.key(), "1", Param.FANOUT.key(), "2", Param.EXACT_BELOW_ROWS.key(), "1000",
+    assertEquals(List.of(7), spec(Param.CACHE_MB.key(), "1", Param.FANOUT.key(), "2", Param.EXACT_BELOW_ROWS.key(), "1000",
         Param.LOSS.key(), "hinge", Param.C.key(), "2").tree().shape(3_089), "C B = 14 <= 32: blocks of m rows");
     ModelRecord auto = train("auto");
-    ModelRecord explicit = train("explicit", SodmConf.PARTITIONS, "14", SodmConf.MAX_BLOCK_ROWS, "512");
+    ModelRecord explicit = train("explicit", SodmConf.PARTITIONS, "7", SodmConf.MAX_BLOCK_ROWS, "512");
     assertEquals(7, auto.getBlocks().size());
     assertEquals(coefficients(explicit), coefficients(auto));
   }
