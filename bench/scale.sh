@@ -13,7 +13,8 @@
 #              the merge tree stops before blocks exceed MAXROWS rows, so the work per row is fixed
 #   fixed-1g   the same under -Xmx1g
 # and `svm-train` with the same C and gamma (-m 1000) while it finishes within PEER_LIMIT seconds (30
-# min): the first size where it does not, and every larger one, get no peer run; their peer time is
+# min): the first size where it does not, and every larger one, get no peer run (nor sizes above
+# --peer-max-rows, to spare a run that would only be killed at the limit); their peer time is
 # extrapolated from a power law t = a n^b fitted to the sizes that finished (marked "extrapolated").
 # Recorded per run: wall and CPU (user + sys) seconds, peak RSS, exit status, test accuracy, the
 # model's final blocks and levels (which model each variant produces); summarised per size: medians,
@@ -21,7 +22,7 @@
 #
 # usage: bench/scale.sh [--sizes 100000,1000000,4000000] [--patterns synthetic,ijcnn1,skin] [--reps 3]
 #          [--variants auto,auto-1g,fixed,fixed-1g] [--fixed-rows 2048] [--max-block-rows 8192]
-#          [--peer-limit 1800] [--no-peer] [--out DIR] [--scratch DIR] [--datasets DIR] [--no-commit-check]
+#          [--peer-limit 1800] [--peer-max-rows N] [--no-peer] [--out DIR] [--scratch DIR] [--datasets DIR] [--no-commit-check]
 #        bench/scale.sh --summary DIR      re-print the summary of a run
 # A full run (3 sizes up to 4e6 rows, 3 patterns, 3 reps) takes many hours on 2 cores; check the
 # script at small sizes first (--sizes 20000,40000 --reps 1).
@@ -30,7 +31,7 @@ export LC_ALL=C
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 sizes="100000,1000000,4000000"; patterns="synthetic,ijcnn1,skin"; reps=3; variants="auto,auto-1g,fixed,fixed-1g"
-fixed_rows=2048; max_rows=8192; peer_limit=1800; peer=1; out=""; scratch="${TMPDIR:-/tmp}/sodm-scale"
+fixed_rows=2048; max_rows=8192; peer_limit=1800; peer_max_rows=0; peer=1; out=""; scratch="${TMPDIR:-/tmp}/sodm-scale"
 datasets="$root/../shared/datasets"; commit_check=1; summary_only=""; test_rows=20000
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,6 +42,7 @@ while [ $# -gt 0 ]; do
     --fixed-rows) fixed_rows="$2"; shift 2 ;;
     --max-block-rows) max_rows="$2"; shift 2 ;;
     --peer-limit) peer_limit="$2"; shift 2 ;;
+    --peer-max-rows) peer_max_rows="$2"; shift 2 ;;
     --no-peer) peer=0; shift ;;
     --out) out="$2"; shift 2 ;;
     --scratch) scratch="$2"; shift 2 ;;
@@ -118,7 +120,7 @@ for pat in dict.fromkeys(r["pattern"] for r in rows):
         if v == "svm-train" and fit:
             for n in sizes:
                 if n not in peer_t:
-                    print(f"| svm-train (**extrapolated**) | {n:,} | 0 | {math.exp(fit[0] + fit[1] * math.log(n)):.0f} | – | – | – | – | – | – | – | not run: over the {cfg.get('peer_limit', '?')} s limit at a smaller size, or --no-peer |")
+                    print(f"| svm-train (**extrapolated**) | {n:,} | 0 | {math.exp(fit[0] + fit[1] * math.log(n)):.0f} | – | – | – | – | – | – | – | not run: over the {cfg.get('peer_limit', '?')} s limit at a smaller size, above --peer-max-rows, or --no-peer |")
     print()
 print("Wall = the whole command (JVM start, ingest, every job; sodm in local mode on every core); CPU = user + sys seconds of the "
       "process tree (/usr/bin/time). Ratios: ours / svm-train within the same rep (back to back, alternating which ran first), "
@@ -147,7 +149,7 @@ mkdir -p "$out/logs" "$scratch"; out="$(cd "$out" && pwd)"
 {
   echo "timestamp=$(date '+%Y-%m-%d %H:%M:%S %Z')"; echo "host=$(hostname)"; echo "cpus=$(nproc)"
   echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"; echo "sodm_commit=$commit"; echo "commit_check=$chk"
-  echo "command=bench/scale.sh --sizes $sizes --patterns $patterns --reps $reps --variants $variants --fixed-rows $fixed_rows --max-block-rows $max_rows --peer-limit $peer_limit$([ "$peer" = 0 ] && echo ' --no-peer')"
+  echo "command=bench/scale.sh --sizes $sizes --patterns $patterns --reps $reps --variants $variants --fixed-rows $fixed_rows --max-block-rows $max_rows --peer-limit $peer_limit$([ "$peer_max_rows" -gt 0 ] && echo " --peer-max-rows $peer_max_rows")$([ "$peer" = 0 ] && echo ' --no-peer')"
   echo "peer_limit=$peer_limit"
   echo "data_synthetic=sodm generate -n N -d 5 --noise 0.02 --seed 1 (test: $test_rows rows, seed 2); C=4 gamma=1"
   echo "data_ijcnn1=ijcnn1.trn as distributed, enlarged with Gaussian noise sigma 0.02 (BenchTool enlarge, seed 1); test ijcnn1.tst; C=32 gamma=2"
@@ -229,6 +231,7 @@ run_peer() { # PATTERN N REP FIRST
   local pat="$1" n="$2" rep="$3" first="$4" m="$scratch/peer.model" log="$out/logs/$1-$2-svm-train-rep$3"
   [ "$peer" = 1 ] || return 0
   if [ -n "${PEER_OVER[$pat]:-}" ]; then say "$pat n=$n: svm-train skipped (over ${peer_limit}s at n=${PEER_OVER[$pat]}; extrapolated)"; return 0; fi
+  if [ "$peer_max_rows" -gt 0 ] && [ "$n" -gt "$peer_max_rows" ]; then say "$pat n=$n: svm-train not run (--peer-max-rows $peer_max_rows; extrapolated)"; return 0; fi
   timed "$log.train" timeout "$peer_limit" svm-train -c "${PC[$pat]}" -g "${PG[$pat]}" -m 1000 "$TRAIN" "$m"
   local acc=""
   if [ "$RC" = 0 ]; then

@@ -172,7 +172,8 @@ public final class TrainPipeline {
           + "turns it off)");
     } else if (spec.loss() instanceof org.sodm.solver.Loss.Hinge && !spec.loss().bias() && spec.linearSolver() == null) {
       runner.note(String.format(Locale.ROOT, "offset       %s (sodm.train.offset auto: %s)", exactOffset(spec, data)
-          ? "none in the tree's blocks, LIBSVM's in exact mode's final solve if it is one warm block" : "none", spec.exact().on()
+          ? "LIBSVM's in exact mode's final solve when that is one block (none in the tree's blocks before it, none in PBM)" : "none",
+          spec.exact().on()
           ? String.format(Locale.ROOT, "--exact on %,d rows > %,d may end with PBM, which keeps no equality constraint",
               data.stats().getRows(), spec.exact().belowRows())
           : "sodm.train.exact.single=never"));

@@ -126,6 +126,48 @@ class OffsetTrainTest {
     assertEquals(theirs, ours, 2e-4 * Math.abs(theirs), "dual objective: sodm " + ours + ", svm-train " + theirs);
   }
 
+  /**
+   * --exact where the automatic tree is one block of every row (svmguide1's 3,089 rows, above sodm.train.exact.below.rows):
+   * that block is the whole problem, so it is exact mode's solve - LIBSVM's problem with its offset, in one job - and no
+   * second one-block job follows. Its optimum is the one the tree + exact block path reaches (dual objective to 1e-6, the
+   * offset to 2e-3; that path's objective is checked against svm-train's by the test above).
+   */
+  @Test
+  void exactOnATreeOfOneBlockSolvesItOnce() throws Exception {
+    Configuration auto = conf();
+    auto.unset(Param.OFFSET.key());
+    auto.unset(Param.LEVELS.key());
+    auto.set(Param.EXACT.key(), "true");
+    auto.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    List<String> progress = new java.util.ArrayList<>();
+    TrainPipeline.Result r = TrainPipeline.run(auto, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
+        null, new org.apache.hadoop.fs.Path(tmp.resolve("one").toString()), false), progress::add);
+    String all = String.join("\n", progress);
+    assertEquals(1, progress.stream().filter(l -> l.startsWith("level ")).count(), all);
+    assertTrue(progress.stream().noneMatch(l -> l.contains("one block (SV")), "no second one-block solve:\n" + all);
+    assertFalse(java.nio.file.Files.exists(tmp.resolve("one").resolve("work").resolve("level-0")), all);
+    KernelModel m = (KernelModel) r.model();
+    assertEquals(1, m.blockCount());
+    assertNotEquals(0.0, m.block(0).bias(), "LIBSVM's offset");
+    assertEquals("true", m.provenance().getParameters().get(Param.OFFSET.key()));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> exact = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(
+        tmp.resolve("one").resolve(TrainPipeline.REPORT).toFile(), Map.class).get("exact");
+    assertEquals("one block", exact.get("method"));
+    assertEquals(Boolean.TRUE, exact.get("converged"));
+
+    Configuration tree = conf(); // 16 -> 4 blocks without the offset, then exact mode's one warm block with it
+    tree.unset(Param.OFFSET.key());
+    tree.set(Param.EXACT.key(), "true");
+    tree.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    KernelModel t = (KernelModel) train(tree, "tree").model();
+    double ours = exactObjective("one");
+    double second = exactObjective("tree");
+    assertEquals(second, ours, 1e-6 * Math.abs(second), "dual objective: one block " + ours + ", tree + exact block " + second);
+    assertEquals(t.block(0).bias(), m.block(0).bias(), 2e-3, "the offsets of the two paths");
+    assertTrue(java.nio.file.Files.exists(tmp.resolve("tree").resolve("work").resolve("level-0")), "the tree's exact block job");
+  }
+
   @SuppressWarnings("unchecked")
   private double exactObjective(String out) throws java.io.IOException {
     Map<String, Object> report = new com.fasterxml.jackson.databind.ObjectMapper().readValue(
