@@ -86,11 +86,7 @@ class OffsetTrainTest {
    */
   @Test
   void exactWithAutoOffsetEndsWithLibsvmsOffsetInItsOneWarmBlock() throws Exception {
-    Configuration auto = conf();
-    auto.unset(Param.OFFSET.key());
-    auto.set(Param.EXACT.key(), "true");
-    auto.set(Param.EXACT_BELOW_ROWS.key(), "1000"); // svmguide1's 3,089 rows are above it: the tree runs without the offset
-    TrainPipeline.Result r = train(auto, "auto");
+    TrainPipeline.Result r = train(exactAutoOffset(), "auto");
     KernelModel m = (KernelModel) r.model();
     assertEquals(1, m.blockCount());
     assertNotEquals(0.0, m.block(0).bias(), "the final block's offset");
@@ -101,14 +97,9 @@ class OffsetTrainTest {
     explicit.set(Param.EXACT_BELOW_ROWS.key(), "1000");
     KernelModel e = (KernelModel) train(explicit, "explicit").model();
     double ours = exactObjective("auto");
-    double second = exactObjective("explicit");
-    assertEquals(second, ours, 1e-6 * Math.abs(second), "dual objective: auto " + ours + ", --offset " + second);
-    assertEquals(e.block(0).bias(), m.block(0).bias(), 2e-3, "the offsets of the two paths");
+    assertSameOptimum("auto", m, "explicit", e);
 
-    Configuration pbm = conf();
-    pbm.unset(Param.OFFSET.key());
-    pbm.set(Param.EXACT.key(), "true");
-    pbm.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    Configuration pbm = exactAutoOffset();
     pbm.set(Param.EXACT_SINGLE.key(), "never");
     pbm.set(Param.EXACT_ALLOW_UNCONVERGED.key(), "true"); // what is asserted is the model class, not PBM's convergence
     KernelModel p = (KernelModel) train(pbm, "pbm").model();
@@ -134,11 +125,8 @@ class OffsetTrainTest {
    */
   @Test
   void exactOnATreeOfOneBlockSolvesItOnce() throws Exception {
-    Configuration auto = conf();
-    auto.unset(Param.OFFSET.key());
+    Configuration auto = exactAutoOffset();
     auto.unset(Param.LEVELS.key());
-    auto.set(Param.EXACT.key(), "true");
-    auto.set(Param.EXACT_BELOW_ROWS.key(), "1000");
     List<String> progress = new java.util.ArrayList<>();
     TrainPipeline.Result r = TrainPipeline.run(auto, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
         null, new org.apache.hadoop.fs.Path(tmp.resolve("one").toString()), false), progress::add);
@@ -156,16 +144,26 @@ class OffsetTrainTest {
     assertEquals("one block", exact.get("method"));
     assertEquals(Boolean.TRUE, exact.get("converged"));
 
-    Configuration tree = conf(); // 16 -> 4 blocks without the offset, then exact mode's one warm block with it
-    tree.unset(Param.OFFSET.key());
-    tree.set(Param.EXACT.key(), "true");
-    tree.set(Param.EXACT_BELOW_ROWS.key(), "1000");
-    KernelModel t = (KernelModel) train(tree, "tree").model();
-    double ours = exactObjective("one");
-    double second = exactObjective("tree");
-    assertEquals(second, ours, 1e-6 * Math.abs(second), "dual objective: one block " + ours + ", tree + exact block " + second);
-    assertEquals(t.block(0).bias(), m.block(0).bias(), 2e-3, "the offsets of the two paths");
+    // 16 -> 4 blocks without the offset, then exact mode's one warm block with it
+    assertSameOptimum("one", m, "tree", (KernelModel) train(exactAutoOffset(), "tree").model());
     assertTrue(java.nio.file.Files.exists(tmp.resolve("tree").resolve("work").resolve("level-0")), "the tree's exact block job");
+  }
+
+  /** --offset auto and --exact on svmguide1 above sodm.train.exact.below.rows (1000): the tree's blocks without the offset. */
+  private Configuration exactAutoOffset() {
+    Configuration c = conf();
+    c.unset(Param.OFFSET.key());
+    c.set(Param.EXACT.key(), "true");
+    c.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    return c;
+  }
+
+  /** The runs in {@code a} and {@code b} reached the same optimum: exact dual objective to 1e-6 relative, offset to 2e-3. */
+  private void assertSameOptimum(String a, KernelModel ma, String b, KernelModel mb) throws java.io.IOException {
+    double oa = exactObjective(a);
+    double ob = exactObjective(b);
+    assertEquals(ob, oa, 1e-6 * Math.abs(ob), "dual objective: " + a + " " + oa + ", " + b + " " + ob);
+    assertEquals(mb.block(0).bias(), ma.block(0).bias(), 2e-3, "the offsets of " + a + " and " + b);
   }
 
   @SuppressWarnings("unchecked")
