@@ -116,7 +116,7 @@ for pat in dict.fromkeys(r["pattern"] for r in rows):
             if wall is not None: prev = (n, wall)
             model = ok[0]["model"] if ok else (rs[0]["model"] or "failed")
             print(f"| {v} | {n:,} | {len(ok)}{' (' + str(failed) + ' failed)' if failed else ''} | {f(wall)} | {f(cpu)} | {f(rss, '%.0f')} | "
-                  f"{f(acc, '%.2f%%')} | {f(step, '%.2f×')} | {f(per_doubling, '**%.2f×**')} | {f(ratio, '%.3f×')}{note} | {f(cpur, '%.3f×')} | {model} |")
+                  f"{f(acc, '%.2f%%')} | {f(step, '%.2f×')} | {f(per_doubling, '**%.2f×**')} | {f(ratio, '%.3g×')}{note} | {f(cpur, '%.3g×')} | {model} |")
         if v == "svm-train" and fit:
             for n in sizes:
                 if n not in peer_t:
