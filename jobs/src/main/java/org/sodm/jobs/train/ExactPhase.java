@@ -107,7 +107,12 @@ final class ExactPhase {
    * every sub-problem in one job, not the sub-problems solved in turn ({@link #runEach}).
    */
   boolean offsetInOneBlock() {
-    return suffix.isEmpty() && conf.getBoolean(TrainKeys.EXACT_OFFSET, false) && !spec.offset();
+    return suffix.isEmpty() && offsetInOneBlock(conf, spec);
+  }
+
+  /** {@link #offsetInOneBlock()} for the binary problem (or every sub-problem in one job) of {@code spec}. */
+  static boolean offsetInOneBlock(Configuration conf, TrainSpec spec) {
+    return conf.getBoolean(TrainKeys.EXACT_OFFSET, false) && !spec.offset();
   }
 
   /** A one-block solve of the last level's records (every block to parent 0) with the given merge mode. */

@@ -89,7 +89,7 @@ public final class KernelTreeTrainer implements Trainer {
     // problem, and exact mode's one warm block would solve it a second time (17,000 rows of ijcnn1: 2.1 s, then 1.7 s); the
     // tree's block is then exact mode's solve, with LIBSVM's offset where that final solve would take it
     boolean exactInTree = spec.exact().on() && plan == null && levelBlocks.equals(List.of(1));
-    TrainSpec exactBlockSpec = exactInTree && new ExactPhase(conf, runner, spec).offsetInOneBlock() ? spec.with(Param.OFFSET, "true") : spec;
+    TrainSpec exactBlockSpec = exactInTree && ExactPhase.offsetInOneBlock(conf, spec) ? spec.with(Param.OFFSET, "true") : spec;
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
     checkMemory(conf, spec, data, rows, levelBlocks, plan == null ? 1 : plan.count());
     if (!smallTasks && spec.tree().auto() && rows > spec.tree().autoAboveRows()) {
