@@ -96,6 +96,7 @@ public final class ResidentJob {
         return submissions(base, name, mapper, workDir, maxDoubles, listener, notes, tracker, blocks, input, ckptDir, secret, local);
       } finally {
         LocalSecrets.remove(tracker.address());
+        LocalTasks.forget(tracker.address());
       }
     }
   }
@@ -143,7 +144,7 @@ public final class ResidentJob {
         String reason;
         List<String> msgs;
         try {
-          reason = submitAndWait(job, tracker, s, k + extra, rendezvous, listener);
+          reason = submitAndWait(job, tracker, s, k + extra, rendezvous, listener, local);
           msgs = reason == null ? List.of() : JobFailure.read(conf);
         } finally {
           fs.delete(failures, true);
@@ -171,7 +172,8 @@ public final class ResidentJob {
   }
 
   /** Null when the job succeeded, else why it failed ("" when nobody said). A rendezvous timeout throws. */
-  private static String submitAndWait(Job job, Tracker tracker, int s, int k, double rendezvous, Listener listener) throws IOException {
+  private static String submitAndWait(Job job, Tracker tracker, int s, int k, double rendezvous, Listener listener, boolean local)
+      throws IOException {
     long t0 = System.nanoTime();
     try {
       job.submit();
@@ -199,7 +201,7 @@ public final class ResidentJob {
           logLocalTasks();
           tracker.abort(msg);
           job.killJob();
-          awaitEnd(job, 30);
+          awaitEnd(job, tracker, local, 30);
           throw new SodmException(msg);
         }
         if (tracker.failure() != null) {
@@ -207,6 +209,9 @@ public final class ResidentJob {
           else if ((System.nanoTime() - abortedAt) / 1e9 > 30) job.killJob(); // a task hangs after the abort
         }
         Thread.sleep(20);
+      }
+      if (local && !LocalTasks.awaitNone(tracker.address(), 30, job.isSuccessful() ? 0 : 100)) {
+        LOG.warn("{}: {} local map task(s) still running 30 s after the job ended", job.getJobName(), LocalTasks.active(tracker.address()));
       }
       deliver(tracker, s, listener);
       if (job.isSuccessful()) return null;
@@ -247,9 +252,16 @@ public final class ResidentJob {
     }
   }
 
-  /** Waits (at most {@code seconds}) for a killed job's tasks to end, so none writes into the work directory after we return. */
-  private static void awaitEnd(Job job, double seconds) throws IOException, InterruptedException {
+  /**
+   * Waits (at most {@code seconds}) for a killed job's tasks to end, so none writes into the work directory after we
+   * return: the job's completion, and in local mode the map threads themselves (LocalJobRunner does not wait for them).
+   */
+  private static void awaitEnd(Job job, Tracker tracker, boolean local, double seconds) throws IOException, InterruptedException {
     long t0 = System.nanoTime();
     while (!job.isComplete() && (System.nanoTime() - t0) / 1e9 < seconds) Thread.sleep(50);
+    double left = Math.max(1, seconds - (System.nanoTime() - t0) / 1e9);
+    if (local && !LocalTasks.awaitNone(tracker.address(), left, 100)) {
+      LOG.warn("{}: {} local map task(s) still running after the kill", job.getJobName(), LocalTasks.active(tracker.address()));
+    }
   }
 }

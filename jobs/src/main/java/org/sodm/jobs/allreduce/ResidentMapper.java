@@ -57,6 +57,17 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
   public void run(Context context) throws IOException, InterruptedException {
     AvroClasses.trust();
     Configuration conf = context.getConfiguration();
+    boolean local = "local".equals(conf.get("mapreduce.framework.name", "local"));
+    String trackerAddress = conf.get(AllReduceKeys.TRACKER, "");
+    if (local) LocalTasks.enter(trackerAddress);
+    try {
+      runTask(context, conf, local);
+    } finally {
+      if (local) LocalTasks.exit(trackerAddress);
+    }
+  }
+
+  private void runTask(Context context, Configuration conf, boolean local) throws IOException, InterruptedException {
     int submission = conf.getInt(AllReduceKeys.SUBMISSION, 0);
     List<Integer> blocks = new ArrayList<>();
     for (String b : conf.getTrimmedStrings(AllReduceKeys.BLOCKS)) blocks.add(Integer.parseInt(b));
@@ -74,7 +85,6 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     }
     int rank = blocks.indexOf(myBlock);
     int size = conf.getInt(AllReduceKeys.SIZE, blocks.size());
-    boolean local = "local".equals(conf.get("mapreduce.framework.name", "local"));
     byte[] secret = secret(context, rank, local);
     Configuration rpcConf = new Configuration(conf);
     RPC.setProtocolEngine(rpcConf, TrackerProtocol.class, WritableRpcEngine.class);

@@ -202,6 +202,18 @@ class AllReduceTrainTest {
     try (var s = Files.walk(out)) {
       assertTrue(s.noneMatch(p -> p.getFileName().toString().startsWith("ckpt-")), "checkpoint left behind");
     }
+    // the killed tasks have ended when train returns: nothing appears in the output afterwards (a late failure note
+    // once recreated the work directory while it was being removed)
+    List<String> before = tree(out);
+    Thread.sleep(1500);
+    assertEquals(before, tree(out), "written after the failed run returned");
+  }
+
+  private static List<String> tree(Path dir) throws java.io.IOException {
+    if (!Files.exists(dir)) return List.of();
+    try (var s = Files.walk(dir)) {
+      return s.map(p -> dir.relativize(p).toString()).sorted().toList();
+    }
   }
 
   private static String resource(String name) throws java.net.URISyntaxException {
