@@ -83,6 +83,9 @@ public final class OffsetSvcSolver {
     private final double[] gBar;
     /** Each position's place in its box, as LIBSVM's alpha_status: {@link #LOWER}, {@link #FREE} or {@link #UPPER}. */
     private final byte[] status;
+    /** Whether each position is in I_up (y = +1 below C, y = -1 above 0) and in I_low, kept with {@link #status}. */
+    private final boolean[] inUp;
+    private final boolean[] inLow;
     private final int[] orig;
     /** The swaps of one shrink (each position is the lower index of at most one swap, so n of them suffice). */
     private final int[] swapI;
@@ -102,6 +105,8 @@ public final class OffsetSvcSolver {
       this.swapI = new int[n];
       this.swapJ = new int[n];
       this.status = new byte[n];
+      this.inUp = new boolean[n];
+      this.inLow = new boolean[n];
       for (int i = 0; i < n; i++) {
         orig[i] = i;
         updateStatus(i);
@@ -125,7 +130,10 @@ public final class OffsetSvcSolver {
     }
 
     private void updateStatus(int i) {
-      status[i] = alpha[i] >= c[i] ? UPPER : alpha[i] <= 0 ? LOWER : FREE;
+      byte s = alpha[i] >= c[i] ? UPPER : alpha[i] <= 0 ? LOWER : FREE;
+      status[i] = s;
+      inUp[i] = yy[i] > 0 ? s != UPPER : s != LOWER;
+      inLow[i] = yy[i] > 0 ? s != LOWER : s != UPPER;
     }
 
     Result solve(double eps, boolean shrinking) {
@@ -199,15 +207,12 @@ public final class OffsetSvcSolver {
       double gmax = Double.NEGATIVE_INFINITY;
       double gmax2 = Double.NEGATIVE_INFINITY;
       int gi = -1;
+      // -y_t G_t over I_up, with y_t = +-1 folded in (the products by +-1 are exact: the same values as LIBSVM's branches)
       for (int t = 0; t < active; t++) {
-        byte s = status[t];
-        if (yy[t] > 0) {
-          if (s != UPPER && -g[t] >= gmax) {
-            gmax = -g[t];
-            gi = t;
-          }
-        } else if (s != LOWER && g[t] >= gmax) {
-          gmax = g[t];
+        if (!inUp[t]) continue;
+        double v = -yy[t] * g[t];
+        if (v >= gmax) {
+          gmax = v;
           gi = t;
         }
       }
@@ -220,24 +225,14 @@ public final class OffsetSvcSolver {
       double twoYi = 2.0 * yy[gi];
       int best = -1;
       for (int t = 0; t < active; t++) {
-        byte s = status[t];
-        double diff;
-        double quad;
-        if (yy[t] > 0) {
-          if (s == LOWER) continue;
-          double gt = g[t];
-          if (gt >= gmax2) gmax2 = gt;
-          diff = gmax + gt;
-          if (diff <= 0) continue;
-          quad = qdi + qd[t] - twoYi * qi[t];
-        } else {
-          if (s == UPPER) continue;
-          double gt = -g[t];
-          if (gt >= gmax2) gmax2 = gt;
-          diff = gmax + gt;
-          if (diff <= 0) continue;
-          quad = qdi + qd[t] + twoYi * qi[t];
-        }
+        if (!inLow[t]) continue;
+        double yt = yy[t];
+        double gt = yt * g[t];
+        if (gt >= gmax2) gmax2 = gt;
+        double diff = gmax + gt;
+        if (diff <= 0) continue;
+        // y_t = -1: qdi + qd_t - (-(2 y_i) Q_it) is exactly LIBSVM's qdi + qd_t + 2 y_i Q_it
+        double quad = qdi + qd[t] - twoYi * yt * qi[t];
         double od = -(diff * diff) / (quad > 0 ? quad : TAU);
         if (od <= objMin) {
           best = t;
@@ -346,9 +341,17 @@ public final class OffsetSvcSolver {
       byte s = status[i];
       status[i] = status[j];
       status[j] = s;
+      swap(inUp, i, j);
+      swap(inLow, i, j);
       int t = orig[i];
       orig[i] = orig[j];
       orig[j] = t;
+    }
+
+    private static void swap(boolean[] a, int i, int j) {
+      boolean t = a[i];
+      a[i] = a[j];
+      a[j] = t;
     }
 
     private static void swap(double[] a, int i, int j) {
