@@ -1,6 +1,5 @@
 package org.sodm.data;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.sodm.avro.Features;
 import org.sodm.avro.Instance;
@@ -40,14 +39,9 @@ public final class Instances {
     return ((long) fileOrdinal << LINE_BITS) | offset;
   }
 
+  /** The features of {@code x} as Avro's record: lists over x's own arrays (no copy, no boxing; see {@link PrimitiveLists}). */
   public static Features toAvro(SparseVector x) {
-    List<Integer> i = new ArrayList<>(x.nnz());
-    List<Double> v = new ArrayList<>(x.nnz());
-    for (int k = 0; k < x.nnz(); k++) {
-      i.add(x.index(k));
-      v.add(x.value(k));
-    }
-    return new Features(i, v);
+    return new Features(new PrimitiveLists.Ints(x.indices()), new PrimitiveLists.Doubles(x.values()));
   }
 
   public static Instance toAvro(long id, String label, SparseVector x) {
@@ -57,6 +51,7 @@ public final class Instances {
   public static SparseVector features(Features f) {
     List<Integer> li = f.getIndices();
     List<Double> lv = f.getValues();
+    if (li instanceof PrimitiveLists.Ints pi && lv instanceof PrimitiveLists.Doubles pv) return new SparseVector(pi.array(), pv.array());
     int n = li.size();
     int[] i = new int[n];
     double[] v = new double[n];

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.mapred.AvroKey;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -158,7 +157,7 @@ public final class DealtInputFormat extends InputFormat<AvroKey<TrainRecord>, Nu
           FileSystem fs = current.getFileSystem(conf);
           read += next > 1 ? fs.getFileStatus(files.get(next - 2)).getLen() : 0;
           in = fs.open(current);
-          stream = new DataFileStream<>(in, new SpecificDatumReader<>(Instance.class));
+          stream = new DataFileStream<>(in, new org.sodm.data.InstanceReader());
         }
         if (!stream.hasNext()) {
           stream.close();

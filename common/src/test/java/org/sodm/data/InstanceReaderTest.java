@@ -1,0 +1,150 @@
+package org.sodm.data;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.junit.jupiter.api.Test;
+import org.sodm.avro.Features;
+import org.sodm.avro.Instance;
+
+class InstanceReaderTest {
+
+  /** Instances as Avro's own specific writer writes them (boxed lists), with a null label and empty features among them. */
+  private static List<Instance> instances(Random rnd, int n) {
+    List<Instance> out = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      int nnz = r % 7 == 0 ? 0 : 1 + rnd.nextInt(r % 5 == 0 ? 300 : 20);
+      List<Integer> idx = new ArrayList<>();
+      List<Double> val = new ArrayList<>();
+      int f = 0;
+      for (int k = 0; k < nnz; k++) {
+        f += 1 + rnd.nextInt(50);
+        idx.add(f);
+        val.add(rnd.nextGaussian());
+      }
+      out.add(new Instance((long) r * 1_000_003L - 5, r % 11 == 0 ? null : (r % 2 == 0 ? "+1" : "cat " + r), new Features(idx, val)));
+    }
+    return out;
+  }
+
+  private static byte[] file(List<Instance> in) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataFileWriter<Instance> w = new DataFileWriter<>(new SpecificDatumWriter<>(Instance.class))) {
+      w.setSyncInterval(4096); // several blocks
+      w.create(Instance.getClassSchema(), bytes);
+      for (Instance i : in) w.append(i);
+    }
+    return bytes.toByteArray();
+  }
+
+  @Test
+  void decodesThisVersionsFilesDirectlyIntoArraysAndEqualToAvrosReader() throws IOException {
+    List<Instance> want = instances(new Random(1), 500);
+    InstanceReader reader = new InstanceReader();
+    List<Instance> got = new ArrayList<>();
+    try (DataFileStream<Instance> s = new DataFileStream<>(new ByteArrayInputStream(file(want)), reader)) {
+      Instance reuse = null;
+      while (s.hasNext()) got.add(reuse = s.next(reuse));
+    }
+    assertTrue(reader.direct(), "the direct path");
+    assertEquals(want.size(), got.size());
+    for (int r = 0; r < want.size(); r++) {
+      Instance w = want.get(r);
+      Instance g = got.get(r);
+      assertEquals(w, g, "row " + r);
+      assertInstanceOf(PrimitiveLists.Ints.class, g.getFeatures().getIndices());
+      SparseVector x = Instances.features(g.getFeatures());
+      assertArrayEquals(w.getFeatures().getIndices().stream().mapToInt(Integer::intValue).toArray(), x.indices());
+      assertArrayEquals(w.getFeatures().getValues().stream().mapToDouble(Double::doubleValue).toArray(), x.values(), 0);
+    }
+  }
+
+  @Test
+  void arraysWrittenInSeveralBlocksDecodeWhole() throws IOException {
+    Instance want = instances(new Random(2), 6).get(5); // r = 5: up to 300 features
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    BinaryEncoder enc = EncoderFactory.get().blockingBinaryEncoder(bytes, null);
+    new SpecificDatumWriter<>(Instance.class).write(want, enc);
+    enc.flush();
+    InstanceReader reader = new InstanceReader();
+    reader.setSchema(Instance.getClassSchema());
+    Instance got = reader.read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+    assertEquals(want, got);
+  }
+
+  /** A file written under another schema (here: a field this version does not have) is resolved by Avro: equal records. */
+  @Test
+  void anotherWriterSchemaIsResolvedByAvro() throws IOException {
+    Schema features = Instance.getClassSchema().getField("features").schema();
+    Schema older = SchemaBuilder.record("Instance").namespace("org.sodm.avro").fields()
+        .requiredLong("id").name("label").type().unionOf().nullType().and().stringType().endUnion().nullDefault()
+        .name("weight").type().doubleType().doubleDefault(1)
+        .name("features").type(features).noDefault().endRecord();
+    List<Instance> want = instances(new Random(3), 50);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataFileWriter<GenericRecord> w = new DataFileWriter<>(new GenericDatumWriter<>(older))) {
+      w.create(older, bytes);
+      for (Instance i : want) {
+        GenericRecord g = new GenericData.Record(older);
+        g.put("id", i.getId());
+        g.put("label", i.getLabel());
+        g.put("weight", 2.0);
+        g.put("features", i.getFeatures());
+        w.append(g);
+      }
+    }
+    InstanceReader reader = new InstanceReader();
+    List<Instance> got = new ArrayList<>();
+    try (DataFileStream<Instance> s = new DataFileStream<>(new ByteArrayInputStream(bytes.toByteArray()), reader)) {
+      while (s.hasNext()) got.add(s.next());
+    }
+    assertFalse(reader.direct(), "resolved, not direct");
+    assertEquals(want, got);
+  }
+
+  /** A vector built on a list's array never changes when the list does (Avro's reader clears and refills lists it reuses). */
+  @Test
+  void listsCopyBeforeChangingAnArrayTheyShare() {
+    int[] idx = {1, 4, 9};
+    double[] val = {0.5, -1, 2};
+    SparseVector x = new SparseVector(idx, val);
+    Features f = Instances.toAvro(x);
+    assertSame(idx, ((PrimitiveLists.Ints) f.getIndices()).array(), "no copy while unchanged");
+    f.getIndices().set(0, 2);
+    f.getValues().clear();
+    f.getValues().add(7.0);
+    f.getIndices().add(12);
+    assertArrayEquals(new int[] {1, 4, 9}, x.indices());
+    assertArrayEquals(new double[] {0.5, -1, 2}, x.values(), 0);
+    assertEquals(List.of(2, 4, 9, 12), f.getIndices());
+    assertEquals(List.of(7.0), f.getValues());
+    PrimitiveLists.Ints owned = (PrimitiveLists.Ints) f.getIndices();
+    int[] out = owned.array(); // exactly full after the adds? if not, a copy; either way later changes must not reach it
+    int[] before = out.clone();
+    owned.remove(0);
+    owned.set(0, 99);
+    assertArrayEquals(before, out);
+    assertEquals(List.of(99, 9, 12), owned);
+  }
+}
