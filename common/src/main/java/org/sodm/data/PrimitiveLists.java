@@ -1,7 +1,6 @@
 package org.sodm.data;
 
 import java.util.AbstractList;
-import java.util.Arrays;
 import java.util.RandomAccess;
 
 /**
@@ -14,55 +13,61 @@ import java.util.RandomAccess;
 public final class PrimitiveLists {
   private PrimitiveLists() {}
 
-  /** A list of ints over an int[]. */
-  public static final class Ints extends AbstractList<Integer> implements RandomAccess {
-    private int[] a;
+  /** The list over an array of type {@code A} (int[] or double[]); element access by the subclass. */
+  private abstract static class Base<E, A> extends AbstractList<E> implements RandomAccess {
+    A a;
     private int size;
-    private boolean shared;
+    private boolean shared = true;
 
-    /** Wraps {@code values} (not copied; copied before the first change). */
-    public Ints(int[] values) {
+    Base(A values, int length) {
       this.a = values;
-      this.size = values.length;
-      this.shared = true;
+      this.size = length;
     }
 
-    @Override
-    public Integer get(int i) {
-      return getInt(i);
-    }
+    abstract A newArray(int n);
 
-    public int getInt(int i) {
+    abstract int capacity();
+
+    abstract E at(int i);
+
+    abstract void put(int i, E v);
+
+    final void check(int i) {
       if (i < 0 || i >= size) throw new IndexOutOfBoundsException("index " + i + ", size " + size);
-      return a[i];
     }
 
     @Override
-    public int size() {
+    public final E get(int i) {
+      check(i);
+      return at(i);
+    }
+
+    @Override
+    public final int size() {
       return size;
     }
 
     @Override
-    public Integer set(int i, Integer v) {
-      int old = getInt(i);
+    public final E set(int i, E v) {
+      E old = get(i);
       own(size);
-      a[i] = v;
+      put(i, v);
       return old;
     }
 
     @Override
-    public void add(int i, Integer v) {
+    public final void add(int i, E v) {
       if (i < 0 || i > size) throw new IndexOutOfBoundsException("index " + i + ", size " + size);
       own(size + 1);
       System.arraycopy(a, i, a, i + 1, size - i);
-      a[i] = v;
+      put(i, v);
       size++;
       modCount++;
     }
 
     @Override
-    public Integer remove(int i) {
-      int old = getInt(i);
+    public final E remove(int i) {
+      E old = get(i);
       own(size);
       System.arraycopy(a, i + 1, a, i, size - i - 1);
       size--;
@@ -71,9 +76,9 @@ public final class PrimitiveLists {
     }
 
     @Override
-    public void clear() {
+    public final void clear() {
       if (shared) {
-        a = new int[0];
+        a = newArray(0);
         shared = false;
       }
       size = 0;
@@ -81,98 +86,97 @@ public final class PrimitiveLists {
     }
 
     /** The values: the array itself when it is exactly full (shared from then on: the list copies before a change), else a copy. */
-    public int[] array() {
-      if (size != a.length) return Arrays.copyOf(a, size);
+    final A values() {
+      if (size != capacity()) {
+        A c = newArray(size);
+        System.arraycopy(a, 0, c, 0, size);
+        return c;
+      }
       shared = true;
       return a;
     }
 
-    private void own(int capacity) {
-      if (shared || capacity > a.length) {
-        a = Arrays.copyOf(a, Math.max(capacity, shared ? a.length : 2 * a.length + 4));
+    private void own(int needed) {
+      if (shared || needed > capacity()) {
+        A c = newArray(Math.max(needed, shared ? capacity() : 2 * capacity() + 4));
+        System.arraycopy(a, 0, c, 0, size);
+        a = c;
         shared = false;
       }
     }
   }
 
-  /** A list of doubles over a double[]. */
-  public static final class Doubles extends AbstractList<Double> implements RandomAccess {
-    private double[] a;
-    private int size;
-    private boolean shared;
-
+  /** A list of ints over an int[]. */
+  public static final class Ints extends Base<Integer, int[]> {
     /** Wraps {@code values} (not copied; copied before the first change). */
-    public Doubles(double[] values) {
-      this.a = values;
-      this.size = values.length;
-      this.shared = true;
+    public Ints(int[] values) {
+      super(values, values.length);
+    }
+
+    public int getInt(int i) {
+      check(i);
+      return a[i];
+    }
+
+    public int[] array() {
+      return values();
     }
 
     @Override
-    public Double get(int i) {
-      return getDouble(i);
+    int[] newArray(int n) {
+      return new int[n];
     }
 
-    public double getDouble(int i) {
-      if (i < 0 || i >= size) throw new IndexOutOfBoundsException("index " + i + ", size " + size);
+    @Override
+    int capacity() {
+      return a.length;
+    }
+
+    @Override
+    Integer at(int i) {
       return a[i];
     }
 
     @Override
-    public int size() {
-      return size;
-    }
-
-    @Override
-    public Double set(int i, Double v) {
-      double old = getDouble(i);
-      own(size);
+    void put(int i, Integer v) {
       a[i] = v;
-      return old;
+    }
+  }
+
+  /** A list of doubles over a double[]. */
+  public static final class Doubles extends Base<Double, double[]> {
+    /** Wraps {@code values} (not copied; copied before the first change). */
+    public Doubles(double[] values) {
+      super(values, values.length);
     }
 
-    @Override
-    public void add(int i, Double v) {
-      if (i < 0 || i > size) throw new IndexOutOfBoundsException("index " + i + ", size " + size);
-      own(size + 1);
-      System.arraycopy(a, i, a, i + 1, size - i);
-      a[i] = v;
-      size++;
-      modCount++;
+    public double getDouble(int i) {
+      check(i);
+      return a[i];
     }
 
-    @Override
-    public Double remove(int i) {
-      double old = getDouble(i);
-      own(size);
-      System.arraycopy(a, i + 1, a, i, size - i - 1);
-      size--;
-      modCount++;
-      return old;
-    }
-
-    @Override
-    public void clear() {
-      if (shared) {
-        a = new double[0];
-        shared = false;
-      }
-      size = 0;
-      modCount++;
-    }
-
-    /** The values: the array itself when it is exactly full (shared from then on: the list copies before a change), else a copy. */
     public double[] array() {
-      if (size != a.length) return Arrays.copyOf(a, size);
-      shared = true;
-      return a;
+      return values();
     }
 
-    private void own(int capacity) {
-      if (shared || capacity > a.length) {
-        a = Arrays.copyOf(a, Math.max(capacity, shared ? a.length : 2 * a.length + 4));
-        shared = false;
-      }
+    @Override
+    double[] newArray(int n) {
+      return new double[n];
+    }
+
+    @Override
+    int capacity() {
+      return a.length;
+    }
+
+    @Override
+    Double at(int i) {
+      return a[i];
+    }
+
+    @Override
+    void put(int i, Double v) {
+      a[i] = v;
     }
   }
 }
