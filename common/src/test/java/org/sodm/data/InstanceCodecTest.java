@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.sodm.avro.Features;
 import org.sodm.avro.Instance;
 
-class InstanceReaderTest {
+class InstanceCodecTest {
 
   /** Instances as Avro's own specific writer writes them (boxed lists), with a null label and empty features among them. */
   private static List<Instance> instances(Random rnd, int n) {
@@ -146,5 +146,47 @@ class InstanceReaderTest {
     owned.set(0, 99);
     assertArrayEquals(before, out);
     assertEquals(List.of(99, 9, 12), owned);
+  }
+
+  /** The writer's bytes are Avro's own, for boxed lists and for primitive ones, with a plain and a blocking encoder. */
+  @Test
+  void writesTheBytesOfAvrosWriter() throws IOException {
+    List<Instance> rows = instances(new Random(4), 300);
+    for (boolean blocking : new boolean[] {false, true}) {
+      ByteArrayOutputStream avro = new ByteArrayOutputStream();
+      ByteArrayOutputStream ours = new ByteArrayOutputStream();
+      ByteArrayOutputStream oursPrimitive = new ByteArrayOutputStream();
+      BinaryEncoder ea = blocking ? EncoderFactory.get().blockingBinaryEncoder(avro, null) : EncoderFactory.get().binaryEncoder(avro, null);
+      BinaryEncoder eo = blocking ? EncoderFactory.get().blockingBinaryEncoder(ours, null) : EncoderFactory.get().binaryEncoder(ours, null);
+      BinaryEncoder ep = blocking ? EncoderFactory.get().blockingBinaryEncoder(oursPrimitive, null)
+          : EncoderFactory.get().binaryEncoder(oursPrimitive, null);
+      SpecificDatumWriter<Instance> a = new SpecificDatumWriter<>(Instance.class);
+      InstanceWriter o = new InstanceWriter();
+      o.setSchema(Instance.getClassSchema());
+      for (Instance r : rows) {
+        a.write(r, ea);
+        o.write(r, eo);
+        SparseVector x = new SparseVector(r.getFeatures().getIndices().stream().mapToInt(Integer::intValue).toArray(),
+            r.getFeatures().getValues().stream().mapToDouble(Double::doubleValue).toArray());
+        o.write(Instances.toAvro(r.getId(), r.getLabel(), x), ep);
+      }
+      ea.flush();
+      eo.flush();
+      ep.flush();
+      assertArrayEquals(avro.toByteArray(), ours.toByteArray(), "boxed lists, blocking " + blocking);
+      assertArrayEquals(avro.toByteArray(), oursPrimitive.toByteArray(), "primitive lists, blocking " + blocking);
+    }
+  }
+
+  /** The data model the jobs use hands out these for Instance and Avro's own for any other schema. */
+  @Test
+  void theDataModelPicksThemForInstancesOnly() {
+    SodmAvroData data = new SodmAvroData(getClass().getClassLoader()); // as avro-mapred makes it
+    assertInstanceOf(InstanceReader.class, data.createDatumReader(Instance.getClassSchema()));
+    assertInstanceOf(InstanceReader.class, data.createDatumReader(Instance.getClassSchema(), Instance.getClassSchema()));
+    assertInstanceOf(InstanceWriter.class, data.createDatumWriter(Instance.getClassSchema()));
+    Schema other = Features.getClassSchema();
+    assertFalse(data.createDatumReader(other) instanceof InstanceReader);
+    assertFalse(data.createDatumWriter(other) instanceof InstanceWriter);
   }
 }
