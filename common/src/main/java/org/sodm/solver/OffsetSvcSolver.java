@@ -224,6 +224,9 @@ public final class OffsetSvcSolver {
       double qdi = qd[gi];
       double twoYi = 2.0 * yy[gi];
       int best = -1;
+      // a candidate whose gain diff^2 / quad is below (1 - 1e-9) times the best one's cannot win: skipped without the
+      // division (the margin is far above the rounding of the product, so the choice is the division's, bit for bit)
+      double bound = Double.NEGATIVE_INFINITY;
       for (int t = 0; t < active; t++) {
         if (!inLow[t]) continue;
         double yt = yy[t];
@@ -233,10 +236,14 @@ public final class OffsetSvcSolver {
         if (diff <= 0) continue;
         // y_t = -1: qdi + qd_t - (-(2 y_i) Q_it) is exactly LIBSVM's qdi + qd_t + 2 y_i Q_it
         double quad = qdi + qd[t] - twoYi * yt * qi[t];
-        double od = -(diff * diff) / (quad > 0 ? quad : TAU);
+        double q2 = quad > 0 ? quad : TAU;
+        double d2 = diff * diff;
+        if (d2 < bound * q2) continue;
+        double od = -d2 / q2;
         if (od <= objMin) {
           best = t;
           objMin = od;
+          bound = -od * (1 - 1e-9);
         }
       }
       pair[1] = best;
