@@ -86,6 +86,8 @@ public final class OffsetSvcSolver {
     /** Whether each position is in I_up (y = +1 below C, y = -1 above 0) and in I_low, kept with {@link #status}. */
     private final boolean[] inUp;
     private final boolean[] inLow;
+    /** {@link #secondIndex}'s max y_t G_t over I_low. */
+    private final double[] gmax2 = new double[1];
     private final int[] orig;
     /** The swaps of one shrink (each position is the lower index of at most one swap, so n of them suffice). */
     private final int[] swapI;
@@ -205,7 +207,6 @@ public final class OffsetSvcSolver {
     /** LIBSVM's select_working_set (WSS 2) on the active positions: {i, j} into {@code pair} (j = -1: none), m - M returned. */
     private double select(int[] pair) {
       double gmax = Double.NEGATIVE_INFINITY;
-      double gmax2 = Double.NEGATIVE_INFINITY;
       int gi = -1;
       // -y_t G_t over I_up, with y_t = +-1 folded in (the products by +-1 are exact: the same values as LIBSVM's branches)
       for (int t = 0; t < active; t++) {
@@ -220,34 +221,9 @@ public final class OffsetSvcSolver {
       pair[1] = -1;
       if (gi < 0) return 0;
       float[] qi = q.column(gi, active);
-      double objMin = Double.POSITIVE_INFINITY;
-      double qdi = qd[gi];
-      double twoYi = 2.0 * yy[gi];
-      int best = -1;
-      // a candidate whose gain diff^2 / quad is below (1 - 1e-9) times the best one's cannot win: skipped without the
-      // division (the margin is far above the rounding of the product, so the choice is the division's, bit for bit)
-      double bound = Double.NEGATIVE_INFINITY;
-      for (int t = 0; t < active; t++) {
-        if (!inLow[t]) continue;
-        double yt = yy[t];
-        double gt = yt * g[t];
-        if (gt >= gmax2) gmax2 = gt;
-        double diff = gmax + gt;
-        if (diff <= 0) continue;
-        // y_t = -1: qdi + qd_t - (-(2 y_i) Q_it) is exactly LIBSVM's qdi + qd_t + 2 y_i Q_it
-        double quad = qdi + qd[t] - twoYi * yt * qi[t];
-        double q2 = quad > 0 ? quad : TAU;
-        double d2 = diff * diff;
-        if (d2 < bound * q2) continue;
-        double od = -d2 / q2;
-        if (od <= objMin) {
-          best = t;
-          objMin = od;
-          bound = -od * (1 - 1e-9);
-        }
-      }
-      pair[1] = best;
-      return gmax + gmax2;
+      gmax2[0] = Double.NEGATIVE_INFINITY;
+      pair[1] = secondIndex(active, inLow, yy, g, qd, qi, gmax, qd[gi], 2.0 * yy[gi], gmax2);
+      return gmax + gmax2[0];
     }
 
     /** The pair's step, G on the active positions, and G_bar where a variable reached or left its upper bound. */
@@ -366,6 +342,42 @@ public final class OffsetSvcSolver {
       a[i] = a[j];
       a[j] = t;
     }
+  }
+
+  /**
+   * LIBSVM's second index of WSS 2: over the positions t &lt; active in I_low ({@code inLow}) with gmax + y_t G_t &gt; 0, the
+   * one of least -(gmax + y_t G_t)^2 / quad_t (quad_t = qdi + qd_t - 2 y_i y_t Q_it, TAU where not positive; the last of
+   * equal ones), or -1; {@code gmax2[0]} becomes max(gmax2[0], max over I_low of y_t G_t). {@code twoYi} = 2 y_i.
+   */
+  static int secondIndex(int active, boolean[] inLow, double[] yy, double[] g, double[] qd, float[] qi, double gmax, double qdi,
+      double twoYi, double[] gmax2) {
+    double objMin = Double.POSITIVE_INFINITY;
+    double m2 = gmax2[0];
+    int best = -1;
+    // a candidate whose gain diff^2 / quad is below (1 - 1e-9) times the best one's cannot win: skipped without the
+    // division (the margin is far above the rounding of the product, so the choice is the division's, bit for bit)
+    double bound = Double.NEGATIVE_INFINITY;
+    for (int t = 0; t < active; t++) {
+      if (!inLow[t]) continue;
+      double yt = yy[t];
+      double gt = yt * g[t];
+      if (gt >= m2) m2 = gt;
+      double diff = gmax + gt;
+      if (diff <= 0) continue;
+      // y_t = -1: qdi + qd_t - (-(2 y_i) Q_it) is exactly LIBSVM's qdi + qd_t + 2 y_i Q_it
+      double quad = qdi + qd[t] - twoYi * yt * qi[t];
+      double q2 = quad > 0 ? quad : TAU;
+      double d2 = diff * diff;
+      if (d2 < bound * q2) continue;
+      double od = -d2 / q2;
+      if (od <= objMin) {
+        best = t;
+        objMin = od;
+        bound = -od * (1 - 1e-9);
+      }
+    }
+    gmax2[0] = m2;
+    return best;
   }
 
   /** The exact minimiser over the pair (i, j) on the segment the equality constraint and the box allow (LIBSVM's update). */

@@ -151,4 +151,77 @@ class OffsetSvcSolverTest {
     java.util.Arrays.fill(c, 5);
     assertTrue(kkt(k, x, y, c, full) < 1e-4, "KKT " + kkt(k, x, y, c, full));
   }
+
+  /**
+   * The second index of the working pair is LIBSVM's (select_working_set's loop over j, copied below branch for branch,
+   * a division per candidate): the same index and the same max y_t G_t, bit for bit, on random positions with many exact
+   * and near ties (gains equal, or one ulp apart) - what a shortcut that skipped a candidate too eagerly would get wrong.
+   */
+  @Test
+  void secondIndexIsLibsvmsSelection() {
+    Random rnd = new Random(11);
+    for (int trial = 0; trial < 2000; trial++) {
+      int n = 1 + rnd.nextInt(trial < 1000 ? 40 : 600);
+      double[] y = new double[n];
+      boolean[] lower = new boolean[n];
+      boolean[] upper = new boolean[n];
+      boolean[] inLow = new boolean[n];
+      double[] g = new double[n];
+      double[] qd = new double[n];
+      float[] qi = new float[n];
+      int distinct = 1 + rnd.nextInt(4); // few distinct (g, qd, Q_it) triples: exact ties
+      double[][] pool = new double[distinct][];
+      for (int k = 0; k < distinct; k++) pool[k] = new double[] {rnd.nextGaussian(), 0.5 + rnd.nextDouble(), rnd.nextFloat() * 2 - 1};
+      for (int t = 0; t < n; t++) {
+        y[t] = rnd.nextBoolean() ? 1 : -1;
+        int st = rnd.nextInt(3);
+        lower[t] = st == 0;
+        upper[t] = st == 2;
+        inLow[t] = y[t] > 0 ? !lower[t] : !upper[t];
+        double[] p = pool[rnd.nextInt(distinct)];
+        g[t] = rnd.nextInt(3) == 0 ? Math.nextUp(p[0]) : p[0]; // and ties one ulp apart
+        qd[t] = rnd.nextInt(5) == 0 ? 0 : p[1]; // quad <= 0 now and then (TAU)
+        qi[t] = (float) p[2];
+      }
+      int i = rnd.nextInt(n);
+      double gmax = Math.abs(rnd.nextGaussian());
+      double[] got2 = {Double.NEGATIVE_INFINITY};
+      int got = OffsetSvcSolver.secondIndex(n, inLow, y, g, qd, qi, gmax, qd[i], 2.0 * y[i], got2);
+      // LIBSVM 3.x Solver::select_working_set, the loop over j
+      double gmax2 = Double.NEGATIVE_INFINITY;
+      int gminIdx = -1;
+      double objDiffMin = Double.POSITIVE_INFINITY;
+      for (int j = 0; j < n; j++) {
+        if (y[j] == +1) {
+          if (!lower[j]) {
+            double gradDiff = gmax + g[j];
+            if (g[j] >= gmax2) gmax2 = g[j];
+            if (gradDiff > 0) {
+              double quad = qd[i] + qd[j] - 2.0 * y[i] * qi[j];
+              double objDiff = quad > 0 ? -(gradDiff * gradDiff) / quad : -(gradDiff * gradDiff) / 1e-12;
+              if (objDiff <= objDiffMin) {
+                gminIdx = j;
+                objDiffMin = objDiff;
+              }
+            }
+          }
+        } else {
+          if (!upper[j]) {
+            double gradDiff = gmax - g[j];
+            if (-g[j] >= gmax2) gmax2 = -g[j];
+            if (gradDiff > 0) {
+              double quad = qd[i] + qd[j] + 2.0 * y[i] * qi[j];
+              double objDiff = quad > 0 ? -(gradDiff * gradDiff) / quad : -(gradDiff * gradDiff) / 1e-12;
+              if (objDiff <= objDiffMin) {
+                gminIdx = j;
+                objDiffMin = objDiff;
+              }
+            }
+          }
+        }
+      }
+      assertEquals(gminIdx, got, "trial " + trial);
+      assertEquals(Double.doubleToLongBits(gmax2), Double.doubleToLongBits(got2[0]), "trial " + trial);
+    }
+  }
 }
