@@ -87,7 +87,7 @@ public final class OffsetSvcSolver {
     private final boolean[] inUp;
     private final boolean[] inLow;
     /** {@link #secondIndex}'s max y_t G_t over I_low. */
-    private final double[] gmax2 = new double[1];
+    private final double[] lowMax = new double[1];
     private final int[] orig;
     /** The swaps of one shrink (each position is the lower index of at most one swap, so n of them suffice). */
     private final int[] swapI;
@@ -221,9 +221,9 @@ public final class OffsetSvcSolver {
       pair[1] = -1;
       if (gi < 0) return 0;
       float[] qi = q.column(gi, active);
-      gmax2[0] = Double.NEGATIVE_INFINITY;
-      pair[1] = secondIndex(active, inLow, yy, g, qd, qi, gmax, qd[gi], 2.0 * yy[gi], gmax2);
-      return gmax + gmax2[0];
+      lowMax[0] = Double.NEGATIVE_INFINITY;
+      pair[1] = secondIndex(active, inLow, yy, g, qd, qi, gmax, qd[gi], 2.0 * yy[gi], lowMax);
+      return gmax + lowMax[0];
     }
 
     /** The pair's step, G on the active positions, and G_bar where a variable reached or left its upper bound. */
