@@ -176,6 +176,7 @@ public final class ResidentJob {
       throws IOException {
     long t0 = System.nanoTime();
     try {
+      org.sodm.jobs.support.Jobs.noJarCopyInLocalMode(job);
       job.submit();
       long abortedAt = -1;
       long checked = System.nanoTime();

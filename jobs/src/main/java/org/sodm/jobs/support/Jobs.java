@@ -92,6 +92,16 @@ public final class Jobs {
     return job;
   }
 
+  /**
+   * Local mode: no job jar. JobSubmitter copies the job's jar into the staging directory of every job
+   * ({@code setJarByClass} names the whole self-contained jar, 75 MB: 0.12-0.14 s per job, measured), and
+   * LocalJobRunner never reads that copy: its tasks run on this process's class path. On YARN the jar stays.
+   */
+  public static void noJarCopyInLocalMode(Job job) {
+    Configuration c = job.getConfiguration();
+    if ("local".equals(c.get("mapreduce.framework.name", "local"))) c.unset(org.apache.hadoop.mapreduce.MRJobConfig.JAR);
+  }
+
   /** The first line of the first failed task attempt's diagnostics (YARN; none in local mode), or null. */
   private static String firstTaskDiagnostic(Job job) {
     try {
@@ -116,6 +126,7 @@ public final class Jobs {
   public static void run(Job job, String what) throws IOException {
     boolean ok;
     try {
+      noJarCopyInLocalMode(job);
       ok = job.waitForCompletion(false);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

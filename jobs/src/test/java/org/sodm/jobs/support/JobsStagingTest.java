@@ -43,4 +43,23 @@ class JobsStagingTest {
     Jobs.localStaging(yarn);
     assertNull(yarn.get(Jobs.STAGING_ROOT), "YARN stages where the cluster says");
   }
+
+  @Test
+  void localJobsDoNotCopyTheJobJarButYarnJobsKeepIt() throws Exception {
+    Configuration local = new Configuration(false);
+    local.set("mapreduce.framework.name", "local");
+    org.apache.hadoop.mapreduce.Job lj = org.apache.hadoop.mapreduce.Job.getInstance(local);
+    lj.setJarByClass(org.apache.hadoop.mapreduce.Job.class); // a class from a jar: the setting the copy comes from
+    assertNotNull(lj.getJar(), "the test's precondition: a jar was set");
+    Jobs.noJarCopyInLocalMode(lj);
+    assertNull(lj.getJar(), "LocalJobRunner runs on the class path: the jar would only be copied to staging");
+
+    Configuration yarn = new Configuration(false);
+    yarn.set("mapreduce.framework.name", "yarn");
+    org.apache.hadoop.mapreduce.Job yj = org.apache.hadoop.mapreduce.Job.getInstance(yarn);
+    yj.setJarByClass(org.apache.hadoop.mapreduce.Job.class);
+    String jar = yj.getJar();
+    Jobs.noJarCopyInLocalMode(yj);
+    assertEquals(jar, yj.getJar(), "YARN's containers need the jar");
+  }
 }
