@@ -92,6 +92,16 @@ public final class SodmConf {
   public static final String GENERATE_NOISE = Param.GENERATE_NOISE.key();
 
   static {
+    // JobConf's and HdfsConfiguration's class initialisers register their default resources, and each registration
+    // drops every loaded Configuration's properties, so the next read parses every resource again (core-default.xml,
+    // mapred-default.xml, ...): every run loads both classes, so they register before anything is parsed
+    for (String c : new String[] {"org.apache.hadoop.mapred.JobConf", "org.apache.hadoop.hdfs.HdfsConfiguration"}) {
+      try {
+        Class.forName(c, true, SodmConf.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        // a class path without it registers nothing either
+      }
+    }
     Configuration.addDefaultResource(DEFAULT_RESOURCE);
   }
 
