@@ -47,7 +47,18 @@ class CommonOffsetTest {
 
   /** Blocks, each an {@link OffsetSvcSolver} solution of its own rows (C = 2), as a model of averaged blocks. */
   private static KernelModel blocks(int nb, int rows, long seed) {
+    return blocks(nb, rows, 0, seed);
+  }
+
+  /** As above, the first {@code shared} rows (vectors and labels) the same in every block. */
+  private static KernelModel blocks(int nb, int rows, int shared, long seed) {
     Random r = new Random(seed);
+    SparseVector[] common = new SparseVector[shared];
+    double[] commonY = new double[shared];
+    for (int i = 0; i < shared; i++) {
+      commonY[i] = r.nextDouble() < 0.4 ? 1 : -1;
+      common[i] = SparseVector.ofDense(new double[] {r.nextGaussian() + 0.7 * commonY[i], r.nextGaussian(), r.nextGaussian()});
+    }
     KernelExpansion[] ex = new KernelExpansion[nb];
     long[][] ids = new long[nb][];
     int[] blockIds = new int[nb];
@@ -55,6 +66,11 @@ class CommonOffsetTest {
       double[] y = new double[rows];
       SparseVector[] x = new SparseVector[rows];
       for (int i = 0; i < rows; i++) {
+        if (i < shared) {
+          y[i] = commonY[i];
+          x[i] = SparseVector.ofDense(common[i].toDense(3)); // equal, not the same object
+          continue;
+        }
         y[i] = r.nextDouble() < 0.4 ? 1 : -1;
         x[i] = SparseVector.ofDense(new double[] {r.nextGaussian() + 0.7 * y[i], r.nextGaussian(), r.nextGaussian() - 0.3 * y[i]});
       }
@@ -107,6 +123,38 @@ class CommonOffsetTest {
       assertEquals(r.offset(), w.block(b).bias(), 0);
       for (int i = 0; i < m.block(b).size(); i++) assertEquals(m.block(b).coef(i), w.block(b).coef(i), 0);
     }
+  }
+
+  /**
+   * Blocks that share rows (as an averaged tree's blocks do): a support vector of several blocks is scored once, and the
+   * offset is the minimiser of the hinge over every block's support vectors, each scored by hand with the kernel.
+   */
+  @Test
+  void sharedSupportVectorsAreScoredOnceAndCountedInEveryBlock() {
+    KernelModel m = blocks(3, 90, 40, 5);
+    java.util.Set<java.util.List<Double>> distinct = new java.util.HashSet<>();
+    int n = (int) m.supportVectors();
+    double[] f = new double[n];
+    double[] y = new double[n];
+    double[] w = new double[n];
+    int k = 0;
+    for (int e = 0; e < m.blockCount(); e++) {
+      for (int i = 0; i < m.block(e).size(); i++, k++) {
+        SparseVector x = m.block(e).supportVector(i);
+        distinct.add(java.util.Arrays.stream(x.toDense(3)).boxed().toList());
+        for (int d = 0; d < m.blockCount(); d++) {
+          for (int j = 0; j < m.block(d).size(); j++) f[k] += m.block(d).coef(j) * K.eval(m.block(d).supportVector(j), x);
+        }
+        f[k] /= m.blockCount();
+        y[k] = m.block(e).coef(i) > 0 ? 1 : -1;
+        w[k] = y[k] > 0 ? 2 : 3;
+      }
+    }
+    assertTrue(distinct.size() < n - 20, "the test's premise: blocks share support vectors (" + distinct.size() + " of " + n + ")");
+    CommonOffset.Result r = CommonOffset.of(m, 2, 3, CommonOffset.BUDGET);
+    assertEquals(n, r.used());
+    assertEquals(distinct.size(), r.scored(), "each distinct support vector scored once");
+    assertEquals(CommonOffset.hingeMinimiser(f, y, w), r.offset(), 1e-9);
   }
 
   @Test

@@ -489,9 +489,9 @@ public final class KernelTreeTrainer implements Trainer {
     long t0 = System.nanoTime();
     CommonOffset.Result r = CommonOffset.of(m, c[0], c[1], CommonOffset.BUDGET);
     if (say != null && !Double.isNaN(r.offset())) {
-      ctx.runner().say(say, String.format(Locale.ROOT, "one offset for the %d averaged blocks: %.6g from %,d SVs%s (blocks' mean %.6g)",
-          m.blockCount(), r.offset(), r.supportVectors(), r.used() < r.supportVectors() ? String.format(Locale.ROOT, ", %,d used",
-              r.used()) : "", r.blockMean()), (System.nanoTime() - t0) / 1e9);
+      ctx.runner().say(say, String.format(Locale.ROOT, "one offset for the %d averaged blocks: %.6g from %,d SVs%s, "
+          + "%,d distinct (blocks' mean %.6g)", m.blockCount(), r.offset(), r.supportVectors(), r.used() < r.supportVectors()
+          ? String.format(Locale.ROOT, ", %,d used", r.used()) : "", r.scored(), r.blockMean()), (System.nanoTime() - t0) / 1e9);
     }
     return Double.isNaN(r.offset()) ? m : m.withBias(r.offset());
   }
