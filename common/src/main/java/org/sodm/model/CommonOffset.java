@@ -81,22 +81,47 @@ public final class CommonOffset {
         rowOf[i] = r;
       }
     }
-    int rows = scored;
-    double[] fd = new double[rows];
-    KernelModel zero = m.withBias(0);
-    // fixed chunks of CHUNK rows, scored in parallel: the same values for any number of threads
-    java.util.stream.IntStream.range(0, (rows + CHUNK - 1) / CHUNK).parallel().forEach(c -> {
-      int from = c * CHUNK;
-      int count = Math.min(rows, from + CHUNK) - from;
-      double[] out = new double[count];
-      zero.decisionsPrepared(Arrays.copyOfRange(distinct, from, from + count), count, out);
-      System.arraycopy(out, 0, fd, from, count);
-    });
+    double[] fd = stride == 1 ? ownDecisions(m, distinct, scored) : null;
+    if (fd == null) {
+      int rows = scored;
+      double[] scores = new double[rows];
+      KernelModel zero = m.withBias(0);
+      // fixed chunks of CHUNK rows, scored in parallel: the same values for any number of threads
+      java.util.stream.IntStream.range(0, (rows + CHUNK - 1) / CHUNK).parallel().forEach(c -> {
+        int from = c * CHUNK;
+        int count = Math.min(rows, from + CHUNK) - from;
+        double[] out = new double[count];
+        zero.decisionsPrepared(Arrays.copyOfRange(distinct, from, from + count), count, out);
+        System.arraycopy(out, 0, scores, from, count);
+      });
+      fd = scores;
+    }
     double[] f = new double[used];
     for (int i = 0; i < used; i++) f[i] = fd[rowOf[i]];
     double[] w = new double[used];
     for (int i = 0; i < used; i++) w[i] = y[i] > 0 ? cPositive : cNegative;
     return new Result(hingeMinimiser(f, y, w), blockMean, total, used, scored);
+  }
+
+  /**
+   * Every support vector used (stride 1): the averaged function at the distinct support vectors, which are the merged
+   * expansion's, from {@link KernelExpansion#ownDecisions} (each pair's kernel once), in the order of {@code distinct}; null
+   * when the model has no merged expansion or it has no dense copy.
+   */
+  private static double[] ownDecisions(KernelModel m, SparseVector[] distinct, int count) {
+    KernelExpansion e = m.merged();
+    if (e == null || e.size() != count) return null;
+    double[] own = e.ownDecisions();
+    if (own == null) return null;
+    java.util.Map<SparseVector, Integer> at = new java.util.HashMap<>();
+    for (int u = 0; u < e.size(); u++) at.put(e.supportVector(u), u);
+    double[] out = new double[count];
+    for (int i = 0; i < count; i++) {
+      Integer u = at.get(distinct[i]);
+      if (u == null) return null;
+      out[i] = own[u];
+    }
+    return out;
   }
 
   /** argmin_b sum_i w_i max(0, 1 - y_i (f_i + b)), w_i &gt; 0 (the middle of the interval where the slope is 0, if any). */

@@ -212,6 +212,69 @@ public final class KernelExpansion {
     }
   }
 
+  /** Rows per tile of {@link #ownDecisions}: each tile keeps the column sums of the support vectors after it. */
+  static final int OWN_TILE = 128;
+  /** Support vectors per chunk of {@link #ownDecisions} (a chunk of the dense copy stays in cache while a tile passes). */
+  private static final int OWN_CHUNK = 64;
+
+  /**
+   * f(s_u) - b = sum_v coef_v k(s_u, s_v) at each of the expansion's own support vectors, each pair's kernel evaluated once
+   * (k is symmetric; the scoring of the support vectors by {@link #decisions} evaluates every pair twice). The rows go in
+   * tiles of {@link #OWN_TILE}: a tile's rows take the columns from the tile's start on (the row sums), and for a column
+   * past the tile, coef_u k(s_u, s_v) goes into the tile's column sums; f(s_v) is its row sum plus the column sums of the
+   * tiles before its own, in tile order. The same values for any number of threads; they differ from {@link #decisions}'
+   * by the order of the additions. Null without a dense copy (see the constructor: a dot-based kernel, low dimension).
+   */
+  public double[] ownDecisions() {
+    if (dense == null) return null;
+    int m = sv.length;
+    int tiles = (m + OWN_TILE - 1) / OWN_TILE;
+    double[] rowSum = new double[m];
+    double[][] colSum = new double[tiles][];
+    double gamma = kernel instanceof org.sodm.kernel.RbfKernel rbf ? rbf.gamma() : 0;
+    java.util.stream.IntStream.range(0, tiles).parallel().forEach(t -> {
+      int r0 = t * OWN_TILE;
+      int r1 = Math.min(m, r0 + OWN_TILE);
+      double[] col = new double[m - r1];
+      double[] buf = new double[m];
+      for (int c0 = r0; c0 < m; c0 += OWN_CHUNK) {
+        int c1 = Math.min(m, c0 + OWN_CHUNK);
+        for (int u = r0; u < r1; u++) {
+          java.util.Arrays.fill(buf, c0, c1, 0.0);
+          int[] idx = sv[u].indices();
+          double[] val = sv[u].values();
+          for (int k = 0; k < idx.length; k++) {
+            double a = val[k];
+            int base = (idx[k] - 1) * m;
+            for (int v = c0; v < c1; v++) buf[v] += a * dense[base + v];
+          }
+          double nu = svNorms[u];
+          if (gamma > 0) { // RbfSums.scalar's terms
+            double g = -gamma;
+            for (int v = c0; v < c1; v++) {
+              double d2 = nu + svNorms[v] - 2 * buf[v];
+              buf[v] = Math.exp(g * (d2 > 0 ? d2 : 0));
+            }
+          } else {
+            kernel.fromDots(buf, nu, svNorms, c0, c1);
+          }
+          double s = 0;
+          for (int v = c0; v < c1; v++) s += coef[v] * buf[v];
+          rowSum[u] += s;
+          double cu = coef[u];
+          for (int v = Math.max(c0, r1); v < c1; v++) col[v - r1] += cu * buf[v];
+        }
+      }
+      colSum[t] = col;
+    });
+    for (int t = 0; t < tiles; t++) {
+      int r1 = Math.min(m, (t + 1) * OWN_TILE);
+      double[] col = colSum[t];
+      for (int v = r1; v < m; v++) rowSum[v] += col[v - r1];
+    }
+    return rowSum;
+  }
+
   /** sum_{j in [from, to)} coef_j k_j from the inner products in {@code dots} (overwritten for non-RBF kernels). */
   private double chunkSum(double[] dots, double xn, int from, int to, double gamma, boolean vector) {
     if (gamma > 0) {

@@ -100,6 +100,48 @@ class BatchScoringTest {
     check(KernelSpec.sigmoid(0.05, -0.5), 30, 0.5, 300, 45, true, 6);
   }
 
+  /**
+   * {@link KernelExpansion#ownDecisions}: at each support vector, the direct sum without the bias (each pair's kernel once,
+   * tiles of 128 rows: sizes below, at and past a tile, with a tail), for every dot-based kernel; the same values on one
+   * thread and on three; null without a dense copy.
+   */
+  @Test
+  void ownDecisionsAreTheDirectSumsAtTheSupportVectors() throws Exception {
+    Object[][] cases = {{KernelSpec.rbf(0.7), 1}, {KernelSpec.rbf(0.7), 100}, {KernelSpec.rbf(0.7), KernelExpansion.OWN_TILE},
+        {KernelSpec.rbf(0.3), 3 * KernelExpansion.OWN_TILE + 5}, {KernelSpec.linear(), 200}, {KernelSpec.poly(0.2, 1, 3), 260},
+        {KernelSpec.sigmoid(0.05, -0.5), 150}};
+    for (Object[] c : cases) {
+      KernelSpec spec = (KernelSpec) c[0];
+      int m = (Integer) c[1];
+      Random r = new Random(m);
+      SparseVector[] sv = new SparseVector[m];
+      double[] coef = new double[m];
+      for (int i = 0; i < m; i++) {
+        sv[i] = randomRow(r, 22, 0.6);
+        coef[i] = (r.nextDouble() * 2 - 1) * 4;
+      }
+      KernelExpansion e = new KernelExpansion(spec.create(), sv, coef, 0.3);
+      double[] own = e.ownDecisions();
+      assertEquals(m, own.length);
+      for (int u = 0; u < m; u++) {
+        double[] ref = direct(spec, sv, coef, 0, sv[u]);
+        assertTrue(Math.abs(own[u] - ref[0]) <= 1e-12 * ref[1], spec + " m " + m + " sv " + u + ": " + own[u] + " vs direct " + ref[0]);
+      }
+      java.util.concurrent.ForkJoinPool one = new java.util.concurrent.ForkJoinPool(1);
+      java.util.concurrent.ForkJoinPool three = new java.util.concurrent.ForkJoinPool(3);
+      try {
+        assertArrayEquals(one.submit(e::ownDecisions).get(), three.submit(e::ownDecisions).get(), 0.0, spec + " m " + m);
+      } finally {
+        one.shutdown();
+        three.shutdown();
+      }
+    }
+    Random r = new Random(3);
+    SparseVector[] wide = new SparseVector[20];
+    for (int i = 0; i < wide.length; i++) wide[i] = randomRow(r, 2000, 0.01);
+    assertNull(new KernelExpansion(KernelSpec.rbf(1).create(), wide, new double[20], 0).ownDecisions(), "no dense copy above 1,024 features");
+  }
+
   @Test
   void emptyExpansionIsTheBias() {
     KernelExpansion e = new KernelExpansion(KernelSpec.rbf(1).create(), new SparseVector[0], new double[0], -0.25);
