@@ -12,13 +12,41 @@ public final class StratumAssigner {
   private final Kernel kernel;
   private final SparseVector[] landmarks;
   private final double[] selfs;
+  /**
+   * A dot-based kernel with landmarks of at most {@link #DENSE_DOUBLES} / S features: the landmarks feature-major,
+   * {@code dense[(f - 1) S + s]}, so a row's inner products with all of them are one pass over its non-zeros; else null.
+   */
+  private final double[] dense;
+  private final int dim;
+  private final double[] norms;
+
+  /** The largest dense copy of the landmarks, in doubles (4 MB). */
+  static final int DENSE_DOUBLES = 1 << 19;
 
   public StratumAssigner(Kernel k, SparseVector[] landmarks) {
     if (landmarks.length == 0) throw new IllegalArgumentException("no landmarks");
     this.kernel = k;
     this.landmarks = landmarks.clone();
-    this.selfs = new double[landmarks.length];
-    for (int s = 0; s < landmarks.length; s++) selfs[s] = k.self(landmarks[s]);
+    int n = landmarks.length;
+    this.selfs = new double[n];
+    this.norms = new double[n];
+    int d = 0;
+    for (int s = 0; s < n; s++) {
+      selfs[s] = k.self(landmarks[s]);
+      norms[s] = landmarks[s].squaredNorm();
+      d = Math.max(d, landmarks[s].maxIndex());
+    }
+    this.dim = d;
+    if (k.dotBased() && (long) d * n <= DENSE_DOUBLES) {
+      dense = new double[d * n];
+      for (int s = 0; s < n; s++) {
+        int[] idx = landmarks[s].indices();
+        double[] val = landmarks[s].values();
+        for (int t = 0; t < idx.length; t++) dense[(idx[t] - 1) * n + s] = val[t];
+      }
+    } else {
+      dense = null;
+    }
   }
 
   public int strata() {
@@ -33,7 +61,22 @@ public final class StratumAssigner {
   /** As {@link #assign(SparseVector)} with a caller-owned scratch array of length >= S. */
   public int assign(SparseVector x, double[] scratch) {
     double[] kx = scratch.length == landmarks.length ? scratch : new double[landmarks.length];
-    kernel.column(x, landmarks, kx);
+    if (dense != null) {
+      // the inner products as SparseVector.dot sums them (x's common features in ascending order; the landmarks' zeros
+      // add nothing), then the kernel from them as its column does: the same values
+      int n = kx.length;
+      java.util.Arrays.fill(kx, 0.0);
+      int[] idx = x.indices();
+      double[] val = x.values();
+      for (int t = 0; t < idx.length && idx[t] <= dim; t++) {
+        double a = val[t];
+        int base = (idx[t] - 1) * n;
+        for (int s = 0; s < n; s++) kx[s] += a * dense[base + s];
+      }
+      kernel.fromDots(kx, x.squaredNorm(), norms, 0, n);
+    } else {
+      kernel.column(x, landmarks, kx);
+    }
     int best = 0;
     double bv = selfs[0] - 2 * kx[0];
     for (int s = 1; s < kx.length; s++) {
