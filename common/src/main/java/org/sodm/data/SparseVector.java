@@ -123,6 +123,21 @@ public final class SparseVector {
     return s;
   }
 
+  /**
+   * The inner products with the columns of a feature-major dense matrix, {@code dense[(f - 1) stride + j]} for features
+   * {@code f <= dim}: {@code out[j] = sum_f value_f dense[(f - 1) stride + j]} for {@code j in [from, to)}, overwriting
+   * {@code out[from, to)}. The terms are added in this vector's feature order, as {@link #dot(SparseVector)} adds the
+   * common features (the matrix's zeros add nothing), so a column holding a vector {@code v} gives {@code dot(v)}.
+   */
+  public void dotColumns(double[] dense, int stride, int dim, double[] out, int from, int to) {
+    java.util.Arrays.fill(out, from, to, 0.0);
+    for (int t = 0; t < indices.length && indices[t] <= dim; t++) {
+      double a = values[t];
+      int base = (indices[t] - 1) * stride;
+      for (int j = from; j < to; j++) out[j] += a * dense[base + j];
+    }
+  }
+
   /** Inner product with a dense array where element i holds feature i+1. */
   public double dot(double[] dense) {
     double s = 0;

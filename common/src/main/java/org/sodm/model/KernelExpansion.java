@@ -91,14 +91,7 @@ public final class KernelExpansion {
   private double decision(SparseVector x, double[] buf) {
     int m = sv.length;
     if (dense != null) {
-      java.util.Arrays.fill(buf, 0.0);
-      int[] idx = x.indices();
-      double[] val = x.values();
-      for (int t = 0; t < idx.length && idx[t] <= dim; t++) {
-        double a = val[t];
-        int base = (idx[t] - 1) * m;
-        for (int i = 0; i < m; i++) buf[i] += a * dense[base + i];
-      }
+      x.dotColumns(dense, m, dim, buf, 0, m);
       kernel.fromDots(buf, x.squaredNorm(), svNorms, 0, m);
     } else {
       kernel.column(x, sv, buf);
@@ -194,17 +187,9 @@ public final class KernelExpansion {
       java.util.Arrays.fill(acc, 0.0);
       for (int c0 = 0; c0 < m; c0 += chunk) {
         int c1 = Math.min(m, c0 + chunk);
-        int len = c1 - c0;
         for (int r = r0; r < r1; r++) {
           SparseVector x = xs[r];
-          int[] idx = x.indices();
-          double[] val = x.values();
-          java.util.Arrays.fill(buf, c0, c1, 0.0);
-          for (int t = 0; t < idx.length && idx[t] <= dim; t++) {
-            double a = val[t];
-            int base = (idx[t] - 1) * m + c0;
-            for (int i = 0; i < len; i++) buf[c0 + i] += a * dense[base + i];
-          }
+          x.dotColumns(dense, m, dim, buf, c0, c1);
           acc[r - r0] += chunkSum(buf, x.squaredNorm(), c0, c1, gamma, vector);
         }
       }
@@ -240,14 +225,7 @@ public final class KernelExpansion {
       for (int c0 = r0; c0 < m; c0 += OWN_CHUNK) {
         int c1 = Math.min(m, c0 + OWN_CHUNK);
         for (int u = r0; u < r1; u++) {
-          java.util.Arrays.fill(buf, c0, c1, 0.0);
-          int[] idx = sv[u].indices();
-          double[] val = sv[u].values();
-          for (int k = 0; k < idx.length; k++) {
-            double a = val[k];
-            int base = (idx[k] - 1) * m;
-            for (int v = c0; v < c1; v++) buf[v] += a * dense[base + v];
-          }
+          sv[u].dotColumns(dense, m, dim, buf, c0, c1);
           double nu = svNorms[u];
           if (gamma > 0) { // RbfSums.scalar's terms
             double g = -gamma;

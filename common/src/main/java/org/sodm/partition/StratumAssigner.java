@@ -62,17 +62,9 @@ public final class StratumAssigner {
   public int assign(SparseVector x, double[] scratch) {
     double[] kx = scratch.length == landmarks.length ? scratch : new double[landmarks.length];
     if (dense != null) {
-      // the inner products as SparseVector.dot sums them (x's common features in ascending order; the landmarks' zeros
-      // add nothing), then the kernel from them as its column does: the same values
+      // the inner products as SparseVector.dot sums them, then the kernel from them as its column does: the same values
       int n = kx.length;
-      java.util.Arrays.fill(kx, 0.0);
-      int[] idx = x.indices();
-      double[] val = x.values();
-      for (int t = 0; t < idx.length && idx[t] <= dim; t++) {
-        double a = val[t];
-        int base = (idx[t] - 1) * n;
-        for (int s = 0; s < n; s++) kx[s] += a * dense[base + s];
-      }
+      x.dotColumns(dense, n, dim, kx, 0, n);
       kernel.fromDots(kx, x.squaredNorm(), norms, 0, n);
     } else {
       kernel.column(x, landmarks, kx);
