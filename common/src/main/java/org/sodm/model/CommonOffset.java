@@ -66,62 +66,56 @@ public final class CommonOffset {
         y[u++] = e.coef(i) > 0 ? 1 : -1;
       }
     }
-    // an identical support vector of several blocks (the blocks of an averaged tree share many: a9a's 12,163 are 9,481
-    // distinct) is scored once; a row's decision value does not depend on the rows scored beside it
-    java.util.Map<SparseVector, Integer> distinctAt = new java.util.HashMap<>();
-    int[] rowOf = new int[used];
-    SparseVector[] distinct = new SparseVector[used];
-    int scored = 0;
-    for (int i = 0; i < used; i++) {
-      Integer r = distinctAt.putIfAbsent(xs[i], scored);
-      if (r == null) {
-        distinct[scored] = xs[i];
-        rowOf[i] = scored++;
-      } else {
-        rowOf[i] = r;
-      }
-    }
-    double[] fd = stride == 1 ? ownDecisions(m, distinct, scored) : null;
-    if (fd == null) {
-      int rows = scored;
-      double[] scores = new double[rows];
-      KernelModel zero = m.withBias(0);
-      // fixed chunks of CHUNK rows, scored in parallel: the same values for any number of threads
-      java.util.stream.IntStream.range(0, (rows + CHUNK - 1) / CHUNK).parallel().forEach(c -> {
-        int from = c * CHUNK;
-        int count = Math.min(rows, from + CHUNK) - from;
-        double[] out = new double[count];
-        zero.decisionsPrepared(Arrays.copyOfRange(distinct, from, from + count), count, out);
-        System.arraycopy(out, 0, scores, from, count);
-      });
-      fd = scores;
-    }
     double[] f = new double[used];
-    for (int i = 0; i < used; i++) f[i] = fd[rowOf[i]];
+    int scored = stride == 1 ? ownDecisions(m, xs, f) : -1;
+    if (scored < 0) scored = distinctDecisions(m, xs, f);
     double[] w = new double[used];
     for (int i = 0; i < used; i++) w[i] = y[i] > 0 ? cPositive : cNegative;
     return new Result(hingeMinimiser(f, y, w), blockMean, total, used, scored);
   }
 
   /**
-   * Every support vector used (stride 1): the averaged function at the distinct support vectors, which are the merged
-   * expansion's, from {@link KernelExpansion#ownDecisions} (each pair's kernel once), in the order of {@code distinct}; null
-   * when the model has no merged expansion or it has no dense copy.
+   * Every support vector used (stride 1): {@code f[i]} = the averaged function without its offset at {@code xs[i]} from the
+   * merged expansion's {@link KernelExpansion#ownDecisions} (its support vectors are the distinct ones; each pair's kernel
+   * once). Returns how many distinct vectors were scored, or -1 when the model has no merged expansion with a dense copy.
    */
-  private static double[] ownDecisions(KernelModel m, SparseVector[] distinct, int count) {
+  private static int ownDecisions(KernelModel m, SparseVector[] xs, double[] f) {
     KernelExpansion e = m.merged();
-    if (e == null || e.size() != count) return null;
-    double[] own = e.ownDecisions();
-    if (own == null) return null;
+    double[] own = e == null ? null : e.ownDecisions();
+    if (own == null) return -1;
     java.util.Map<SparseVector, Integer> at = new java.util.HashMap<>();
     for (int u = 0; u < e.size(); u++) at.put(e.supportVector(u), u);
-    double[] out = new double[count];
-    for (int i = 0; i < count; i++) {
-      Integer u = at.get(distinct[i]);
-      if (u == null) return null;
-      out[i] = own[u];
+    for (int i = 0; i < xs.length; i++) f[i] = own[at.get(xs[i])];
+    return e.size();
+  }
+
+  /**
+   * {@code f[i]} = the averaged function without its offset at {@code xs[i]}, each distinct vector scored once (the blocks of
+   * an averaged tree share many support vectors; a row's value does not depend on the rows scored beside it), in fixed
+   * chunks of {@link #CHUNK} rows in parallel (the same values for any number of threads). Returns the distinct count.
+   */
+  private static int distinctDecisions(KernelModel m, SparseVector[] xs, double[] f) {
+    java.util.Map<SparseVector, Integer> distinctAt = new java.util.HashMap<>();
+    int[] rowOf = new int[xs.length];
+    SparseVector[] distinct = new SparseVector[xs.length];
+    int rows = 0;
+    for (int i = 0; i < xs.length; i++) {
+      Integer r = distinctAt.putIfAbsent(xs[i], rows);
+      if (r == null) distinct[rows] = xs[i];
+      rowOf[i] = r == null ? rows++ : r;
     }
-    return out;
+    int count = rows;
+    double[] scores = new double[count];
+    KernelModel zero = m.withBias(0);
+    java.util.stream.IntStream.range(0, (count + CHUNK - 1) / CHUNK).parallel().forEach(c -> {
+      int from = c * CHUNK;
+      int n = Math.min(count, from + CHUNK) - from;
+      double[] out = new double[n];
+      zero.decisionsPrepared(Arrays.copyOfRange(distinct, from, from + n), n, out);
+      System.arraycopy(out, 0, scores, from, n);
+    });
+    for (int i = 0; i < xs.length; i++) f[i] = scores[rowOf[i]];
+    return count;
   }
 
   /** argmin_b sum_i w_i max(0, 1 - y_i (f_i + b)), w_i &gt; 0 (the middle of the interval where the slope is 0, if any). */

@@ -155,6 +155,29 @@ class CommonOffsetTest {
     assertEquals(n, r.used());
     assertEquals(distinct.size(), r.scored(), "each distinct support vector scored once");
     assertEquals(CommonOffset.hingeMinimiser(f, y, w), r.offset(), 1e-9);
+
+    // a budget for every second support vector: the scoring of the distinct ones among those (not the merged expansion's)
+    int used = (n + 1) / 2;
+    double[] f2 = new double[used];
+    double[] y2 = new double[used];
+    double[] w2 = new double[used];
+    java.util.Set<java.util.List<Double>> distinct2 = new java.util.HashSet<>();
+    for (int i = 0, t = 0; i < n; i += 2, t++) {
+      f2[t] = f[i];
+      y2[t] = y[i];
+      w2[t] = w[i];
+    }
+    k = 0;
+    for (int e = 0; e < m.blockCount(); e++) {
+      for (int i = 0; i < m.block(e).size(); i++, k++) {
+        if (k % 2 == 0) distinct2.add(java.util.Arrays.stream(m.block(e).supportVector(i).toDense(3)).boxed().toList());
+      }
+    }
+    CommonOffset.Result half = CommonOffset.of(m, 2, 3, (long) used * n);
+    assertEquals(used, half.used());
+    assertTrue(distinct2.size() < used, "the premise: the used ones share vectors too");
+    assertEquals(distinct2.size(), half.scored());
+    assertEquals(CommonOffset.hingeMinimiser(f2, y2, w2), half.offset(), 1e-9);
   }
 
   @Test
