@@ -124,6 +124,21 @@ public final class SparseVector {
   }
 
   /**
+   * The vectors as the columns of a feature-major dense matrix, {@code out[(f - 1) rows.length + j]} = feature f of
+   * {@code rows[j]}, for features {@code f <= dim} (the matrix {@link #dotColumns} reads).
+   */
+  public static double[] featureMajor(SparseVector[] rows, int dim) {
+    int m = rows.length;
+    double[] out = new double[dim * m];
+    for (int j = 0; j < m; j++) {
+      int[] idx = rows[j].indices;
+      double[] val = rows[j].values;
+      for (int t = 0; t < idx.length && idx[t] <= dim; t++) out[(idx[t] - 1) * m + j] = val[t];
+    }
+    return out;
+  }
+
+  /**
    * The inner products with the columns of a feature-major dense matrix, {@code dense[(f - 1) stride + j]} for features
    * {@code f <= dim}: {@code out[j] = sum_f value_f dense[(f - 1) stride + j]} for {@code j in [from, to)}, overwriting
    * {@code out[from, to)}. The terms are added in this vector's feature order, as {@link #dot(SparseVector)} adds the

@@ -37,12 +37,7 @@ public final class KernelExpansion {
     }
     this.dim = d;
     if (k.dotBased() && (long) d * m <= (1L << 25) && d <= 1024) {
-      dense = new double[d * m];
-      for (int i = 0; i < m; i++) {
-        int[] idx = sv[i].indices();
-        double[] val = sv[i].values();
-        for (int t = 0; t < idx.length; t++) dense[(idx[t] - 1) * m + i] = val[t];
-      }
+      dense = SparseVector.featureMajor(this.sv, d);
     } else {
       dense = null;
     }

@@ -38,12 +38,7 @@ public final class StratumAssigner {
     }
     this.dim = d;
     if (k.dotBased() && (long) d * n <= DENSE_DOUBLES) {
-      dense = new double[d * n];
-      for (int s = 0; s < n; s++) {
-        int[] idx = landmarks[s].indices();
-        double[] val = landmarks[s].values();
-        for (int t = 0; t < idx.length; t++) dense[(idx[t] - 1) * n + s] = val[t];
-      }
+      dense = SparseVector.featureMajor(this.landmarks, d);
     } else {
       dense = null;
     }
