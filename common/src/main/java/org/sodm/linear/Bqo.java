@@ -48,7 +48,7 @@ public final class Bqo {
           yb[j] = y[m[j]];
           ab[j] = alpha[m[j]];
         }
-        BqoBlock.Result r = BqoBlock.solve(xb, yb, ab, state.w(), loss, inner, passSeed(seed, t, k));
+        BqoBlock.Result r = BqoBlock.solve(xb, yb, ab, state.w(), loss, inner.at(t), passSeed(seed, t, k));
         sums = sums.merge(r.sums());
         for (int f = 0; f <= dim; f++) dw[f] += r.dw()[f];
         for (int j = 0; j < m.length; j++) d[m[j]] = r.d()[j];

@@ -26,16 +26,34 @@ import org.sodm.data.SparseVector;
 public final class BqoBlock {
   private BqoBlock() {}
 
-  /** Inner solver settings. */
-  public record Options(int passes, double tau, double innerEps) {
+  /**
+   * Inner solver settings: at most {@code passes} passes, stopping early once the largest projected gradient of a pass (and
+   * of the unshrunk check after it) is at most the iteration's tolerance: {@code innerEps} at iteration 0, multiplied by
+   * {@code tightening} (in (0, 1]) at each later iteration ({@link #at}). A tolerance that tightens lets one block be solved
+   * to a loose tolerance first (LIBLINEAR's eps 0.1) and further only when the certified gap asks for another iteration: an
+   * iteration that began where the last one stopped is not then stopped by its first pass.
+   */
+  public record Options(int passes, double tau, double innerEps, double tightening) {
     public Options {
       if (passes < 1) throw new IllegalArgumentException("inner passes must be >= 1, got " + passes);
       if (!(tau > 0)) throw new IllegalArgumentException("tau must be > 0, got " + tau);
       if (!(innerEps >= 0)) throw new IllegalArgumentException("inner eps must be >= 0, got " + innerEps);
+      if (!(tightening > 0 && tightening <= 1)) throw new IllegalArgumentException("inner eps tightening must be in (0, 1], got " + tightening);
+    }
+
+    /** A fixed tolerance at every iteration. */
+    public Options(int passes, double tau, double innerEps) {
+      this(passes, tau, innerEps, 1);
     }
 
     public static Options defaults() {
       return new Options(1, 1e-3, 1e-4);
+    }
+
+    /** The settings of iteration t: the tolerance innerEps * tightening^t. */
+    public Options at(int t) {
+      if (t < 0) throw new IllegalArgumentException("iteration " + t);
+      return tightening == 1 || t == 0 ? this : new Options(passes, tau, innerEps * Math.pow(tightening, t), tightening);
     }
   }
 
@@ -53,6 +71,18 @@ public final class BqoBlock {
 
   /** {@link #solve(SparseVector[], double[], double[], double[], SvmLoss, Options, long)} over rows held as {@link Csr}. */
   public static Result solve(Csr x, double[] y, double[] alpha, double[] w, SvmLoss loss, Options opts, long seed) {
+    return solve(start(x, y, alpha, w, loss, opts), x, y, alpha, loss, opts, seed);
+  }
+
+  /**
+   * The pass at (alpha, w) that begins a block solve: each row's dual gradient and diagonal, w's length, and the block's sums at that
+   * point (the primal loss, the dual terms, the violation) with a zero direction, as an iteration that stops before its
+   * solve reports them.
+   */
+  public record Start(double[] g0, double[] qd, int width, BqoSums atPoint) {}
+
+  /** The first pass of {@link #solve}: see {@link Start}. */
+  public static Start start(Csr x, double[] y, double[] alpha, double[] w, SvmLoss loss, Options opts) {
     int n = x.rows();
     double bf = loss.biasFeature();
     double tauT = loss.squared() ? 0 : opts.tau();
@@ -79,8 +109,18 @@ public final class BqoBlock {
       else if (alpha[i] >= loss.upper(yi)) pg = Math.max(g, 0);
       violation = Math.max(violation, Math.abs(pg));
     }
+    return new Start(g0, qd, w.length, new BqoSums(alphaSum, sAlphaSq, lossSum, 0, 0, 0, 0, 0, Double.POSITIVE_INFINITY, n, violation, cSum));
+  }
+
+  /** The rest of {@link #solve} after its {@link #start}: the coordinate-descent passes and the direction's sums. */
+  public static Result solve(Start start, Csr x, double[] y, double[] alpha, SvmLoss loss, Options opts, long seed) {
+    int n = x.rows();
+    double bf = loss.biasFeature();
+    double tauT = loss.squared() ? 0 : opts.tau();
+    double[] g0 = start.g0();
+    double[] qd = start.qd();
     double[] d = new double[n];
-    double[] u = new double[w.length];
+    double[] u = new double[start.width()];
     int[] order = new int[n];
     for (int i = 0; i < n; i++) order[i] = i;
     SplittableRandom rng = new SplittableRandom(seed);
@@ -156,8 +196,9 @@ public final class BqoBlock {
       double lambda = di < 0 ? -alpha[i] / di : (loss.upper(y[i]) - alpha[i]) / di;
       minLambda = Math.min(minLambda, lambda);
     }
-    BqoSums sums = new BqoSums(alphaSum, sAlphaSq, lossSum, eD, sAlphaD, sDSq, dSq, Vectors.squaredNorm(u), minLambda,
-        n, violation, cSum);
+    BqoSums p = start.atPoint();
+    BqoSums sums = new BqoSums(p.alphaSum(), p.sAlphaSq(), p.loss(), eD, sAlphaD, sDSq, dSq, Vectors.squaredNorm(u), minLambda,
+        n, p.violation(), p.cSum());
     return new Result(d, u, sums, pass);
   }
 

@@ -64,7 +64,15 @@ public final class BqoRank implements ResidentLoop.Program {
   @Override
   public boolean iterate(int t, AllReduce ar) throws IOException {
     if (t != state.history().size()) throw new IllegalStateException("BQO rank at iteration " + state.history().size() + " asked for " + t);
-    BqoBlock.Result r = BqoBlock.solve(x, y, alpha, state.w(), loss, inner, Bqo.passSeed(seed, t, block));
+    BqoBlock.Options opts = inner.at(t);
+    BqoBlock.Start start = BqoBlock.start(x, y, alpha, state.w(), loss, opts);
+    if (ar.size() == 1 && state.certifies(start.atPoint())) {
+      // one block holds every row: its sums are the global ones, and a certified point needs no solve of its subproblem
+      // (a run over several blocks would need another reduce to know; it solves and then stops, as the job per iteration does)
+      state.next(start.atPoint(), new double[dim + 1]);
+      return true;
+    }
+    BqoBlock.Result r = BqoBlock.solve(start, x, y, alpha, loss, opts, Bqo.passSeed(seed, t, block));
     double[][] packed = pack(r.dw(), r.sums().toArray());
     double[][] global = unpack(ar.sum(packed[0]), ar.max(packed[1]), dim);
     double[] dw = global[0];

@@ -107,6 +107,18 @@ public final class BqoState {
     return converged;
   }
 
+  /**
+   * Whether {@link #next} with these sums at (alpha^t, w^t) stops by the certified gap whatever the direction: then an
+   * iteration need not solve its subproblem, and {@code next(atPoint, zero Delta w)} records exactly what the solved one would
+   * (the gap and the pocket depend only on the point; eta is 0 either way).
+   */
+  public boolean certifies(BqoSums atPoint) {
+    double ww = Vectors.squaredNorm(w);
+    double primal = 0.5 * ww + atPoint.loss();
+    double dual = 0.5 * ww + 0.5 * atPoint.sAlphaSq() - atPoint.alphaSum();
+    return certifiedGap(Math.min(bestPrimal, primal), Math.min(bestDual, dual), atPoint.cSum()) <= opts.eps();
+  }
+
   /** Records iteration t from its global sums and Delta w^t, decides and (unless it stops) updates w. */
   public Step next(BqoSums sums, double[] dw) {
     int t = history.size();

@@ -101,6 +101,48 @@ class BqoTest {
     }
   }
 
+  /**
+   * One block with the default inner solve (up to 1000 passes to a projected gradient of 0.1, ten times smaller at each
+   * later iteration): the certified stop at a tight eps comes after a few iterations, at LIBLINEAR's optimum (our dual CD
+   * at 1e-7). With the tolerance fixed at 0.1 the iterations after the first stop on their first pass and the run needs
+   * more of them (what the tightening is for). The resident rank, which skips the subproblem of an iteration whose point is
+   * already certified, records exactly the iterations and the pocket of the single-node loop that solves it.
+   */
+  @Test
+  void oneBlockSolvedToATighteningTolerance() throws Exception {
+    Object[] sp = LinearTestData.sparse(new Random(11), 3000, 400, 0.03);
+    SparseVector[] x = (SparseVector[]) sp[0];
+    double[] y = (double[]) sp[1];
+    int dim = Vectors.dimension(x);
+    for (Loss spec : List.of(Loss.hinge(1), Loss.squaredHinge(1))) {
+      SvmLoss loss = spec.svmPrimal();
+      LinearDualCd.Result ref = new LinearDualCd(SolverOptions.defaults().withEps(1e-7).withMaxEpochs(100000))
+          .solve(x, y, spec, null);
+      double pRef = primal(x, y, withBias(ref), loss);
+      BqoBlock.Options auto = new BqoBlock.Options(1000, 1e-3, 0.1, 0.1);
+      BqoState.Options outer = BqoState.Options.defaults().withEps(1e-6);
+      Bqo.Result r = Bqo.train(x, y, new int[x.length], 1, loss, auto, outer, 1, null);
+      Bqo.Result fixed = Bqo.train(x, y, new int[x.length], 1, loss, new BqoBlock.Options(1000, 1e-3, 0.1), outer, 1, null);
+      double p = primal(x, y, r.pocket(), loss);
+      String what = spec + ": " + p + " vs " + pRef + " after " + r.state().history().size() + " iterations (fixed tolerance: "
+          + fixed.state().history().size() + ")";
+      System.out.println(what);
+      assertTrue(r.state().converged(), what);
+      assertEquals(pRef, p, 2e-6 * pRef, what);
+      assertTrue(p >= pRef * (1 - 1e-9), "no better than the optimum: " + what);
+      assertTrue(r.state().history().size() <= 6, what);
+      assertTrue(fixed.state().history().size() > r.state().history().size(), what);
+
+      BqoRank rank = new BqoRank(x, y, 0, dim, loss, auto, outer, 1, null, null);
+      org.sodm.allreduce.AllReduce ar = org.sodm.allreduce.InProcessAllReduce.group(1).get(0);
+      for (int t = 0; !rank.iterate(t, ar); t++) {
+        assertTrue(t < 100, "the rank stops");
+      }
+      assertEquals(r.state().history(), rank.state().history());
+      org.junit.jupiter.api.Assertions.assertArrayEquals(r.pocket(), rank.state().pocket());
+    }
+  }
+
   /** The same against liblinear-train -s 3 (L1) and -s 1 (L2) when it is installed (skipped otherwise). */
   @Test
   void matchesLiblinear(@TempDir Path tmp) throws Exception {

@@ -157,7 +157,7 @@ final class BqoJob {
           throw new IOException(msg);
         }
       }
-      BqoBlock.Result res = BqoBlock.solve(x, y, alpha, w, loss, inner, Bqo.passSeed(seed, t, Math.max(block, 0)));
+      BqoBlock.Result res = BqoBlock.solve(x, y, alpha, w, loss, inner.at(t), Bqo.passSeed(seed, t, Math.max(block, 0)));
       if (n > 0) {
         Path dir = FileOutputFormat.getWorkOutputPath(context);
         Path f = new Path(dir, String.format("block-%05d.avro", block));

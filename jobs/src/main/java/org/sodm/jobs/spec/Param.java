@@ -236,9 +236,10 @@ public enum Param {
   LINEAR_INNER_PASSES("sodm.train.linear.inner.passes", "auto", Group.LINEAR, Type.text("auto or an integer >= 1",
       v -> isAutoOr(v, 1, Integer.MAX_VALUE)), "--inner-passes", "N",
       "BQO: passes of dual coordinate descent over a block's subproblem (eq. 7) per iteration, the same on every block (the "
-          + "paper's hybrid rule; fewer when it is solved to 1e-4). auto: 5 with one block, 1 with more (measured on a9a and "
-          + "ijcnn1: with several alike blocks more passes over-fit each block's subproblem and the summed direction needs a "
-          + "step near 1/K; with one block 5 passes reach gap 1e-3 in the least time)."),
+          + "paper's hybrid rule; fewer when it is solved to 1e-4). auto: 1 with several blocks (measured on a9a and ijcnn1: with "
+          + "several alike blocks more passes over-fit each block's subproblem and the summed direction needs a step near 1/K); "
+          + "with one block the whole problem, solved as LIBLINEAR does (up to 1000 passes, shrinking kept, to a projected "
+          + "gradient of 0.1, ten times smaller at each further iteration the certified gap asks for)."),
   LINEAR_TAU("sodm.train.linear.tau", "0.001", Group.LINEAR, Type.positive(), "--tau", "T",
       "BQO, hinge loss: tau of the tau I term that makes the block Hessian positive definite (eq. 6)."),
   LINEAR_LINE_SEARCH("sodm.train.linear.line.search", "exact", Group.LINEAR, Type.choice("exact", "armijo"), "--line-search", "L",

@@ -190,10 +190,21 @@ public final class TrainSpec {
   public record Linear(LinearSolver solver, int blocks, long blockNonZeros, double eps, int maxIterations, int innerPasses, double tau,
       BqoState.LineSearch lineSearch, int epochs, double step, IterationMode iterationMode) {
 
-    /** The inner passes of BQO with {@code k} blocks: the given number, or auto: 5 with one block, 1 with more. */
+    /**
+     * BQO's inner solve with {@code k} blocks: the given number of passes (stopping early at a projected gradient of 1e-4),
+     * or auto: with more than one block one pass; with one block the subproblem is the whole problem, so it is solved as
+     * LIBLINEAR solves it, up to {@value #ONE_BLOCK_PASSES} passes with shrinking kept across them, to a projected gradient
+     * of {@value #ONE_BLOCK_EPS} (LIBLINEAR's default eps) at the first iteration and ten times smaller at each later one,
+     * which the certified gap asks for only when the first did not reach it.
+     */
     public BqoBlock.Options inner(int k) {
-      return new BqoBlock.Options(innerPasses > 0 ? innerPasses : k == 1 ? 5 : 1, tau, 1e-4);
+      if (innerPasses > 0) return new BqoBlock.Options(innerPasses, tau, 1e-4);
+      return k == 1 ? new BqoBlock.Options(ONE_BLOCK_PASSES, tau, ONE_BLOCK_EPS, 0.1) : new BqoBlock.Options(1, tau, 1e-4);
     }
+
+    /** Auto inner solve with one block: LIBLINEAR's iteration limit and default tolerance of its dual solvers. */
+    static final int ONE_BLOCK_PASSES = 1000;
+    static final double ONE_BLOCK_EPS = 0.1;
 
     /**
      * The block count for data of {@code rows} rows and {@code nonZeros} stored values: the given K (at most one block

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.sodm.linear.BqoBlock;
 
 /** --linear-blocks auto and --inner-passes auto: the rule, and what an explicit value overrides. */
 class LinearBlocksRuleTest {
@@ -41,11 +42,17 @@ class LinearBlocksRuleTest {
   }
 
   @Test
-  void autoInnerPassesAreFiveForOneBlockAndOneForMore() {
+  void autoInnerSolvesOneBlockAsLiblinearAndMoreBlocksWithOnePass() {
     TrainSpec.Linear l = linear(null, null, null);
-    assertEquals(5, l.inner(1).passes());
+    BqoBlock.Options one = l.inner(1);
+    assertEquals(1000, one.passes());
+    assertEquals(0.1, one.at(0).innerEps());
+    assertEquals(0.01, one.at(1).innerEps(), 1e-15);
+    assertEquals(1e-4, one.at(3).innerEps(), 1e-15);
     assertEquals(1, l.inner(2).passes());
     assertEquals(1, l.inner(8).passes());
+    assertEquals(1e-4, l.inner(8).at(5).innerEps(), "several blocks keep one tolerance");
+    assertEquals(1e-4, linear(null, "3", null).inner(1).at(4).innerEps(), "given passes keep one tolerance");
     assertEquals(3, linear(null, "3", null).inner(1).passes());
     assertEquals(3, linear(null, "3", null).inner(4).passes());
   }
