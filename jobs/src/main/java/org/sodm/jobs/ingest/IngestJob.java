@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -240,7 +239,7 @@ public final class IngestJob {
       job.setInputFormatClass(IngestInputFormat.class);
       job.setMapperClass(mapper);
       job.setNumReduceTasks(0);
-      job.setOutputFormatClass(AvroKeyOutputFormat.class);
+      job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);
       AvroJob.setOutputKeySchema(job, schema);
       FileOutputFormat.setOutputPath(job, out);
       return job;

@@ -77,7 +77,7 @@ final class IngestTask {
     this.context = context;
     this.sink = sink;
     Configuration conf = context.getConfiguration();
-    FileSplit split = (FileSplit) context.getInputSplit();
+    FileSplit split = org.sodm.jobs.support.FilePiece.unwrap(context.getInputSplit());
     this.path = split.getPath();
     this.file = path.toString();
     this.splitStart = split.getStart();

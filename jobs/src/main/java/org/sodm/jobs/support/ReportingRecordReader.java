@@ -37,7 +37,7 @@ public final class ReportingRecordReader<K, V> extends RecordReader<K, V> {
   public void initialize(InputSplit split, TaskAttemptContext ctx) throws IOException, InterruptedException {
     this.context = ctx;
     reporting(() -> {
-      in.initialize(split, ctx);
+      in.initialize(FilePiece.inner(split), ctx);
       return null;
     });
   }
