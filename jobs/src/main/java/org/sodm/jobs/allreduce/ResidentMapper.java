@@ -148,7 +148,9 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
         globalState = FsCheckpoints.read(conf, dir, FsCheckpoints.GLOBAL);
         if (globalState == null) throw new IOException("checkpoint " + dir + " has no " + FsCheckpoints.GLOBAL);
       }
+      long built = System.nanoTime();
       ResidentLoop.Program program = program(context, rank, blocks, files, rankState, globalState);
+      LOG.debug("rank {}: program built from its rows in {} ms", rank, (System.nanoTime() - built) / 1_000_000);
       ResidentLoop.Policy policy = policy(conf, submission);
       FsCheckpoints ckpt = new FsCheckpoints(conf, new Path(conf.get(AllReduceKeys.CHECKPOINT_DIR)));
       ResidentLoop.run(program, start, ar, policy, ckpt, (it, values) -> {
