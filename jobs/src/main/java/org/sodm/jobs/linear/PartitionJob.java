@@ -79,7 +79,7 @@ final class PartitionJob {
       AvroClasses.trust();
       dealer = new Dealer(context.getConfiguration());
       if (dealer.stratified()) {
-        org.apache.hadoop.mapreduce.lib.input.FileSplit split = (org.apache.hadoop.mapreduce.lib.input.FileSplit) context.getInputSplit();
+        org.apache.hadoop.mapreduce.lib.input.FileSplit split = org.sodm.jobs.support.FilePiece.unwrap(context.getInputSplit());
         dealer.stream(split.getPath().getName().hashCode() * 1_000_003L + split.getStart());
       }
     }

@@ -69,7 +69,7 @@ public final class LandmarkJob {
     protected void setup(Context context) throws IOException {
       AvroClasses.trust();
       Configuration conf = context.getConfiguration();
-      FileSplit split = (FileSplit) context.getInputSplit();
+      FileSplit split = org.sodm.jobs.support.FilePiece.unwrap(context.getInputSplit());
       TrainSpec spec = TrainSpec.of(conf);
       long seed = Seeds.split(spec.seed(), split.getPath().getName(), split.getStart());
       // the input format reuses its record: copy the ones kept

@@ -87,7 +87,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
           kmeans = KernelKMeans.fromState(pts, member, blocks, k, null);
         }
       }
-      FileSplit split = (FileSplit) context.getInputSplit();
+      FileSplit split = org.sodm.jobs.support.FilePiece.unwrap(context.getInputSplit());
       // one split per ingested part (WholeFileAvroInputFormat): start is 0
       streamKey = split.getPath().getName().hashCode() * 1_000_003L + split.getStart();
       dealer = new StreamingStratifiedAssigner(blocks, seed, streamKey);

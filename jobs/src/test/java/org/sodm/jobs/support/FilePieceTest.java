@@ -101,6 +101,41 @@ class FilePieceTest {
   }
 
   @Test
+  void wholeAvroFilesArePiecesReadWhole() throws Exception {
+    Configuration conf = LocalConf.create(tmp);
+    List<org.sodm.avro.Instance> rows = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      rows.add(org.sodm.data.Instances.toAvro(i + 1, i % 2 == 0 ? "1" : "-1", new org.sodm.data.SparseVector(new int[] {1, 3},
+          new double[] {i, -i})));
+    }
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(tmp.resolve("parts").toUri());
+    AvroFiles.write(conf, new org.apache.hadoop.fs.Path(dir, "part-m-00000.avro"), org.sodm.avro.Instance.getClassSchema(),
+        rows.subList(0, 200));
+    AvroFiles.write(conf, new org.apache.hadoop.fs.Path(dir, "part-m-00001.avro"), org.sodm.avro.Instance.getClassSchema(),
+        rows.subList(200, 500));
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, dir);
+    org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, org.sodm.avro.Instance.getClassSchema());
+    WholeFileAvroInputFormat<org.sodm.avro.Instance> format = new WholeFileAvroInputFormat<>();
+    List<InputSplit> splits = format.getSplits(job);
+    assertEquals(2, splits.size());
+    List<Long> ids = new ArrayList<>();
+    for (InputSplit s : splits) {
+      assertTrue(s instanceof FilePiece, s.getClass().getName());
+      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(), new TaskAttemptID());
+      try (RecordReader<org.apache.avro.mapred.AvroKey<org.sodm.avro.Instance>, org.apache.hadoop.io.NullWritable> r =
+          format.createRecordReader(s, ctx)) {
+        r.initialize(s, ctx);
+        while (r.nextKeyValue()) ids.add(r.getCurrentKey().datum().getId());
+      }
+    }
+    ids.sort(null);
+    List<Long> expected = new ArrayList<>();
+    for (long i = 1; i <= 500; i++) expected.add(i);
+    assertEquals(expected, ids);
+  }
+
+  @Test
   void theUncountedOutputIsNotAFileOutputFormat() {
     assertFalse(FileOutputFormat.class.isAssignableFrom(UncountedAvroOutputFormat.class));
   }
