@@ -4,8 +4,6 @@ import java.io.IOException;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
-import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -40,7 +38,7 @@ final class PartitionJob {
     job.setJarByClass(PartitionJob.class);
     // stratified blocks deal per stream: one split per ingested part, so the streams do not depend on the split size
     job.setInputFormatClass(conf.get(LinearKeys.LANDMARKS) != null ? org.sodm.jobs.support.WholeFileAvroInputFormat.class
-        : AvroKeyInputFormat.class);
+        : org.sodm.jobs.support.AvroPiecesInputFormat.class);
     AvroJob.setInputKeySchema(job, Instance.getClassSchema());
     FileInputFormat.setInputPaths(job, instances);
     job.setMapperClass(PartitionMapper.class);
@@ -48,7 +46,7 @@ final class PartitionJob {
     AvroJob.setMapOutputValueSchema(job, TrainRecord.getClassSchema());
     job.setReducerClass(PartitionReducer.class);
     job.setNumReduceTasks(blocks);
-    job.setOutputFormatClass(AvroKeyOutputFormat.class);
+    job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);
     AvroJob.setOutputKeySchema(job, TrainRecord.getClassSchema());
     FileOutputFormat.setOutputPath(job, out);
     Jobs.run(job, "linear partition");

@@ -3,7 +3,6 @@ package org.sodm.jobs.phase;
 import java.io.IOException;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -68,7 +67,7 @@ public final class ValidationScoring {
       job.setJarByClass(ValidationScoring.class);
       // the model by its own key, read once per task (a job's cache files may hold others: Oozie adds its libraries)
       job.getConfiguration().set(MODEL_KEY, modelFile.toString());
-      job.setInputFormatClass(AvroKeyInputFormat.class);
+      job.setInputFormatClass(org.sodm.jobs.support.AvroPiecesInputFormat.class);
       AvroJob.setInputKeySchema(job, Instance.getClassSchema());
       FileInputFormat.setInputPaths(job, data);
       if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {

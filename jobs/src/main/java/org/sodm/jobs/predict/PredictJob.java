@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
-import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -146,14 +144,14 @@ public final class PredictJob {
         }
         job = Jobs.newJob(conf, "sodm predict");
         job.setJarByClass(PredictJob.class);
-        job.setInputFormatClass(AvroKeyInputFormat.class);
+        job.setInputFormatClass(org.sodm.jobs.support.AvroPiecesInputFormat.class);
         AvroJob.setInputKeySchema(job, Instance.getClassSchema());
         FileInputFormat.setInputPaths(job, data);
         long split = localSplitBytes(conf, AvroFiles.dataFiles(conf, data));
         if (split > 0) FileInputFormat.setMaxInputSplitSize(job, split);
         job.setMapperClass(PredictMapper.class);
         job.setNumReduceTasks(0);
-        job.setOutputFormatClass(AvroKeyOutputFormat.class);
+        job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);
         AvroJob.setOutputKeySchema(job, Prediction.getClassSchema());
         FileOutputFormat.setOutputPath(job, pred);
       }

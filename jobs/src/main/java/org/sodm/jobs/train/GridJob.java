@@ -7,7 +7,6 @@ import java.util.Locale;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -121,7 +120,7 @@ final class GridJob {
     int folds = MulticlassKeys.plan(conf).folds();
     Job job = Jobs.newJob(conf, "sodm grid " + label);
     job.setJarByClass(GridJob.class);
-    job.setInputFormatClass(AvroKeyInputFormat.class);
+    job.setInputFormatClass(org.sodm.jobs.support.AvroPiecesInputFormat.class);
     AvroJob.setInputKeySchema(job, Instance.getClassSchema());
     FileInputFormat.setInputPaths(job, ingestData);
     job.setMapperClass(GridMapper.class);

@@ -9,7 +9,6 @@ import java.util.List;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -257,7 +256,7 @@ public final class LandmarkJob {
     AvroJob.setMapOutputValueSchema(job, TrainRecord.getClassSchema());
     job.setReducerClass(SelectReducer.class);
     job.setNumReduceTasks(1);
-    job.setOutputFormatClass(AvroKeyOutputFormat.class);
+    job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);
     AvroJob.setOutputKeySchema(job, TrainRecord.getClassSchema());
     FileOutputFormat.setOutputPath(job, out);
     Jobs.run(job, "landmark selection");

@@ -2,8 +2,6 @@ package org.sodm.jobs.train;
 
 import java.io.IOException;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
-import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
@@ -60,7 +58,7 @@ final class SolveJob {
     Job job = Jobs.newJob(conf, "sodm solve level " + level + " (" + blocks + " blocks)");
     job.setJarByClass(SolveJob.class);
     // the bottom level deals rows by their order within a split: one split per ingested part
-    job.setInputFormatClass(bottom ? org.sodm.jobs.support.WholeFileAvroInputFormat.class : AvroKeyInputFormat.class);
+    job.setInputFormatClass(bottom ? org.sodm.jobs.support.WholeFileAvroInputFormat.class : org.sodm.jobs.support.AvroPiecesInputFormat.class);
     AvroJob.setInputKeySchema(job, bottom ? Instance.getClassSchema() : TrainRecord.getClassSchema());
     FileInputFormat.setInputPaths(job, input);
     Class<? extends Mapper> mapper = bottom ? StratifyMapper.class : MergeMapper.class;
@@ -72,7 +70,7 @@ final class SolveJob {
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
     job.setReducerClass(BlockSolveReducer.class);
     job.setNumReduceTasks(reducers(conf, blocks * TrainKeys.subproblems(conf))); // every sub-problem's blocks in the same job
-    job.setOutputFormatClass(AvroKeyOutputFormat.class);
+    job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);
     AvroJob.setOutputKeySchema(job, TrainRecord.getClassSchema());
     FileOutputFormat.setOutputPath(job, data);
     Jobs.run(job, "solve level " + level);
