@@ -47,6 +47,54 @@ public final class Csr {
     return new Csr(java.util.Arrays.copyOf(start, n), java.util.Arrays.copyOfRange(start, 1, n + 1), index, value, sq);
   }
 
+  /**
+   * Rows appended one at a time into the flat arrays ({@link #of}'s layout and values), for a reader that must not keep a
+   * {@link SparseVector} per row: a million rows held as objects until the block is complete cost a resident task more in
+   * garbage collection and in {@link #of}'s copy than reading them.
+   */
+  public static final class Builder {
+    private int[] start = new int[1025];
+    private int[] index = new int[1 << 14];
+    private double[] value = new double[1 << 14];
+    private double[] squaredNorm = new double[1024];
+    private int rows;
+
+    /** Appends row {@code x} (copied). */
+    public void add(SparseVector x) {
+      int[] idx = x.indices();
+      double[] val = x.values();
+      int s = start[rows];
+      long end = (long) s + idx.length;
+      if (end > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("a block holds more than 2^31 stored values; use more blocks");
+      if (end > index.length) {
+        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end, index.length + (index.length >> 1)));
+        index = java.util.Arrays.copyOf(index, cap);
+        value = java.util.Arrays.copyOf(value, cap);
+      }
+      if (rows + 1 == squaredNorm.length) {
+        squaredNorm = java.util.Arrays.copyOf(squaredNorm, 2 * squaredNorm.length);
+        start = java.util.Arrays.copyOf(start, squaredNorm.length + 1);
+      }
+      for (int k = 0; k < idx.length; k++) index[s + k] = idx[k] - 1;
+      System.arraycopy(val, 0, value, s, val.length);
+      squaredNorm[rows] = x.squaredNorm();
+      start[++rows] = (int) end;
+    }
+
+    public int rows() {
+      return rows;
+    }
+
+    /**
+     * The rows added, in order; the builder is not to be used after. The stored arrays are not trimmed (rows are read by their
+     * start and end, as a {@link #subset} does), so no second copy of the block exists at any time.
+     */
+    public Csr build() {
+      return new Csr(java.util.Arrays.copyOf(start, rows), java.util.Arrays.copyOfRange(start, 1, rows + 1), index, value,
+          java.util.Arrays.copyOf(squaredNorm, rows));
+    }
+  }
+
   /** The rows {@code rows[0]}, {@code rows[1]}, ... of this block, in that order, as a view sharing its stored values. */
   public Csr subset(int[] rows) {
     int m = rows.length;
@@ -67,7 +115,7 @@ public final class Csr {
   }
 
   /** As {@link Vectors#dot(SparseVector, double[], double)} of row i. */
-  double dot(int i, double[] w, double bf) {
+  public double dot(int i, double[] w, double bf) {
     int d = w.length - 1;
     double s = 0;
     for (int k = from[i], e = to[i]; k < e; k++) {

@@ -44,6 +44,42 @@ class CsrTest {
     }
   }
 
+  /**
+   * Rows appended one at a time (past the builder's first capacities of 1,024 rows and 16,384 values, and with empty rows)
+   * give the CSR of {@link Csr#of}: the same dot, axpy and norms for every row, and the same subsets.
+   */
+  @Test
+  void aBuiltCsrIsTheCsrOfItsRows() {
+    Object[] sp = LinearTestData.sparse(new Random(12), 3000, 200, 0.05);
+    SparseVector[] x = (SparseVector[]) sp[0];
+    x[17] = new SparseVector(new int[0], new double[0]);
+    x[2999] = new SparseVector(new int[0], new double[0]);
+    Csr.Builder b = new Csr.Builder();
+    for (SparseVector v : x) b.add(v);
+    assertEquals(x.length, b.rows());
+    Csr built = b.build();
+    Csr of = Csr.of(x);
+    assertEquals(of.rows(), built.rows());
+    int dim = Vectors.dimension(x);
+    Random r = new Random(3);
+    double[] w = new double[dim + 1];
+    for (int f = 0; f <= dim; f++) w[f] = r.nextGaussian();
+    for (int i = 0; i < x.length; i++) {
+      assertEquals(of.dot(i, w, 1), built.dot(i, w, 1), 0.0, "row " + i);
+      assertEquals(Vectors.dot(x[i], w, 0), built.dot(i, w, 0), 0.0, "row " + i);
+      assertEquals(x[i].squaredNorm(), built.squaredNorm[i], 0.0);
+      double[] a = w.clone();
+      double[] c = w.clone();
+      of.axpy(-0.61, i, a, 1);
+      built.axpy(-0.61, i, c, 1);
+      assertArrayEquals(a, c, 0.0, "row " + i);
+    }
+    int[] pick = {2999, 5, 17, 1024, 1025, 0};
+    Csr s1 = of.subset(pick);
+    Csr s2 = built.subset(pick);
+    for (int j = 0; j < pick.length; j++) assertEquals(s1.dot(j, w, 1), s2.dot(j, w, 1), 0.0);
+  }
+
   /** A subset view is the CSR of the chosen rows (in the chosen order), and a BQO block solve on it equals one on those rows. */
   @Test
   void subsetEqualsTheCsrOfItsRows() {

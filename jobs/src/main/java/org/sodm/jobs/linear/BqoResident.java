@@ -19,6 +19,7 @@ import org.sodm.jobs.allreduce.ResidentMapper;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoRank;
+import org.sodm.linear.Csr;
 import org.sodm.linear.BqoState;
 import org.sodm.linear.SvmLoss;
 
@@ -116,28 +117,61 @@ public final class BqoResident {
     return out;
   }
 
-  private record Row(long id, double y, SparseVector x) {}
+  /** A block's rows in id order: ids, labels (+-1, or the class index) and the rows as one {@link Csr}. */
+  record Block(long[] ids, double[] y, Csr x) {}
 
-  /** A resident task keeping its block's rows (converted as they load). */
+  /**
+   * A resident task keeping its block's rows as they load, straight into one {@link Csr} (a million rows held as objects
+   * until the block was complete cost more in garbage collection and in the copy into CSR than reading them).
+   */
   abstract static class RowsMapper extends ResidentMapper {
-    private final List<Row> rows = new ArrayList<>();
+    private Csr.Builder rows = new Csr.Builder();
+    private long[] ids = new long[1024];
+    private double[] ys = new double[1024];
+    private int[] maxIndex = new int[1024];
+    private int n;
 
     @Override
     protected final void load(TrainRecord r) {
-      rows.add(new Row(r.getId(), r.getY(), Instances.features(r.getFeatures())));
+      SparseVector x = Instances.features(r.getFeatures());
+      if (n == ids.length) {
+        ids = java.util.Arrays.copyOf(ids, 2 * n);
+        ys = java.util.Arrays.copyOf(ys, 2 * n);
+        maxIndex = java.util.Arrays.copyOf(maxIndex, 2 * n);
+      }
+      ids[n] = r.getId();
+      ys[n] = r.getY();
+      maxIndex[n++] = x.maxIndex();
+      rows.add(x);
     }
 
     /** The block's rows by id (as {@link BqoJob} sorts them), checked against the training dimension; the caller's to keep. */
-    protected final List<Row> rowsById(int dim) throws IOException {
-      List<Row> out = new ArrayList<>(rows);
-      rows.clear();
-      out.sort(Comparator.comparingLong(Row::id));
-      for (Row row : out) {
-        if (row.x().maxIndex() > dim) {
-          throw new IOException("row " + row.id() + " has feature " + row.x().maxIndex() + " beyond the training dimension " + dim);
-        }
+    protected final Block rowsById(int dim) throws IOException {
+      Csr x = rows.build();
+      rows = null;
+      Integer[] order = null;
+      for (int i = 1; i < n && order == null; i++) {
+        if (ids[i - 1] > ids[i]) order = new Integer[n];
       }
-      return out;
+      if (order != null) { // not the ingested parts in order: sort by id (stable, as the list sort it replaces)
+        for (int i = 0; i < n; i++) order[i] = i;
+        long[] key = ids;
+        java.util.Arrays.sort(order, Comparator.comparingLong(i -> key[i]));
+      }
+      int[] pick = new int[n];
+      long[] id = new long[n];
+      double[] y = new double[n];
+      for (int j = 0; j < n; j++) {
+        int i = order == null ? j : order[j];
+        if (maxIndex[i] > dim) throw new IOException("row " + ids[i] + " has feature " + maxIndex[i] + " beyond the training dimension " + dim);
+        pick[j] = i;
+        id[j] = ids[i];
+        y[j] = ys[i];
+      }
+      ids = null;
+      ys = null;
+      maxIndex = null;
+      return new Block(id, y, order == null ? x : x.subset(pick));
     }
   }
 
@@ -148,16 +182,10 @@ public final class BqoResident {
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
       int dim = conf.getInt(LinearKeys.DIM, 0);
-      List<Row> rows = rowsById(dim);
-      SparseVector[] x = new SparseVector[rows.size()];
-      double[] y = new double[rows.size()];
-      for (int i = 0; i < x.length; i++) {
-        x[i] = rows.get(i).x();
-        y[i] = rows.get(i).y();
-      }
+      Block b = rowsById(dim);
       TrainSpec spec = TrainSpec.of(conf);
-      return new BqoRank(x, y, blocks.get(rank), dim, spec.loss().svmPrimal(), spec.linear().inner(blocks.size()), spec.linear().outer(),
-          spec.seed(), rankState, globalState);
+      return new BqoRank(b.x(), b.y(), blocks.get(rank), dim, spec.loss().svmPrimal(), spec.linear().inner(blocks.size()),
+          spec.linear().outer(), spec.seed(), rankState, globalState);
     }
   }
 
@@ -173,27 +201,22 @@ public final class BqoResident {
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
       int dim = conf.getInt(LinearKeys.DIM, 0);
-      List<Row> rows = rowsById(dim);
+      Block rows = rowsById(dim);
       org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
       TrainSpec spec = TrainSpec.of(conf);
       SvmLoss loss = spec.loss().svmPrimal();
       int block = blocks.get(rank);
-      SparseVector[] all = new SparseVector[rows.size()];
-      long[] ids = new long[rows.size()];
-      for (int i = 0; i < all.length; i++) {
-        all[i] = rows.get(i).x();
-        ids[i] = rows.get(i).id();
-      }
-      int[] fold = LinearKeys.folds(conf, plan, spec.seed(), ids); // sodm cv: the fold file; --probability: a hash of the id
-      org.sodm.linear.Csr csr = org.sodm.linear.Csr.of(all);
+      int[] fold = LinearKeys.folds(conf, plan, spec.seed(), rows.ids()); // sodm cv: the fold file; --probability: a hash of the id
+      Csr csr = rows.x();
+      int n = rows.ids().length;
       return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> {
         int task = plan.task(u);
         int heldOut = plan.heldOutFold(u);
-        int[] pick = new int[rows.size()];
-        double[] y = new double[rows.size()];
+        int[] pick = new int[n];
+        double[] y = new double[n];
         int m = 0;
         for (int i = 0; i < pick.length; i++) {
-          double yi = plan.y(task, (int) rows.get(i).y());
+          double yi = plan.y(task, (int) rows.y()[i]);
           if (yi == 0 || (heldOut >= 0 && fold[i] == heldOut)) continue;
           y[m] = yi;
           pick[m++] = i;
