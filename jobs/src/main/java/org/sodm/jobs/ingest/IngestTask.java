@@ -234,12 +234,12 @@ final class IngestTask {
     Configuration conf = context.getConfiguration();
     FeatureStats s = stats.toAvro();
     Path dir = new Path(conf.get(STATS_DIR_KEY));
-    AvroFiles.writeOne(conf, new Path(dir, statsFileName(ordinal, splitStart, line)), FeatureStats.getClassSchema(), s);
+    AvroFiles.writeTemporary(conf, new Path(dir, statsFileName(ordinal, splitStart, line)), FeatureStats.getClassSchema(), List.of(s));
     String sdir = conf.get(SAMPLE_PARTS_KEY);
     if (sdir != null && sampleSize(conf) > 0) {
       List<Instance> rows = new ArrayList<>(sample.items());
       rows.sort((a, b) -> Long.compare(a.getId(), b.getId()));
-      AvroFiles.write(conf, new Path(new Path(sdir), samplePartName(ordinal, splitStart)), Instance.getClassSchema(), rows);
+      AvroFiles.writeTemporary(conf, new Path(new Path(sdir), samplePartName(ordinal, splitStart)), Instance.getClassSchema(), rows);
     }
   }
 

@@ -37,10 +37,24 @@ public final class AvroFiles {
 
   public static <T extends SpecificRecord> void write(Configuration conf, Path file, Schema schema, List<T> records)
       throws IOException {
+    write(conf, file, schema, records, codec(conf));
+  }
+
+  /**
+   * A task's temporary part that the driver reads back at once and merges (the ingest's per-split statistics: 100,000
+   * features took 60 ms to deflate against 18 ms to write as they are, in each of a large file's tasks), uncompressed.
+   */
+  public static <T extends SpecificRecord> void writeTemporary(Configuration conf, Path file, Schema schema, List<T> records)
+      throws IOException {
+    write(conf, file, schema, records, CodecFactory.nullCodec());
+  }
+
+  private static <T extends SpecificRecord> void write(Configuration conf, Path file, Schema schema, List<T> records,
+      CodecFactory codec) throws IOException {
     FileSystem fs = file.getFileSystem(conf);
     try (OutputStream out = fs.create(file, true);
         DataFileWriter<T> w = new DataFileWriter<>(new SpecificDatumWriter<T>(schema))) {
-      w.setCodec(codec(conf));
+      w.setCodec(codec);
       w.create(schema, out);
       for (T r : records) w.append(r);
     }
