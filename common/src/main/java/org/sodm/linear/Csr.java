@@ -25,26 +25,11 @@ public final class Csr {
   }
 
   public static Csr of(SparseVector[] x) {
-    int n = x.length;
-    int[] start = new int[n + 1];
     long nnz = 0;
-    for (int i = 0; i < n; i++) {
-      nnz += x[i].indices().length;
-      if (nnz > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("a block holds more than 2^31 stored values; use more blocks");
-      start[i + 1] = (int) nnz;
-    }
-    int[] index = new int[(int) nnz];
-    double[] value = new double[(int) nnz];
-    double[] sq = new double[n];
-    for (int i = 0; i < n; i++) {
-      int[] idx = x[i].indices();
-      double[] val = x[i].values();
-      int s = start[i];
-      for (int k = 0; k < idx.length; k++) index[s + k] = idx[k] - 1;
-      System.arraycopy(val, 0, value, s, val.length);
-      sq[i] = x[i].squaredNorm();
-    }
-    return new Csr(java.util.Arrays.copyOf(start, n), java.util.Arrays.copyOfRange(start, 1, n + 1), index, value, sq);
+    for (SparseVector v : x) nnz += v.indices().length;
+    Builder b = new Builder(x.length, nnz);
+    for (SparseVector v : x) b.add(v);
+    return b.build();
   }
 
   /**
@@ -53,11 +38,25 @@ public final class Csr {
    * garbage collection and in {@link #of}'s copy than reading them.
    */
   public static final class Builder {
-    private int[] start = new int[1025];
-    private int[] index = new int[1 << 14];
-    private double[] value = new double[1 << 14];
-    private double[] squaredNorm = new double[1024];
+    private int[] start;
+    private int[] index;
+    private double[] value;
+    private double[] squaredNorm;
     private int rows;
+
+    /** For rows whose number and stored values are not known ahead: the arrays grow as they come. */
+    public Builder() {
+      this(1024, 1 << 14);
+    }
+
+    /** Sized for {@code rows} rows of {@code nonZeros} stored values in all (it still grows past them). */
+    public Builder(int rows, long nonZeros) {
+      if (nonZeros > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("a block holds more than 2^31 stored values; use more blocks");
+      start = new int[Math.max(rows, 1) + 1];
+      index = new int[(int) nonZeros];
+      value = new double[(int) nonZeros];
+      squaredNorm = new double[Math.max(rows, 1)];
+    }
 
     /** Appends row {@code x} (copied). */
     public void add(SparseVector x) {
@@ -67,11 +66,11 @@ public final class Csr {
       long end = (long) s + idx.length;
       if (end > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("a block holds more than 2^31 stored values; use more blocks");
       if (end > index.length) {
-        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end, index.length + (index.length >> 1)));
+        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end, index.length + (index.length >> 1) + 16));
         index = java.util.Arrays.copyOf(index, cap);
         value = java.util.Arrays.copyOf(value, cap);
       }
-      if (rows + 1 == squaredNorm.length) {
+      if (rows == squaredNorm.length) {
         squaredNorm = java.util.Arrays.copyOf(squaredNorm, 2 * squaredNorm.length);
         start = java.util.Arrays.copyOf(start, squaredNorm.length + 1);
       }

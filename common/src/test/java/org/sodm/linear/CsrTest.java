@@ -46,7 +46,8 @@ class CsrTest {
 
   /**
    * Rows appended one at a time (past the builder's first capacities of 1,024 rows and 16,384 values, and with empty rows)
-   * give the CSR of {@link Csr#of}: the same dot, axpy and norms for every row, and the same subsets.
+   * give the CSR of {@link Csr#of} and the per-row {@link Vectors} operations: the same dot, axpy and norms for every row,
+   * and the same subsets.
    */
   @Test
   void aBuiltCsrIsTheCsrOfItsRows() {
@@ -70,7 +71,7 @@ class CsrTest {
       assertEquals(x[i].squaredNorm(), built.squaredNorm[i], 0.0);
       double[] a = w.clone();
       double[] c = w.clone();
-      of.axpy(-0.61, i, a, 1);
+      Vectors.axpy(-0.61, x[i], a, 1);
       built.axpy(-0.61, i, c, 1);
       assertArrayEquals(a, c, 0.0, "row " + i);
     }
