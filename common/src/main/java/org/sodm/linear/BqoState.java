@@ -113,18 +113,22 @@ public final class BqoState {
    * (the gap and the pocket depend only on the point; eta is 0 either way).
    */
   public boolean certifies(BqoSums atPoint) {
+    double[] pd = primalDual(atPoint);
+    return certifiedGap(Math.min(bestPrimal, pd[0]), Math.min(bestDual, pd[1]), atPoint.cSum()) <= opts.eps();
+  }
+
+  /** {primal, dual} objectives at (alpha^t, w^t) from the sums there. */
+  private double[] primalDual(BqoSums sums) {
     double ww = Vectors.squaredNorm(w);
-    double primal = 0.5 * ww + atPoint.loss();
-    double dual = 0.5 * ww + 0.5 * atPoint.sAlphaSq() - atPoint.alphaSum();
-    return certifiedGap(Math.min(bestPrimal, primal), Math.min(bestDual, dual), atPoint.cSum()) <= opts.eps();
+    return new double[] {0.5 * ww + sums.loss(), 0.5 * ww + 0.5 * sums.sAlphaSq() - sums.alphaSum()};
   }
 
   /** Records iteration t from its global sums and Delta w^t, decides and (unless it stops) updates w. */
   public Step next(BqoSums sums, double[] dw) {
     int t = history.size();
-    double ww = Vectors.squaredNorm(w);
-    double primal = 0.5 * ww + sums.loss();
-    double dual = 0.5 * ww + 0.5 * sums.sAlphaSq() - sums.alphaSum();
+    double[] pd = primalDual(sums);
+    double primal = pd[0];
+    double dual = pd[1];
     boolean pocket = false;
     if (primal < bestPrimal) {
       bestPrimal = primal;
