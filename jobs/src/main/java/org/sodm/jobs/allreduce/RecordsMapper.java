@@ -6,7 +6,7 @@ import java.util.List;
 import org.sodm.avro.TrainRecord;
 
 /**
- * A resident task that keeps its block's records (copies: the input format reuses its record)
+ * A resident task that keeps its block's records (copies where the input format reuses its record)
  * and hands them to its program sorted by id, the order every resident solver sums in.
  */
 public abstract class RecordsMapper extends ResidentMapper {
@@ -14,7 +14,7 @@ public abstract class RecordsMapper extends ResidentMapper {
 
   @Override
   protected final void load(TrainRecord r) {
-    records.add(TrainRecord.newBuilder(r).build());
+    records.add(freshRecords() ? r : TrainRecord.newBuilder(r).build());
   }
 
   /** The block's records by id; the task's own list, released by the caller when done ({@link List#clear}). */

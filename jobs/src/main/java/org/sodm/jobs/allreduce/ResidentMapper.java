@@ -38,6 +38,13 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
   /** Called for each record of this task's block, before {@link #program}. */
   protected abstract void load(TrainRecord r);
 
+  private boolean freshRecords;
+
+  /** Whether {@link #load} gets a new record per row (a {@link BlockSplit}'s reader), which it may keep without copying. */
+  protected final boolean freshRecords() {
+    return freshRecords;
+  }
+
   /**
    * The solver for this rank, from the checkpoint's states (null when starting afresh).
    *
@@ -75,6 +82,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     int myBlock;
     String source;
     if (context.getInputSplit() instanceof BlockSplit split) {
+      freshRecords = true;
       myBlock = split.block();
       source = split.describe();
     } else {

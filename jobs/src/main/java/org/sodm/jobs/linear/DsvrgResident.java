@@ -35,19 +35,33 @@ public final class DsvrgResident {
     void epoch(Dsvrg.Epoch e, long sinceNanos);
   }
 
+  /**
+   * @param blockDir the block files, or null: one task deals the one block from the ingested data ({@link DealtInputFormat};
+   *     {@link LinearKeys#INGEST_DIR} set)
+   */
   public static DsvrgRank.State train(Configuration base, Path blockDir, Path workDir, int dim, Progress progress, Consumer<String> notes)
       throws IOException {
     Configuration conf = new Configuration(base);
     conf.setInt(LinearKeys.DIM, dim);
     long[] since = {System.nanoTime()};
     int[] printed = {-1};
-    ResidentJob.Result r = ResidentJob.run(conf, "dsvrg", Task.class, blockDir, workDir, dim + 3, (t, v) -> {
+    ResidentJob.Listener listener = (t, v) -> {
       if (t > printed[0]) {
         progress.epoch(new Dsvrg.Epoch((int) v[0], v[1], v[2], v[3]), since[0]);
         printed[0] = t;
       }
       since[0] = System.nanoTime();
-    }, notes);
+    };
+    ResidentJob.Result r;
+    if (blockDir != null) {
+      r = ResidentJob.run(conf, "dsvrg", Task.class, blockDir, workDir, dim + 3, listener, notes);
+    } else {
+      conf.setInt(LinearKeys.BLOCKS, 1);
+      r = ResidentJob.run(conf, "dsvrg", Task.class, List.of(0), job -> {
+        job.setInputFormatClass(DealtInputFormat.class);
+        org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
+      }, workDir, dim + 3, listener, notes);
+    }
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
     return DsvrgRank.decodeState(global);

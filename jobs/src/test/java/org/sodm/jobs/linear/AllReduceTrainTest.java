@@ -166,25 +166,30 @@ class AllReduceTrainTest {
     }
   }
 
+  /** On 5 blocks (partitioned) and on one (dealt by its resident task, partitioned in the jobs mode): the same model, bit for bit. */
   @Test
   void dsvrgEqualsJobPerIteration() throws Exception {
-    List<TrainPipeline.Result> rs = new ArrayList<>();
-    for (String mode : List.of("jobs", "allreduce")) {
-      Configuration conf = LocalConf.create(tmp);
-      conf.set(SodmConf.KERNEL, "linear");
-      conf.set(SodmConf.LOSS, "odm");
-      conf.set(SodmConf.LAMBDA, "8");
-      conf.set(SodmConf.THETA, "0.3");
-      conf.set(SodmConf.INGEST_SCALE, "0,1");
-      conf.set(SodmConf.LINEAR_EPOCHS, "4");
-      conf.set(SodmConf.LINEAR_BLOCKS, "5");
-      conf.set(SodmConf.LINEAR_EPS, "1e-9");
-      conf.set(SodmConf.ITERATION_MODE, mode);
-      List<String> lines = new ArrayList<>();
-      rs.add(train(conf, "dsvrg-" + mode, lines));
-      assertEquals(5, lines.stream().filter(l -> l.startsWith("dsvrg ") && l.contains("primal p(w)")).count(), lines.toString());
+    for (String k : List.of("5", "1")) {
+      List<TrainPipeline.Result> rs = new ArrayList<>();
+      for (String mode : List.of("jobs", "allreduce")) {
+        Configuration conf = LocalConf.create(tmp);
+        conf.set(SodmConf.KERNEL, "linear");
+        conf.set(SodmConf.LOSS, "odm");
+        conf.set(SodmConf.LAMBDA, "8");
+        conf.set(SodmConf.THETA, "0.3");
+        conf.set(SodmConf.INGEST_SCALE, "0,1");
+        conf.set(SodmConf.LINEAR_EPOCHS, "4");
+        conf.set(SodmConf.LINEAR_BLOCKS, k);
+        conf.set(SodmConf.LINEAR_EPS, "1e-9");
+        conf.set(SodmConf.ITERATION_MODE, mode);
+        List<String> lines = new ArrayList<>();
+        rs.add(train(conf, "dsvrg-" + k + "-" + mode, lines));
+        assertEquals(5, lines.stream().filter(l -> l.startsWith("dsvrg ") && l.contains("primal p(w)")).count(), lines.toString());
+        boolean partitioned = lines.stream().anyMatch(l -> l.startsWith("blocks ") && l.contains("dealt to"));
+        assertEquals(!(k.equals("1") && mode.equals("allreduce")), partitioned, k + " blocks, " + mode + ": " + lines);
+      }
+      assertSameModel(rs.get(0), rs.get(1), 0);
     }
-    assertSameModel(rs.get(0), rs.get(1), 0);
   }
 
   @Test

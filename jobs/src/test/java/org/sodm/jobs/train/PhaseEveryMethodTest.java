@@ -46,8 +46,11 @@ class PhaseEveryMethodTest {
             List.of("ingest", "validation", "bqo")),
         Arguments.of("bqo-5-blocks", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "hinge", SodmConf.LINEAR_EPS, "0.05",
             SodmConf.LINEAR_BLOCKS, "5"}, List.of("ingest", "validation", "partition", "bqo")),
+        // DSVRG on one block: dealt by its task too
         Arguments.of("dsvrg", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "odm", SodmConf.LINEAR_EPOCHS, "3"},
-            List.of("ingest", "validation", "partition", "dsvrg")),
+            List.of("ingest", "validation", "dsvrg")),
+        Arguments.of("dsvrg-3-blocks", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "odm", SodmConf.LINEAR_EPOCHS, "3",
+            SodmConf.LINEAR_BLOCKS, "3"}, List.of("ingest", "validation", "partition", "dsvrg")),
         Arguments.of("saddle", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "nu", SodmConf.LINEAR_EPS, "0.01"},
             List.of("ingest", "validation", "partition", "saddle")));
   }
