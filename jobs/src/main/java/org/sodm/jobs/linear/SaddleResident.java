@@ -32,18 +32,28 @@ public final class SaddleResident {
     void check(double[] values, long sinceNanos);
   }
 
+  /**
+   * @param blockDir the block files, or null: the {@link LinearKeys#BLOCKS} tasks deal their blocks from the ingested data
+   *     ({@link DealtInputFormat}; {@link LinearKeys#INGEST_DIR} set)
+   */
   public static SaddleRank.State train(Configuration base, Path blockDir, Path workDir, int maxDoubles, SaddleOptions options,
       Progress progress, Consumer<String> notes) throws IOException {
     Configuration conf = new Configuration(base);
     long[] since = {System.nanoTime()};
     int[] printed = {-1};
-    ResidentJob.Result r = ResidentJob.run(conf, "saddle", Task.class, blockDir, workDir, maxDoubles, (t, v) -> {
+    ResidentJob.Listener listener = (t, v) -> {
       if (t > printed[0]) {
         progress.check(v, since[0]);
         printed[0] = t;
       }
       since[0] = System.nanoTime();
-    }, notes);
+    };
+    ResidentJob.Result r = blockDir != null ? ResidentJob.run(conf, "saddle", Task.class, blockDir, workDir, maxDoubles, listener, notes)
+        : ResidentJob.run(conf, "saddle", Task.class, java.util.stream.IntStream.range(0, conf.getInt(LinearKeys.BLOCKS, 0)).boxed().toList(),
+            job -> {
+              job.setInputFormatClass(DealtInputFormat.class);
+              org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
+            }, workDir, maxDoubles, listener, notes);
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
     return SaddleRank.decode(global, options);

@@ -113,6 +113,15 @@ public final class SaddleTrainer extends LinearTrainer {
     return solution(ctx, conf, o, st, k, history, "saddle      ");
   }
 
+  /**
+   * Up to {@link BqoTrainer#DEAL_IN_TASKS} blocks, the resident tasks deal their blocks from the ingested data themselves (each
+   * reads it once; no partition job): each task's client needs its own block only.
+   */
+  @Override
+  protected boolean dealsInTasks(TrainSpec spec, int k) {
+    return k <= BqoTrainer.DEAL_IN_TASKS;
+  }
+
   /** Sub-problems train together (tasks, and the folds of cv / --probability), always on the AllReduce runtime. */
   @Override
   protected boolean solvesTasksTogether(TrainSpec spec, int k) {

@@ -52,7 +52,9 @@ class PhaseEveryMethodTest {
         Arguments.of("dsvrg-3-blocks", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "odm", SodmConf.LINEAR_EPOCHS, "3",
             SodmConf.LINEAR_BLOCKS, "3"}, List.of("ingest", "validation", "partition", "dsvrg")),
         Arguments.of("saddle", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "nu", SodmConf.LINEAR_EPS, "0.01"},
-            List.of("ingest", "validation", "partition", "saddle")));
+            List.of("ingest", "validation", "saddle")),
+        Arguments.of("saddle-5-blocks", new String[] {SodmConf.KERNEL, "linear", SodmConf.LOSS, "nu", SodmConf.LINEAR_EPS, "0.01",
+            SodmConf.LINEAR_BLOCKS, "5"}, List.of("ingest", "validation", "partition", "saddle")));
   }
 
   private Configuration conf(String[] kv) {
