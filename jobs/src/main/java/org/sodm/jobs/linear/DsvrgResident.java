@@ -52,19 +52,21 @@ public final class DsvrgResident {
       }
       since[0] = System.nanoTime();
     };
-    ResidentJob.Result r;
-    if (blockDir != null) {
-      r = ResidentJob.run(conf, "dsvrg", Task.class, blockDir, workDir, dim + 3, listener, notes);
-    } else {
-      conf.setInt(LinearKeys.BLOCKS, 1);
-      r = ResidentJob.run(conf, "dsvrg", Task.class, List.of(0), job -> {
-        job.setInputFormatClass(DealtInputFormat.class);
-        org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
-      }, workDir, dim + 3, listener, notes);
-    }
+    ResidentJob.Result r = blockDir != null ? ResidentJob.run(conf, "dsvrg", Task.class, blockDir, workDir, dim + 3, listener, notes)
+        : dealtOne(conf, Task.class, workDir, dim, listener, notes);
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
     return DsvrgRank.decodeState(global);
+  }
+
+  /** The resident run on one block that its task deals from the ingested data ({@link DealtInputFormat}). */
+  private static ResidentJob.Result dealtOne(Configuration conf, Class<? extends Task> task, Path workDir, int dim,
+      ResidentJob.Listener listener, Consumer<String> notes) throws IOException {
+    conf.setInt(LinearKeys.BLOCKS, 1);
+    return ResidentJob.run(conf, "dsvrg", task, List.of(0), job -> {
+      job.setInputFormatClass(DealtInputFormat.class);
+      org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
+    }, workDir, dim + 3, listener, notes);
   }
 
   /** Called on the driver for each task's epoch as rank 0 reports it. */
@@ -76,7 +78,8 @@ public final class DsvrgResident {
   static final int PROGRESS = 4;
 
   /**
-   * Every task of a multi-class problem in one resident run on the blocks of {@code blockDir}, dealt with y = the row's class
+   * Every task of a multi-class problem in one resident run on the blocks of {@code blockDir} (null: one block, dealt by its
+   * task), dealt with y = the row's class
    * index ({@link LinearKeys#CLASS_INDEX}): a {@link TaskPrograms} of one {@link DsvrgRank} per task over that task's rows of
    * each block, so each task's state is the one a run of that task alone ends with; in task order.
    */
@@ -86,13 +89,15 @@ public final class DsvrgResident {
     conf.setInt(LinearKeys.DIM, dim);
     int tasks = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
     long[] since = {System.nanoTime()};
-    ResidentJob.Result r = ResidentJob.run(conf, "dsvrg", TaskRanks.class, blockDir, workDir, dim + 3, (t, values) -> {
+    ResidentJob.Listener listener = (t, values) -> {
       for (int task = 0; task < tasks; task++) {
         double[] v = TaskPrograms.progressOf(values, task, PROGRESS);
         if (v != null) progress.epoch(task, new Dsvrg.Epoch((int) v[0], v[1], v[2], v[3]), since[0]);
       }
       since[0] = System.nanoTime();
-    }, notes);
+    };
+    ResidentJob.Result r = blockDir != null ? ResidentJob.run(conf, "dsvrg", TaskRanks.class, blockDir, workDir, dim + 3, listener, notes)
+        : dealtOne(conf, TaskRanks.class, workDir, dim, listener, notes);
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
     byte[][] states = TaskPrograms.programStates(global);

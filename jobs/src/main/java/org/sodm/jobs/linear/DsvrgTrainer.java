@@ -79,7 +79,7 @@ public final class DsvrgTrainer extends LinearTrainer {
   protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
       throws IOException {
     Configuration pc = classIndexed(conf);
-    Path blocks = partitionByClass(ctx, pc, dir, k);
+    Path blocks = dealsInTasks(ctx.spec(), k) ? null : partitionByClass(ctx, pc, dir, k); // one block: dealt by its task
     List<List<Map<String, Object>>> histories = histories(plan);
     double[] first = new double[plan.count()];
     TrainSpec.Linear lin = ctx.spec().linear();
@@ -90,7 +90,7 @@ public final class DsvrgTrainer extends LinearTrainer {
       ctx.runner().say("dsvrg" + suffix(plan, u) + " " + e.epoch(), line(e.objective(), e.gradientNorm(), e.eta(), end), sec);
       histories.get(u).add(entry("epoch", e.epoch(), "primal", e.objective(), "gradientNorm", e.gradientNorm(), "step", e.eta(), "seconds", sec));
     }, note -> ctx.runner().say("allreduce", note, 0));
-    dir.getFileSystem(conf).delete(blocks, true);
+    if (blocks != null) dir.getFileSystem(conf).delete(blocks, true);
     List<Solution> out = new ArrayList<>();
     for (int u = 0; u < states.length; u++) out.add(finish(ctx, solution(states[u], histories.get(u)), "dsvrg" + suffix(plan, u)));
     return out;

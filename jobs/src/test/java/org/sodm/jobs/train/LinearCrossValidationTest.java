@@ -173,11 +173,13 @@ class LinearCrossValidationTest {
   /**
    * DSVRG (resident, random blocks): every task of a multi-class problem in one run (one partition job dealing class indices, one
    * resident job) gives exactly the models of partitioning and solving the tasks one after another, bit for bit, ovr and ovo; the
-   * one run has one dsvrg phase, the other a phase per task.
+   * one run has one dsvrg phase, the other a phase per task. On 3 blocks and on one (dealt by the resident task from the
+   * ingested data: with class indices in the one run, with each task's labels in turn).
    */
   @Test
   void dsvrgTasksInOneRunEqualTasksInTurn() throws Exception {
     String data = blobs().toString();
+    for (String blocks : new String[] {"3", "1"}) // 3 partitioned blocks; one block, dealt by its task in both runs
     for (String scheme : new String[] {"ovr", "ovo"}) {
       org.sodm.model.MulticlassModel[] models = new org.sodm.model.MulticlassModel[2];
       for (int k = 0; k < 2; k++) {
@@ -186,10 +188,10 @@ class LinearCrossValidationTest {
         conf.set(SodmConf.LOSS, "odm");
         conf.set("sodm.kernel", "linear");
         conf.set("sodm.train.linear.solver", "dsvrg");
-        conf.set("sodm.train.linear.blocks", "3");
+        conf.set("sodm.train.linear.blocks", blocks);
         conf.set("sodm.train.multiclass", scheme);
         conf.setBoolean(org.sodm.jobs.linear.LinearTrainer.TASKS_TOGETHER, together);
-        Path out = tmp.resolve("dsvrg-" + scheme + together);
+        Path out = tmp.resolve("dsvrg-" + blocks + scheme + together);
         TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(data), null,
             new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
         models[k] = (org.sodm.model.MulticlassModel) r.model();
