@@ -16,7 +16,6 @@ import org.sodm.data.SparseVector;
 import org.sodm.jobs.allreduce.FsCheckpoints;
 import org.sodm.jobs.allreduce.ResidentJob;
 import org.sodm.jobs.allreduce.ResidentMapper;
-import org.sodm.jobs.support.SodmConf;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoRank;
 import org.sodm.linear.Csr;
@@ -66,10 +65,7 @@ public final class BqoResident {
     } else {
       conf.setInt(LinearKeys.BLOCKS, k);
       java.util.List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
-      r = ResidentJob.run(conf, "bqo", Task.class, blocks, job -> {
-        job.setInputFormatClass(DealtInputFormat.class);
-        org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
-      }, workDir, maxDoubles, listener, notes);
+      r = ResidentJob.run(conf, "bqo", Task.class, blocks, DealtInputFormat.INPUT, workDir, maxDoubles, listener, notes);
     }
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
@@ -103,10 +99,7 @@ public final class BqoResident {
       since[0] = System.nanoTime();
     };
     java.util.List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
-    ResidentJob.Result r = ResidentJob.run(conf, "bqo", TaskRanks.class, blocks, job -> {
-      job.setInputFormatClass(DealtInputFormat.class);
-      org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
-    }, workDir, dim + 1 + org.sodm.linear.BqoSums.SIZE, listener, notes);
+    ResidentJob.Result r = ResidentJob.run(conf, "bqo", TaskRanks.class, blocks, DealtInputFormat.INPUT, workDir, dim + 1 + org.sodm.linear.BqoSums.SIZE, listener, notes);
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
     byte[][] states = TaskPrograms.programStates(global);

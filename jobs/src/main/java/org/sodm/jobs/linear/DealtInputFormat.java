@@ -37,6 +37,12 @@ import org.sodm.jobs.support.AvroFiles;
  */
 public final class DealtInputFormat extends InputFormat<AvroKey<TrainRecord>, NullWritable> {
 
+  /** A resident job's input when its tasks deal their blocks from the ingested data: this format, TrainRecord keys. */
+  public static final org.sodm.jobs.allreduce.ResidentJob.Input INPUT = job -> {
+    job.setInputFormatClass(DealtInputFormat.class);
+    org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
+  };
+
   /** Block k of the ingested data files. */
   public static final class Split extends InputSplit implements Writable, BlockSplit {
     private int block;

@@ -16,7 +16,6 @@ import org.sodm.jobs.allreduce.FsCheckpoints;
 import org.sodm.jobs.allreduce.ResidentJob;
 import org.sodm.jobs.allreduce.ResidentMapper;
 import org.sodm.jobs.support.AvroFiles;
-import org.sodm.jobs.support.SodmConf;
 import org.sodm.linear.Dsvrg;
 import org.sodm.linear.DsvrgRank;
 import org.sodm.linear.OdmPrimal;
@@ -63,10 +62,7 @@ public final class DsvrgResident {
   private static ResidentJob.Result dealtOne(Configuration conf, Class<? extends Task> task, Path workDir, int dim,
       ResidentJob.Listener listener, Consumer<String> notes) throws IOException {
     conf.setInt(LinearKeys.BLOCKS, 1);
-    return ResidentJob.run(conf, "dsvrg", task, List.of(0), job -> {
-      job.setInputFormatClass(DealtInputFormat.class);
-      org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
-    }, workDir, dim + 3, listener, notes);
+    return ResidentJob.run(conf, "dsvrg", task, List.of(0), DealtInputFormat.INPUT, workDir, dim + 3, listener, notes);
   }
 
   /** Called on the driver for each task's epoch as rank 0 reports it. */

@@ -50,10 +50,7 @@ public final class SaddleResident {
     };
     ResidentJob.Result r = blockDir != null ? ResidentJob.run(conf, "saddle", Task.class, blockDir, workDir, maxDoubles, listener, notes)
         : ResidentJob.run(conf, "saddle", Task.class, java.util.stream.IntStream.range(0, conf.getInt(LinearKeys.BLOCKS, 0)).boxed().toList(),
-            job -> {
-              job.setInputFormatClass(DealtInputFormat.class);
-              org.apache.avro.mapreduce.AvroJob.setInputKeySchema(job, TrainRecord.getClassSchema());
-            }, workDir, maxDoubles, listener, notes);
+            DealtInputFormat.INPUT, workDir, maxDoubles, listener, notes);
     byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
     if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
     return SaddleRank.decode(global, options);

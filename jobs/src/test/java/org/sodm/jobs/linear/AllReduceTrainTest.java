@@ -172,14 +172,7 @@ class AllReduceTrainTest {
     for (String k : List.of("5", "1")) {
       List<TrainPipeline.Result> rs = new ArrayList<>();
       for (String mode : List.of("jobs", "allreduce")) {
-        Configuration conf = LocalConf.create(tmp);
-        conf.set(SodmConf.KERNEL, "linear");
-        conf.set(SodmConf.LOSS, "odm");
-        conf.set(SodmConf.LAMBDA, "8");
-        conf.set(SodmConf.THETA, "0.3");
-        conf.set(SodmConf.INGEST_SCALE, "0,1");
-        conf.set(SodmConf.LINEAR_EPOCHS, "4");
-        conf.set(SodmConf.LINEAR_BLOCKS, k);
+        Configuration conf = OdmTestConf.create(tmp, k);
         conf.set(SodmConf.LINEAR_EPS, "1e-9");
         conf.set(SodmConf.ITERATION_MODE, mode);
         List<String> lines = new ArrayList<>();

@@ -106,14 +106,7 @@ class LinearTrainTest {
 
   @Test
   void dsvrgTrainsAndEqualsSingleNode() throws Exception {
-    Configuration conf = LocalConf.create(tmp);
-    conf.set(SodmConf.KERNEL, "linear");
-    conf.set(SodmConf.LOSS, "odm");
-    conf.set(SodmConf.LAMBDA, "8");
-    conf.set(SodmConf.THETA, "0.3");
-    conf.set(SodmConf.INGEST_SCALE, "0,1");
-    conf.set(SodmConf.LINEAR_EPOCHS, "4");
-    conf.set(SodmConf.LINEAR_BLOCKS, "3");
+    Configuration conf = OdmTestConf.create(tmp, "3");
     conf.set(SodmConf.LINEAR_EPS, "1e-9");
     List<String> lines = new ArrayList<>();
     TrainPipeline.Result r = train(conf, "dsvrg", lines);
