@@ -41,9 +41,11 @@ class InstanceCodecTest {
       for (int k = 0; k < nnz; k++) {
         f += 1 + rnd.nextInt(50);
         idx.add(f);
-        val.add(rnd.nextGaussian());
+        val.add(k % 31 == 4 ? -0.0 : k % 37 == 5 ? Double.MIN_VALUE : k % 41 == 6 ? -Double.MAX_VALUE : rnd.nextGaussian() * Math.pow(10, rnd.nextInt(40) - 20));
       }
-      out.add(new Instance((long) r * 1_000_003L - 5, r % 11 == 0 ? null : (r % 2 == 0 ? "+1" : "cat " + r), new Features(idx, val)));
+      String label = r % 11 == 0 ? null : r % 13 == 0 ? "k\u00e4tzchen \u732b " + r : r % 2 == 0 ? "+1" : "cat " + r;
+      long id = r % 17 == 0 ? Long.MIN_VALUE + r : r % 19 == 0 ? Long.MAX_VALUE - r : (long) r * 1_000_003L - 5;
+      out.add(new Instance(id, label, new Features(idx, val)));
     }
     return out;
   }
@@ -152,14 +154,15 @@ class InstanceCodecTest {
   @Test
   void writesTheBytesOfAvrosWriter() throws IOException {
     List<Instance> rows = instances(new Random(4), 300);
-    for (boolean blocking : new boolean[] {false, true}) {
+    // buffered and direct: the primitive rows are encoded whole (one writeFixed); blocking: field by field
+    for (String kind : new String[] {"buffered", "direct", "blocking", "blocking direct"}) {
+      boolean blocking = kind.startsWith("blocking");
       ByteArrayOutputStream avro = new ByteArrayOutputStream();
       ByteArrayOutputStream ours = new ByteArrayOutputStream();
       ByteArrayOutputStream oursPrimitive = new ByteArrayOutputStream();
-      BinaryEncoder ea = blocking ? EncoderFactory.get().blockingBinaryEncoder(avro, null) : EncoderFactory.get().binaryEncoder(avro, null);
-      BinaryEncoder eo = blocking ? EncoderFactory.get().blockingBinaryEncoder(ours, null) : EncoderFactory.get().binaryEncoder(ours, null);
-      BinaryEncoder ep = blocking ? EncoderFactory.get().blockingBinaryEncoder(oursPrimitive, null)
-          : EncoderFactory.get().binaryEncoder(oursPrimitive, null);
+      BinaryEncoder ea = encoder(kind, avro);
+      BinaryEncoder eo = encoder(kind, ours);
+      BinaryEncoder ep = encoder(kind, oursPrimitive);
       SpecificDatumWriter<Instance> a = new SpecificDatumWriter<>(Instance.class);
       InstanceWriter o = new InstanceWriter();
       o.setSchema(Instance.getClassSchema());
@@ -173,9 +176,25 @@ class InstanceCodecTest {
       ea.flush();
       eo.flush();
       ep.flush();
-      assertArrayEquals(avro.toByteArray(), ours.toByteArray(), "boxed lists, blocking " + blocking);
-      assertArrayEquals(avro.toByteArray(), oursPrimitive.toByteArray(), "primitive lists, blocking " + blocking);
+      assertArrayEquals(avro.toByteArray(), ours.toByteArray(), "boxed lists, " + kind);
+      assertArrayEquals(avro.toByteArray(), oursPrimitive.toByteArray(), "primitive lists, " + kind);
+      if (!blocking) { // and they read back as the rows they were
+        InstanceReader reader = new InstanceReader();
+        reader.setSchema(Instance.getClassSchema());
+        org.apache.avro.io.BinaryDecoder dec = DecoderFactory.get().binaryDecoder(oursPrimitive.toByteArray(), null);
+        for (Instance r : rows) assertEquals(r, reader.read(null, dec));
+        assertTrue(dec.isEnd());
+      }
     }
+  }
+
+  private static BinaryEncoder encoder(String kind, ByteArrayOutputStream out) {
+    return switch (kind) {
+      case "buffered" -> EncoderFactory.get().binaryEncoder(out, null);
+      case "direct" -> EncoderFactory.get().directBinaryEncoder(out, null);
+      case "blocking" -> EncoderFactory.get().blockingBinaryEncoder(out, null);
+      default -> EncoderFactory.get().blockingDirectBinaryEncoder(out, null);
+    };
   }
 
   /** The data model the jobs use hands out these for Instance and Avro's own for any other schema. */
