@@ -160,24 +160,73 @@ public final class StatsAccumulator {
     return new FeatureStats(rows, slots.maxIndex(), nonZeros, badRecords, lc, fs);
   }
 
-  /** Rebuilds an accumulator from its Avro form (for merging task outputs). */
-  public static StatsAccumulator fromAvro(FeatureStats s) {
-    StatsAccumulator a = new StatsAccumulator();
-    a.rows = s.getRows();
-    a.nonZeros = s.getNonZeros();
-    a.badRecords = s.getBadRecords();
-    for (FeatureStat f : s.getFeatures()) {
-      int i = a.slot(f.getIndex());
-      a.min[i] = f.getMin();
-      a.max[i] = f.getMax();
-      a.sum[i] = f.getSum();
-      a.nnz[i] = f.getNonZeros();
+  /** The first byte of {@link #writeTo}'s encoding (its version). */
+  private static final int ENCODING = 1;
+
+  /**
+   * This accumulator exactly as it is (raw per-feature minima and maxima, before {@link #toAvro} adds the implicit zeros:
+   * merging raw values gives the same statistics), for {@link #readFrom}: a task's statistics that the driver reads back at
+   * once. Primitive arrays, no record per feature: 100,000 features took ~0.2 s per task as Avro records.
+   */
+  public void writeTo(java.io.DataOutput out) throws java.io.IOException {
+    out.writeByte(ENCODING);
+    out.writeLong(rows);
+    out.writeLong(nonZeros);
+    out.writeLong(badRecords);
+    out.writeInt(labels.size());
+    for (Map.Entry<String, Object[]> e : labels.entrySet()) {
+      Object[] v = e.getValue();
+      out.writeUTF(e.getKey());
+      out.writeLong((Long) v[0]);
+      out.writeBoolean(v[1] != null);
+      if (v[1] != null) out.writeUTF((String) v[1]);
+      out.writeLong((Long) v[2]);
     }
-    for (LabelCount l : s.getLabels()) {
-      Object[] c = new Object[] {l.getCount(), l.getFirstSeen(), l.getFirstId()};
-      a.labels.put(l.getLabel(), c);
-      a.byLabel.put(l.getLabel(), c);
+    int[][] sorted = slots.sorted();
+    out.writeInt(sorted[0].length);
+    for (int k = 0; k < sorted[0].length; k++) {
+      int f = sorted[1][k];
+      out.writeInt(sorted[0][k]);
+      out.writeDouble(min[f]);
+      out.writeDouble(max[f]);
+      out.writeDouble(sum[f]);
+      out.writeLong(nnz[f]);
+    }
+  }
+
+  /** The accumulator {@link #writeTo} wrote. */
+  public static StatsAccumulator readFrom(java.io.DataInput in) throws java.io.IOException {
+    int version = in.readUnsignedByte();
+    if (version != ENCODING) throw new java.io.IOException("statistics encoding " + version + ", expected " + ENCODING);
+    StatsAccumulator a = new StatsAccumulator();
+    a.rows = in.readLong();
+    a.nonZeros = in.readLong();
+    a.badRecords = in.readLong();
+    for (int l = in.readInt(); l > 0; l--) {
+      String label = in.readUTF();
+      long count = in.readLong();
+      String where = in.readBoolean() ? in.readUTF() : null;
+      Object[] c = new Object[] {count, where, in.readLong()};
+      a.labels.put(label, c);
+      a.byLabel.put(label, c);
+    }
+    int n = in.readInt();
+    int previous = 0;
+    for (int k = 0; k < n; k++) {
+      int index = in.readInt();
+      if (index <= previous) throw new java.io.IOException("statistics: feature " + index + " after " + previous);
+      previous = index;
+      int f = a.slot(index);
+      a.min[f] = in.readDouble();
+      a.max[f] = in.readDouble();
+      a.sum[f] = in.readDouble();
+      a.nnz[f] = in.readLong();
     }
     return a;
+  }
+
+  /** Rewrites every label's first-seen location ({@code where} maps an old location to the new one). */
+  public void relocate(java.util.function.UnaryOperator<String> where) {
+    for (Object[] c : labels.values()) c[1] = where.apply((String) c[1]);
   }
 }

@@ -46,7 +46,6 @@ class ScalerAndStatsTest {
       assertEquals(x.getMax(), y.getMax(), 0.0);
       assertEquals(x.getSum(), y.getSum(), 1e-9);
     }
-    assertEquals(s, StatsAccumulator.fromAvro(s).toAvro());
     assertEquals(200, s.getRows());
     for (FeatureStat f : s.getFeatures()) {
       int j = f.getIndex() - 1;
@@ -67,6 +66,64 @@ class ScalerAndStatsTest {
     assertEquals(133, s.getLabels().get(0).getCount());
     assertEquals("f:2", s.getLabels().get(0).getFirstSeen());
     assertEquals("f:1", s.getLabels().get(1).getFirstSeen());
+  }
+
+  /**
+   * A task's statistics written raw ({@code writeTo}) and read back by the driver merge to the single pass's: a feature
+   * in every row of one part and none of the other (its implicit zeros come from the other part), one in every row
+   * (no implicit zero), labels whose first occurrence is in the later part, rows without a label.
+   */
+  @Test
+  void rawEncodedPartsMergeToTheSinglePass() throws java.io.IOException {
+    double[][] d = randomDense(300, 9, 5);
+    for (int i = 0; i < d.length; i++) {
+      d[i][7] = i < 120 ? 0 : -1 - i; // feature 8: every row of the second part, negative
+      d[i][8] = 2 + i; // feature 9: every row, positive
+    }
+    StatsAccumulator all = new StatsAccumulator();
+    StatsAccumulator[] parts = {new StatsAccumulator(), new StatsAccumulator(), new StatsAccumulator()};
+    for (int i = 0; i < d.length; i++) {
+      SparseVector x = SparseVector.ofDense(d[i]);
+      String label = i % 10 == 9 ? null : i < 200 ? (i % 3 == 0 ? "1" : "0") : "\u00e9t\u00e9 " + (i % 2);
+      all.add(label, x, i + 1, "f:" + (i + 1));
+      parts[i < 120 ? 0 : i < 200 ? 1 : 2].add(label, x, i + 1, "f:" + (i + 1));
+    }
+    StatsAccumulator merged = new StatsAccumulator();
+    for (StatsAccumulator p : parts) {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      p.writeTo(new java.io.DataOutputStream(bytes));
+      StatsAccumulator back = StatsAccumulator.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+      assertEquals(p.toAvro(), back.toAvro(), "one part round trip");
+      back.relocate(w -> w == null ? null : "file " + w);
+      merged.merge(back);
+    }
+    FeatureStats want = all.toAvro();
+    FeatureStats got = merged.toAvro();
+    assertEquals(want.getRows(), got.getRows());
+    assertEquals(want.getNonZeros(), got.getNonZeros());
+    assertEquals(want.getDimension(), got.getDimension());
+    assertEquals(want.getFeatures().size(), got.getFeatures().size());
+    for (int k = 0; k < want.getFeatures().size(); k++) {
+      FeatureStat x = want.getFeatures().get(k);
+      FeatureStat y = got.getFeatures().get(k);
+      assertEquals(x.getIndex(), y.getIndex());
+      assertEquals(x.getMin(), y.getMin(), 0.0, "min of feature " + x.getIndex());
+      assertEquals(x.getMax(), y.getMax(), 0.0, "max of feature " + x.getIndex());
+      assertEquals(x.getSum(), y.getSum(), 1e-9);
+      assertEquals(x.getNonZeros(), y.getNonZeros());
+    }
+    assertEquals(-300, got.getFeatures().get(7).getMin(), 0.0);
+    assertEquals(0, got.getFeatures().get(7).getMax(), 0.0, "the first part's implicit zeros");
+    assertEquals(2, got.getFeatures().get(8).getMin(), 0.0, "no implicit zero: in every row");
+    assertEquals(4, got.getLabels().size());
+    for (int l = 0; l < 4; l++) {
+      assertEquals(want.getLabels().get(l).getLabel(), got.getLabels().get(l).getLabel());
+      assertEquals(want.getLabels().get(l).getCount(), got.getLabels().get(l).getCount());
+      assertEquals("file " + want.getLabels().get(l).getFirstSeen(), got.getLabels().get(l).getFirstSeen());
+    }
+    java.io.IOException e = assertThrows(java.io.IOException.class,
+        () -> StatsAccumulator.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(new byte[] {7}))));
+    assertTrue(e.getMessage().contains("encoding 7"), e.getMessage());
   }
 
   @Test

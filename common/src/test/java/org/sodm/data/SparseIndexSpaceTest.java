@@ -35,18 +35,20 @@ class SparseIndexSpaceTest {
   }
 
   @Test
-  void statsEqualABruteForceComputationWithHugeOrSmallIndices() {
+  void statsEqualABruteForceComputationWithHugeOrSmallIndices() throws java.io.IOException {
     for (boolean huge : new boolean[] {true, false}) {
       Random r = new Random(huge ? 11 : 12);
       int[] pool = pool(r, huge);
       List<SparseVector> rows = new ArrayList<>();
       for (int t = 0; t < 400; t++) rows.add(row(r, pool));
-      // three accumulators merged (as ingest tasks), one through Avro
+      // three accumulators merged (as ingest tasks), one through the tasks' encoding
       StatsAccumulator a = new StatsAccumulator();
       StatsAccumulator b = new StatsAccumulator();
       StatsAccumulator c = new StatsAccumulator();
       for (int t = 0; t < rows.size(); t++) (t % 3 == 0 ? a : t % 3 == 1 ? b : c).add(t % 2 == 0 ? "1" : "-1", rows.get(t), t, "f:" + t);
-      a.merge(StatsAccumulator.fromAvro(b.toAvro()));
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      b.writeTo(new java.io.DataOutputStream(bytes));
+      a.merge(StatsAccumulator.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))));
       a.merge(c);
       FeatureStats got = a.toAvro();
 

@@ -303,14 +303,11 @@ public final class IngestJob {
       long[] osn = IngestTask.parseStatsFileName(p.getName());
       if (osn[0] != lastOrdinal) linesBefore = 0;
       lastOrdinal = osn[0];
-      FeatureStats s = AvroFiles.readOne(conf, p, FeatureStats.class);
-      for (org.sodm.avro.LabelCount l : s.getLabels()) {
-        String where = l.getFirstSeen();
-        if (where != null && !where.isEmpty() && where.charAt(0) == IngestTask.RELATIVE) {
-          l.setFirstSeen(files[(int) osn[0]] + ":" + (linesBefore + Long.parseLong(where.substring(1))));
-        }
-      }
-      total.merge(StatsAccumulator.fromAvro(s));
+      StatsAccumulator s = IngestTask.readStats(conf, p);
+      long before = linesBefore;
+      s.relocate(where -> where != null && !where.isEmpty() && where.charAt(0) == IngestTask.RELATIVE
+          ? files[(int) osn[0]] + ":" + (before + Long.parseLong(where.substring(1))) : where);
+      total.merge(s);
       linesBefore += osn[2];
     }
     fs.delete(statsDir, true);

@@ -18,7 +18,6 @@ import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sodm.avro.FeatureStats;
 import org.sodm.avro.Instance;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.Instances;
@@ -232,14 +231,31 @@ final class IngestTask {
    */
   void finish() throws IOException {
     Configuration conf = context.getConfiguration();
-    FeatureStats s = stats.toAvro();
     Path dir = new Path(conf.get(STATS_DIR_KEY));
-    AvroFiles.writeTemporary(conf, new Path(dir, statsFileName(ordinal, splitStart, line)), FeatureStats.getClassSchema(), List.of(s));
+    writeStats(conf, new Path(dir, statsFileName(ordinal, splitStart, line)), stats);
     String sdir = conf.get(SAMPLE_PARTS_KEY);
     if (sdir != null && sampleSize(conf) > 0) {
       List<Instance> rows = new ArrayList<>(sample.items());
       rows.sort((a, b) -> Long.compare(a.getId(), b.getId()));
       AvroFiles.writeTemporary(conf, new Path(new Path(sdir), samplePartName(ordinal, splitStart)), Instance.getClassSchema(), rows);
+    }
+  }
+
+  /** A task's statistics as {@link StatsAccumulator#writeTo} encodes them (read back at once by {@link #readStats}). */
+  static void writeStats(Configuration conf, Path file, StatsAccumulator stats) throws IOException {
+    FileSystem fs = file.getFileSystem(conf);
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(fs.create(file, true), 1 << 16))) {
+      stats.writeTo(out);
+    }
+  }
+
+  /** The statistics {@link #writeStats} wrote to {@code file}. */
+  static StatsAccumulator readStats(Configuration conf, Path file) throws IOException {
+    FileSystem fs = file.getFileSystem(conf);
+    try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(fs.open(file), 1 << 16))) {
+      return StatsAccumulator.readFrom(in);
+    } catch (IOException e) {
+      throw new IOException(file + ": cannot read a task's statistics: " + e.getMessage(), e);
     }
   }
 
@@ -259,16 +275,16 @@ final class IngestTask {
 
   /** Stats of the split of file {@code ordinal} starting at byte {@code start}, which read {@code lines} lines. */
   static String statsFileName(int ordinal, long start, long lines) {
-    return String.format("stats-f%06d-s%015d-n%d.avro", ordinal, start, lines);
+    return String.format("stats-f%06d-s%015d-n%d.bin", ordinal, start, lines);
   }
 
   static boolean isStatsFile(String name) {
-    return name.startsWith("stats-f") && name.endsWith(".avro");
+    return name.startsWith("stats-f") && name.endsWith(".bin");
   }
 
   /** {ordinal, split start, lines} from a stats file name. */
   static long[] parseStatsFileName(String name) {
-    String[] p = name.substring(0, name.length() - ".avro".length()).split("-");
+    String[] p = name.substring(0, name.length() - ".bin".length()).split("-");
     return new long[] {Long.parseLong(p[1].substring(1)), Long.parseLong(p[2].substring(1)), Long.parseLong(p[3].substring(1))};
   }
 }

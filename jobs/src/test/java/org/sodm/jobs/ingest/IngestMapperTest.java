@@ -70,8 +70,8 @@ class IngestMapperTest {
     assertEquals(List.of(1, 3), a.getFeatures().getIndices());
     assertEquals(List.of(0.5, 2.0), a.getFeatures().getValues());
     assertEquals(3, driver.getCounters().findCounter(IngestTask.COUNTER_GROUP, "records").getValue());
-    org.sodm.avro.FeatureStats st = org.sodm.jobs.support.AvroFiles.readOne(new Configuration(),
-        new org.apache.hadoop.fs.Path(statsDir.resolve(IngestTask.statsFileName(1, 0, 4)).toString()), org.sodm.avro.FeatureStats.class);
+    org.sodm.avro.FeatureStats st = IngestTask.readStats(new Configuration(),
+        new org.apache.hadoop.fs.Path(statsDir.resolve(IngestTask.statsFileName(1, 0, 4)).toString())).toAvro();
     assertEquals(3, st.getRows());
     assertEquals(4, st.getDimension());
     assertEquals(2, st.getLabels().size());
