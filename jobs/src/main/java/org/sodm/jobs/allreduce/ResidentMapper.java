@@ -38,6 +38,9 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
   /** Called for each record of this task's block, before {@link #program}. */
   protected abstract void load(TrainRecord r);
 
+  /** Called once before the first {@link #load}. */
+  protected void beforeLoad(Configuration conf) {}
+
   private boolean freshRecords;
 
   /** Whether {@link #load} gets a new record per row (a {@link BlockSplit}'s reader), which it may keep without copying. */
@@ -131,6 +134,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
           listener.getLocalPort()));
       if (!reg.isEmpty()) throw new Aborted("the tracker refused rank " + rank + ": " + reg);
       LOG.info("rank {} of {} ({}) registered, listening at {}:{}", rank, size, source, host, listener.getLocalPort());
+      beforeLoad(conf);
       while (context.nextKeyValue()) load(context.getCurrentKey().datum());
       List<InetSocketAddress> topology = new ArrayList<>();
       while (true) {

@@ -48,6 +48,7 @@ public final class BqoTrainer extends LinearTrainer {
     int dim = ctx.data().stats().getDimension();
     List<List<Map<String, Object>>> histories = new ArrayList<>();
     for (int u = 0; u < plan.count(); u++) histories.add(new ArrayList<>());
+    LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
     BqoState[] states = BqoResident.trainTasks(conf, k, dir, dim, (u, it, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
       runner.say("bqo" + suffix(plan, u) + " " + it.t(), line(it), sec);
@@ -76,6 +77,7 @@ public final class BqoTrainer extends LinearTrainer {
     int dim = ctx.data().stats().getDimension();
     SvmLoss loss = spec.loss().svmPrimal();
     List<Map<String, Object>> history = new ArrayList<>();
+    LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
     BqoState state = spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE
         ? BqoResident.train(conf, blockDir, k, dir, dim, (it, since) -> {
           double sec = (System.nanoTime() - since) / 1e9;

@@ -17,6 +17,27 @@ final class LinearKeys {
   static final String INGEST_DIR = "sodm.internal.linear.ingest";
   static final String BLOCKS = "sodm.internal.linear.blocks";
   static final String DIM = "sodm.internal.linear.dim";
+  /** The expected rows and stored values of one block ("rows,nonZeros"): resident tasks size their arrays once. */
+  static final String BLOCK_HINT = "sodm.internal.linear.block.hint";
+
+  /**
+   * Sets {@link #BLOCK_HINT} for {@code k} blocks dealt from {@code stats}: one block's share, 5% more when there are several
+   * (a random block's deviation; a held-out fold or a class pair's task only makes a block smaller).
+   */
+  static void hintBlocks(Configuration conf, org.sodm.avro.FeatureStats stats, int k) {
+    double share = k == 1 ? 1 : 1.05 / k;
+    long rows = Math.min(stats.getRows(), (long) Math.ceil(stats.getRows() * share));
+    long nnz = Math.min(stats.getNonZeros(), (long) Math.ceil(stats.getNonZeros() * share));
+    conf.set(BLOCK_HINT, rows + "," + nnz);
+  }
+
+  /** {@link #BLOCK_HINT}: {rows, stored values}, or null when not set. */
+  static long[] blockHint(Configuration conf) {
+    String h = conf.get(BLOCK_HINT);
+    if (h == null) return null;
+    String[] p = h.split(",");
+    return new long[] {Long.parseLong(p[0]), Long.parseLong(p[1])};
+  }
   static final String ITERATION = "sodm.internal.linear.iteration";
   /** Pending step eta^{t-1}: tasks apply alpha = alpha + eta d before iteration t. */
   static final String ETA = "sodm.internal.linear.eta";

@@ -35,8 +35,16 @@ class RowsByIdTest {
       ids[i] = 1000L * ((i * 7919L) % n) + 3; // a permutation of the ids
       xs[i] = row(r, 9);
     }
-    for (boolean shuffled : new boolean[] {true, false}) {
+    long nnz = 0;
+    for (SparseVector x : xs) nnz += x.nnz();
+    // no size hint; the exact one; one far too small (the arrays grow past it); the 5% more of several blocks
+    String[] hints = {null, n + "," + nnz, "1,1", (long) (1.05 * n) + "," + (long) (1.05 * nnz)};
+    for (int c = 0; c < 2 * hints.length; c++) {
+      boolean shuffled = c % 2 == 0;
       BqoResident.Task t = new BqoResident.Task();
+      org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+      if (hints[c / 2] != null) conf.set(LinearKeys.BLOCK_HINT, hints[c / 2]);
+      t.beforeLoad(conf);
       Integer[] order = new Integer[n];
       for (int i = 0; i < n; i++) order[i] = i;
       if (!shuffled) java.util.Arrays.sort(order, java.util.Comparator.comparingLong(i -> ids[i]));
