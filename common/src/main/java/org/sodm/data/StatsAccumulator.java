@@ -160,69 +160,89 @@ public final class StatsAccumulator {
     return new FeatureStats(rows, slots.maxIndex(), nonZeros, badRecords, lc, fs);
   }
 
-  /** The first byte of {@link #writeTo}'s encoding (its version). */
+  /** The first byte of {@link #toBytes}'s encoding (its version). */
   private static final int ENCODING = 1;
 
   /**
    * This accumulator exactly as it is (raw per-feature minima and maxima, before {@link #toAvro} adds the implicit zeros:
-   * merging raw values gives the same statistics), for {@link #readFrom}: a task's statistics that the driver reads back at
-   * once. Primitive arrays, no record per feature: 100,000 features took ~0.2 s per task as Avro records.
+   * merging raw values gives the same statistics), for {@link #fromBytes}: a task's statistics that the driver reads back
+   * at once. Primitive arrays in one buffer, no record per feature: 100,000 features took ~0.2 s per task as Avro records,
+   * and 30 ms per file to read back through a DataInputStream.
    */
-  public void writeTo(java.io.DataOutput out) throws java.io.IOException {
-    out.writeByte(ENCODING);
-    out.writeLong(rows);
-    out.writeLong(nonZeros);
-    out.writeLong(badRecords);
-    out.writeInt(labels.size());
-    for (Map.Entry<String, Object[]> e : labels.entrySet()) {
-      Object[] v = e.getValue();
-      out.writeUTF(e.getKey());
-      out.writeLong((Long) v[0]);
-      out.writeBoolean(v[1] != null);
-      if (v[1] != null) out.writeUTF((String) v[1]);
-      out.writeLong((Long) v[2]);
-    }
+  public byte[] toBytes() {
     int[][] sorted = slots.sorted();
-    out.writeInt(sorted[0].length);
+    List<byte[]> text = new ArrayList<>();
+    int size = 1 + 3 * 8 + 4 + 4 + sorted[0].length * (4 + 3 * 8 + 8);
+    for (Map.Entry<String, Object[]> e : labels.entrySet()) {
+      byte[] l = e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      Object where = e.getValue()[1];
+      byte[] w = where == null ? null : ((String) where).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      text.add(l);
+      text.add(w);
+      size += 4 + l.length + 8 + 4 + (w == null ? 0 : w.length) + 8;
+    }
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size);
+    b.put((byte) ENCODING).putLong(rows).putLong(nonZeros).putLong(badRecords).putInt(labels.size());
+    int t = 0;
+    for (Object[] v : labels.values()) {
+      byte[] l = text.get(t++);
+      byte[] w = text.get(t++);
+      b.putInt(l.length).put(l).putLong((Long) v[0]);
+      b.putInt(w == null ? -1 : w.length);
+      if (w != null) b.put(w);
+      b.putLong((Long) v[2]);
+    }
+    b.putInt(sorted[0].length);
     for (int k = 0; k < sorted[0].length; k++) {
       int f = sorted[1][k];
-      out.writeInt(sorted[0][k]);
-      out.writeDouble(min[f]);
-      out.writeDouble(max[f]);
-      out.writeDouble(sum[f]);
-      out.writeLong(nnz[f]);
+      b.putInt(sorted[0][k]).putDouble(min[f]).putDouble(max[f]).putDouble(sum[f]).putLong(nnz[f]);
+    }
+    if (b.hasRemaining()) throw new IllegalStateException("statistics encoding: " + b.remaining() + " bytes unused");
+    return b.array();
+  }
+
+  /** The accumulator {@link #toBytes} encoded; an IOException names what in {@code bytes} is not such an encoding. */
+  public static StatsAccumulator fromBytes(byte[] bytes) throws java.io.IOException {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+    try {
+      int version = b.get() & 0xFF;
+      if (version != ENCODING) throw new java.io.IOException("statistics encoding " + version + ", expected " + ENCODING);
+      StatsAccumulator a = new StatsAccumulator();
+      a.rows = b.getLong();
+      a.nonZeros = b.getLong();
+      a.badRecords = b.getLong();
+      for (int l = b.getInt(); l > 0; l--) {
+        String label = text(b, b.getInt());
+        long count = b.getLong();
+        int wl = b.getInt();
+        String where = wl < 0 ? null : text(b, wl);
+        Object[] c = new Object[] {count, where, b.getLong()};
+        a.labels.put(label, c);
+        a.byLabel.put(label, c);
+      }
+      int n = b.getInt();
+      int previous = 0;
+      for (int k = 0; k < n; k++) {
+        int index = b.getInt();
+        if (index <= previous) throw new java.io.IOException("statistics: feature " + index + " after " + previous);
+        previous = index;
+        int f = a.slot(index);
+        a.min[f] = b.getDouble();
+        a.max[f] = b.getDouble();
+        a.sum[f] = b.getDouble();
+        a.nnz[f] = b.getLong();
+      }
+      if (b.hasRemaining()) throw new java.io.IOException("statistics: " + b.remaining() + " bytes after the last feature");
+      return a;
+    } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+      throw new java.io.IOException("statistics: truncated or not a statistics encoding (" + bytes.length + " bytes)", e);
     }
   }
 
-  /** The accumulator {@link #writeTo} wrote. */
-  public static StatsAccumulator readFrom(java.io.DataInput in) throws java.io.IOException {
-    int version = in.readUnsignedByte();
-    if (version != ENCODING) throw new java.io.IOException("statistics encoding " + version + ", expected " + ENCODING);
-    StatsAccumulator a = new StatsAccumulator();
-    a.rows = in.readLong();
-    a.nonZeros = in.readLong();
-    a.badRecords = in.readLong();
-    for (int l = in.readInt(); l > 0; l--) {
-      String label = in.readUTF();
-      long count = in.readLong();
-      String where = in.readBoolean() ? in.readUTF() : null;
-      Object[] c = new Object[] {count, where, in.readLong()};
-      a.labels.put(label, c);
-      a.byLabel.put(label, c);
-    }
-    int n = in.readInt();
-    int previous = 0;
-    for (int k = 0; k < n; k++) {
-      int index = in.readInt();
-      if (index <= previous) throw new java.io.IOException("statistics: feature " + index + " after " + previous);
-      previous = index;
-      int f = a.slot(index);
-      a.min[f] = in.readDouble();
-      a.max[f] = in.readDouble();
-      a.sum[f] = in.readDouble();
-      a.nnz[f] = in.readLong();
-    }
-    return a;
+  private static String text(java.nio.ByteBuffer b, int length) {
+    byte[] t = new byte[length];
+    b.get(t);
+    return new String(t, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** Rewrites every label's first-seen location ({@code where} maps an old location to the new one). */

@@ -69,7 +69,7 @@ class ScalerAndStatsTest {
   }
 
   /**
-   * A task's statistics written raw ({@code writeTo}) and read back by the driver merge to the single pass's: a feature
+   * A task's statistics written raw ({@code toBytes}) and read back by the driver merge to the single pass's: a feature
    * in every row of one part and none of the other (its implicit zeros come from the other part), one in every row
    * (no implicit zero), labels whose first occurrence is in the later part, rows without a label.
    */
@@ -90,9 +90,7 @@ class ScalerAndStatsTest {
     }
     StatsAccumulator merged = new StatsAccumulator();
     for (StatsAccumulator p : parts) {
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      p.writeTo(new java.io.DataOutputStream(bytes));
-      StatsAccumulator back = StatsAccumulator.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+      StatsAccumulator back = StatsAccumulator.fromBytes(p.toBytes());
       assertEquals(p.toAvro(), back.toAvro(), "one part round trip");
       back.relocate(w -> w == null ? null : "file " + w);
       merged.merge(back);
@@ -121,9 +119,13 @@ class ScalerAndStatsTest {
       assertEquals(want.getLabels().get(l).getCount(), got.getLabels().get(l).getCount());
       assertEquals("file " + want.getLabels().get(l).getFirstSeen(), got.getLabels().get(l).getFirstSeen());
     }
-    java.io.IOException e = assertThrows(java.io.IOException.class,
-        () -> StatsAccumulator.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(new byte[] {7}))));
+    java.io.IOException e = assertThrows(java.io.IOException.class, () -> StatsAccumulator.fromBytes(new byte[] {7}));
     assertTrue(e.getMessage().contains("encoding 7"), e.getMessage());
+    byte[] whole = parts[2].toBytes();
+    e = assertThrows(java.io.IOException.class, () -> StatsAccumulator.fromBytes(java.util.Arrays.copyOf(whole, whole.length - 3)));
+    assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    e = assertThrows(java.io.IOException.class, () -> StatsAccumulator.fromBytes(java.util.Arrays.copyOf(whole, whole.length + 1)));
+    assertTrue(e.getMessage().contains("1 bytes after the last feature"), e.getMessage());
   }
 
   @Test

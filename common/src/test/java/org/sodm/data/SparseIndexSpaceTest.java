@@ -46,9 +46,7 @@ class SparseIndexSpaceTest {
       StatsAccumulator b = new StatsAccumulator();
       StatsAccumulator c = new StatsAccumulator();
       for (int t = 0; t < rows.size(); t++) (t % 3 == 0 ? a : t % 3 == 1 ? b : c).add(t % 2 == 0 ? "1" : "-1", rows.get(t), t, "f:" + t);
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      b.writeTo(new java.io.DataOutputStream(bytes));
-      a.merge(StatsAccumulator.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))));
+      a.merge(StatsAccumulator.fromBytes(b.toBytes()));
       a.merge(c);
       FeatureStats got = a.toAvro();
 

@@ -241,19 +241,23 @@ final class IngestTask {
     }
   }
 
-  /** A task's statistics as {@link StatsAccumulator#writeTo} encodes them (read back at once by {@link #readStats}). */
+  /** A task's statistics as {@link StatsAccumulator#toBytes} encodes them (read back at once by {@link #readStats}). */
   static void writeStats(Configuration conf, Path file, StatsAccumulator stats) throws IOException {
-    FileSystem fs = file.getFileSystem(conf);
-    try (java.io.DataOutputStream out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(fs.create(file, true), 1 << 16))) {
-      stats.writeTo(out);
+    byte[] bytes = stats.toBytes();
+    try (java.io.OutputStream out = file.getFileSystem(conf).create(file, true)) {
+      out.write(bytes);
     }
   }
 
   /** The statistics {@link #writeStats} wrote to {@code file}. */
   static StatsAccumulator readStats(Configuration conf, Path file) throws IOException {
     FileSystem fs = file.getFileSystem(conf);
-    try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(fs.open(file), 1 << 16))) {
-      return StatsAccumulator.readFrom(in);
+    long length = fs.getFileStatus(file).getLen();
+    if (length > Integer.MAX_VALUE - 8) throw new IOException(file + ": " + length + " bytes is not a task's statistics");
+    byte[] bytes = new byte[(int) length];
+    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(file)) {
+      in.readFully(0, bytes);
+      return StatsAccumulator.fromBytes(bytes);
     } catch (IOException e) {
       throw new IOException(file + ": cannot read a task's statistics: " + e.getMessage(), e);
     }
