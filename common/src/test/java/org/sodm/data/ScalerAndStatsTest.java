@@ -37,15 +37,7 @@ class ScalerAndStatsTest {
     FeatureStats s = all.toAvro();
     FeatureStats merged = a.toAvro();
     assertEquals(s.getLabels(), merged.getLabels());
-    assertEquals(s.getRows(), merged.getRows());
-    assertEquals(s.getNonZeros(), merged.getNonZeros());
-    for (int k = 0; k < s.getFeatures().size(); k++) {
-      FeatureStat x = s.getFeatures().get(k);
-      FeatureStat y = merged.getFeatures().get(k);
-      assertEquals(x.getMin(), y.getMin(), 0.0);
-      assertEquals(x.getMax(), y.getMax(), 0.0);
-      assertEquals(x.getSum(), y.getSum(), 1e-9);
-    }
+    assertSameFeatures(s, merged);
     assertEquals(200, s.getRows());
     for (FeatureStat f : s.getFeatures()) {
       int j = f.getIndex() - 1;
@@ -66,6 +58,23 @@ class ScalerAndStatsTest {
     assertEquals(133, s.getLabels().get(0).getCount());
     assertEquals("f:2", s.getLabels().get(0).getFirstSeen());
     assertEquals("f:1", s.getLabels().get(1).getFirstSeen());
+  }
+
+  /** Merged statistics against a single pass's: the totals, and every feature's min and max exactly, its sum to rounding. */
+  private static void assertSameFeatures(FeatureStats want, FeatureStats got) {
+    assertEquals(want.getRows(), got.getRows());
+    assertEquals(want.getNonZeros(), got.getNonZeros());
+    assertEquals(want.getDimension(), got.getDimension());
+    assertEquals(want.getFeatures().size(), got.getFeatures().size());
+    for (int k = 0; k < want.getFeatures().size(); k++) {
+      FeatureStat x = want.getFeatures().get(k);
+      FeatureStat y = got.getFeatures().get(k);
+      assertEquals(x.getIndex(), y.getIndex());
+      assertEquals(x.getMin(), y.getMin(), 0.0, "min of feature " + x.getIndex());
+      assertEquals(x.getMax(), y.getMax(), 0.0, "max of feature " + x.getIndex());
+      assertEquals(x.getSum(), y.getSum(), 1e-9);
+      assertEquals(x.getNonZeros(), y.getNonZeros());
+    }
   }
 
   /**
@@ -97,19 +106,7 @@ class ScalerAndStatsTest {
     }
     FeatureStats want = all.toAvro();
     FeatureStats got = merged.toAvro();
-    assertEquals(want.getRows(), got.getRows());
-    assertEquals(want.getNonZeros(), got.getNonZeros());
-    assertEquals(want.getDimension(), got.getDimension());
-    assertEquals(want.getFeatures().size(), got.getFeatures().size());
-    for (int k = 0; k < want.getFeatures().size(); k++) {
-      FeatureStat x = want.getFeatures().get(k);
-      FeatureStat y = got.getFeatures().get(k);
-      assertEquals(x.getIndex(), y.getIndex());
-      assertEquals(x.getMin(), y.getMin(), 0.0, "min of feature " + x.getIndex());
-      assertEquals(x.getMax(), y.getMax(), 0.0, "max of feature " + x.getIndex());
-      assertEquals(x.getSum(), y.getSum(), 1e-9);
-      assertEquals(x.getNonZeros(), y.getNonZeros());
-    }
+    assertSameFeatures(want, got);
     assertEquals(-300, got.getFeatures().get(7).getMin(), 0.0);
     assertEquals(0, got.getFeatures().get(7).getMax(), 0.0, "the first part's implicit zeros");
     assertEquals(2, got.getFeatures().get(8).getMin(), 0.0, "no implicit zero: in every row");
