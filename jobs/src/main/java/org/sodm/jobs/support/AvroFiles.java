@@ -26,6 +26,20 @@ public final class AvroFiles {
     AvroClasses.trust();
   }
 
+  /** Instances through {@link org.sodm.data.InstanceReader} (no boxed number per feature), any other record through Avro's. */
+  @SuppressWarnings("unchecked")
+  private static <T extends SpecificRecord> org.apache.avro.io.DatumReader<T> reader(Class<T> type) {
+    return type == org.sodm.avro.Instance.class ? (org.apache.avro.io.DatumReader<T>) new org.sodm.data.InstanceReader()
+        : new SpecificDatumReader<>(type);
+  }
+
+  /** Instances through {@link org.sodm.data.InstanceWriter} (Avro's bytes, a record at a time), any other record through Avro's. */
+  @SuppressWarnings("unchecked")
+  private static <T extends SpecificRecord> org.apache.avro.io.DatumWriter<T> writer(Schema schema) {
+    return org.sodm.avro.Instance.getClassSchema().equals(schema) ? (org.apache.avro.io.DatumWriter<T>) new org.sodm.data.InstanceWriter()
+        : new SpecificDatumWriter<T>(schema);
+  }
+
   public static CodecFactory codec(Configuration conf) {
     String c = conf.getTrimmed(SodmConf.AVRO_CODEC, "deflate");
     try {
@@ -53,7 +67,7 @@ public final class AvroFiles {
       CodecFactory codec) throws IOException {
     FileSystem fs = file.getFileSystem(conf);
     try (OutputStream out = fs.create(file, true);
-        DataFileWriter<T> w = new DataFileWriter<>(new SpecificDatumWriter<T>(schema))) {
+        DataFileWriter<T> w = new DataFileWriter<>(writer(schema))) {
       w.setCodec(codec);
       w.create(schema, out);
       for (T r : records) w.append(r);
@@ -70,7 +84,7 @@ public final class AvroFiles {
     FileSystem fs = file.getFileSystem(conf);
     List<T> out = new ArrayList<>();
     try (InputStream in = fs.open(file);
-        DataFileStream<T> r = new DataFileStream<>(in, new SpecificDatumReader<>(type))) {
+        DataFileStream<T> r = new DataFileStream<>(in, reader(type))) {
       while (r.hasNext()) out.add(r.next());
     } catch (IOException | RuntimeException e) {
       throw new IOException(file + ": cannot read " + type.getSimpleName() + ": " + e.getMessage(), e);
@@ -91,7 +105,7 @@ public final class AvroFiles {
       if (!p.getName().endsWith(".avro")) continue;
       FileSystem fs = p.getFileSystem(conf);
       try (InputStream in = fs.open(p);
-          DataFileStream<T> r = new DataFileStream<>(in, new SpecificDatumReader<>(type))) {
+          DataFileStream<T> r = new DataFileStream<>(in, reader(type))) {
         while (r.hasNext()) sink.accept(r.next());
       } catch (SodmException e) {
         throw e; // the sink's own, already user-facing
