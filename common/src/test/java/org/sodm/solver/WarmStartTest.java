@@ -236,9 +236,33 @@ class WarmStartTest {
     // with the children's own sizes (re-clustering): m_child / m_parent, a child missing from them by its rows here
     assertArrayEquals(new double[] {2.5, 2.5, 2.5, 0.25}, WarmStart.factors(ODM, true, child, 4, 16, java.util.Map.of(0, 10)));
     assertThrows(IllegalArgumentException.class, () -> WarmStart.factors(HINGE, true, child, 4, 0));
+    // C factors (cFactor): the parent's over the children's for hinge, rows for ODM as before
+    assertArrayEquals(new double[] {0.5, 0.5, 0.5, 0.5}, WarmStart.factors(HINGE, 2.5, 5.0, child, null));
+    assertArrayEquals(new double[] {0.75, 0.75, 0.75, 0.25}, WarmStart.factors(ODM, 2.5, 5.0, child, null));
+    assertThrows(IllegalArgumentException.class, () -> WarmStart.factors(HINGE, 0.5, 1, child, null));
+    assertEquals(Loss.hinge(5), WarmStart.blockLoss(Loss.hinge(2), 2.5));
+    assertEquals(Loss.squaredHinge(5), WarmStart.blockLoss(Loss.squaredHinge(2), 2.5));
+    assertEquals(ODM, WarmStart.blockLoss(ODM, 2.5));
+    assertThrows(IllegalArgumentException.class, () -> WarmStart.blockLoss(HINGE, 0.5));
+    assertThrows(IllegalArgumentException.class, () -> WarmStart.blockLoss(HINGE, Double.NaN));
     double[] a = {1, 2, 3, 4};
     WarmStart.apply(a, 2, new double[] {0.5, 2});
     assertArrayEquals(new double[] {0.5, 1, 6, 8}, a);
     assertTrue(Arrays.stream(a).allMatch(v -> v > 0));
+  }
+
+  /** C B up to R rows, then C B R / n: each block weighs its errors as a problem of R rows; never below C. */
+  @Test
+  void cFactorBoundsTheRowsTheBlocksStandFor() {
+    assertEquals(17.0, WarmStart.cFactor(17, 131_072, 131_072), "n = R: C B");
+    assertEquals(17.0, WarmStart.cFactor(17, 400_000, 0), "no bound");
+    assertEquals(17 * 131_072 / 400_000.0, WarmStart.cFactor(17, 400_000, 131_072), 0);
+    assertEquals(41 * 131_072 / 1_000_000.0, WarmStart.cFactor(41, 1_000_000, 131_072), 0);
+    // the same blocks of 24,576 rows at 400k and 1M rows: the same factor (to rounding), so the same cost per block
+    assertEquals(WarmStart.cFactor(17, 17 * 24_576, 131_072), WarmStart.cFactor(41, 41 * 24_576, 131_072), 1e-12);
+    assertEquals(1.0, WarmStart.cFactor(2, 1_000_000, 1_000), "blocks larger than R keep C");
+    assertEquals(1.0, WarmStart.cFactor(1, 5, 0));
+    assertThrows(IllegalArgumentException.class, () -> WarmStart.cFactor(0, 10, 5));
+    assertThrows(IllegalArgumentException.class, () -> WarmStart.cFactor(2, -1, 5));
   }
 }

@@ -17,6 +17,7 @@ import org.sodm.kernel.KernelSpec;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoState;
 import org.sodm.solver.Loss;
+import org.sodm.solver.WarmStart;
 import org.sodm.solver.PbmStep;
 import org.sodm.solver.SolverOptions;
 
@@ -52,13 +53,13 @@ public final class TrainSpec {
   /** The merge tree. */
   public record Tree(int partitions, int fanout, int landmarks, int candidates, long landmarkDriverRows, Partitioner partitioner,
       Merge merge, boolean earlyStop, long maxBlockRows, int reducers, boolean auto, long cacheBytes, long autoAboveRows,
-      long autoBlockRows, double blockC, double autoBlockC) {
+      long autoBlockRows, double blockC, double autoBlockC, long blockCRows) {
 
     /** As before issue 18 item 1: a fixed shape (no automatic tree). */
     public Tree(int partitions, int fanout, int landmarks, int candidates, long landmarkDriverRows, Partitioner partitioner,
         Merge merge, boolean earlyStop, long maxBlockRows, int reducers) {
       this(partitions, fanout, landmarks, candidates, landmarkDriverRows, partitioner, merge, earlyStop, maxBlockRows, reducers, false,
-          0, 0, 0, 0, 0);
+          0, 0, 0, 0, 0, 0);
     }
 
     /**
@@ -89,18 +90,19 @@ public final class TrainSpec {
      * 98.27%, 17 blocks of 3m 98.70% (30.1 s); at C B <= 32 (LIBSVM's C = 1 on ijcnn1, a9a, skin; a9a
      * at C = 8) blocks of m rows were within 0.17 point and 20-30% faster than larger ones.
      */
-    public static List<Integer> autoShape(long rows, long cacheBytes, long blockRows, double blockC, double autoBlockC) {
+    public static List<Integer> autoShape(long rows, long cacheBytes, long blockRows, double blockC, double autoBlockC,
+        long blockCRows) {
       long blocks = cacheBlocks(rows, cacheBytes);
-      if (blockC > 0 && blockC * blocks > autoBlockC) {
+      if (blockC > 0 && blockC * WarmStart.cFactor((int) Math.min(blocks, 1_000_000), rows, blockCRows) > autoBlockC) {
         long big = blockRows > 0 ? blockRows : 3 * cacheRows(cacheBytes);
         blocks = Math.max(1, (rows + big - 1) / big);
       }
       return List.of((int) Math.min(blocks, 1_000_000));
     }
 
-    /** {@link #autoShape(long, long, long, double, double)} for losses whose blocks keep C (ODM, --block-c same). */
+    /** {@link #autoShape(long, long, long, double, double, long)} for losses whose blocks keep C (ODM, --block-c same). */
     public static List<Integer> autoShape(long rows, long cacheBytes) {
-      return autoShape(rows, cacheBytes, 0, 0, 0);
+      return autoShape(rows, cacheBytes, 0, 0, 0, 0);
     }
 
     /** m = floor(sqrt(cacheBytes / 4)): the rows of the largest block whose float kernel matrix fits the cache. */
@@ -119,9 +121,9 @@ public final class TrainSpec {
       return Math.max(1, (rows + m - 1) / m);
     }
 
-    /** The C B of blocks of m rows for {@code rows} rows ({@link #enlarged}'s test). */
+    /** The C B (C times {@link WarmStart#cFactor}) of blocks of m rows for {@code rows} rows ({@link #enlarged}'s test). */
     public double smallBlocksC(long rows) {
-      return blockC * cacheBlocks(rows, cacheBytes);
+      return blockC * WarmStart.cFactor((int) Math.min(cacheBlocks(rows, cacheBytes), 1_000_000), rows, blockCRows);
     }
 
     /** The automatic tree's largest final block of one level: sodm.train.auto.block.rows, or 3m. */
@@ -131,7 +133,8 @@ public final class TrainSpec {
 
     /** The block counts per level for {@code rows} rows before --max-block-rows: the automatic shape, or {@link #levelBlocks()}. */
     public List<Integer> shape(long rows) {
-      return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, autoBlockRows, blockC, autoBlockC) : levelBlocks();
+      return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, autoBlockRows, blockC, autoBlockC, blockCRows)
+          : levelBlocks();
     }
 
     /** Block counts per level from the bottom up: K, ceil(K/p), ..., down to <= p blocks (at least one level). */
@@ -271,7 +274,7 @@ public final class TrainSpec {
         integer(Param.LANDMARK_DRIVER_ROWS), choice(Param.PARTITIONER, Partitioner.class), choice(Param.MERGE, Merge.class),
         bool(Param.EARLY_STOP), integer(Param.MAX_BLOCK_ROWS), (int) integer(Param.TRAIN_REDUCERS), autoTree,
         integer(Param.CACHE_MB) << 20, integer(Param.EXACT_BELOW_ROWS), integer(Param.AUTO_BLOCK_ROWS), autoBlockC(loss, get(Param.BLOCK_C)),
-        real(Param.AUTO_BLOCK_C));
+        real(Param.AUTO_BLOCK_C), integer(Param.BLOCK_C_ROWS));
 
     String ref = get(Param.EXACT_REFERENCE);
     exact = new Exact(bool(Param.EXACT), integer(Param.EXACT_BELOW_ROWS), real(Param.EXACT_TOLERANCE),
@@ -463,6 +466,14 @@ public final class TrainSpec {
   /** Hinge losses: whether a block of a level of B blocks solves with C times B ({@link Param#BLOCK_C}). */
   public boolean blockScaledC() {
     return get(Param.BLOCK_C).equals("scaled");
+  }
+
+  /**
+   * Hinge losses: the factor of C in a block of a level of {@code blocks} blocks of a problem of {@code rows} rows (the
+   * largest sub-problem's): {@link WarmStart#cFactor} with {@link Param#BLOCK_C_ROWS} under --block-c scaled, else 1.
+   */
+  public double blockCFactor(int blocks, long rows) {
+    return blockScaledC() ? WarmStart.cFactor(blocks, rows, tree.blockCRows()) : 1;
   }
 
   /**

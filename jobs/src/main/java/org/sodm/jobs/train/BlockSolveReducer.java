@@ -61,7 +61,9 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
   private int level;
   private int blocks;
   private int childBlocks;
-  private boolean scaleC;
+  /** C's factor in this level's blocks and in the level below ({@link TrainSpec#blockCFactor}). */
+  private double cFactor;
+  private double childCFactor;
   private boolean carryParked;
   /** The model's level: only the rows with a non-zero alpha are written ({@link TrainKeys#SUPPORT_ONLY}). */
   private boolean supportOnly;
@@ -85,7 +87,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
       childBlocks = conf.getInt(TrainKeys.CHILD_BLOCKS, 0);
       childSizes = TrainKeys.childSizes(conf);
-      scaleC = spec.blockScaledC();
+      cFactor = TrainKeys.blockCFactor(conf, spec, blocks);
+      childCFactor = childBlocks > 0 ? TrainKeys.blockCFactor(conf, spec, childBlocks) : 1;
       offset = spec.offset();
       plan = TrainKeys.plan(conf);
       supportOnly = conf.getBoolean(TrainKeys.SUPPORT_ONLY, false);
@@ -159,9 +162,9 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
     BlockStats s;
     KernelDualSolver solver = new KernelDualSolver(kernel, options);
     try {
-      // the block's loss (hinge: C times the level's blocks) and the children's alpha scaled to it (WarmStart)
-      Loss blockLoss = WarmStart.blockLoss(loss, blocks, scaleC);
-      if (warm && n > 0) WarmStart.apply(alpha0, vars, WarmStart.factors(loss, scaleC, child, blocks, childBlocks, childSizes));
+      // the block's loss (hinge: C times the level's factor, TrainSpec#blockCFactor) and the children's alpha scaled to it
+      Loss blockLoss = WarmStart.blockLoss(loss, cFactor);
+      if (warm && n > 0) WarmStart.apply(alpha0, vars, WarmStart.factors(loss, cFactor, childCFactor, child, childSizes));
       if (offset) {
         Loss.Hinge h = (Loss.Hinge) blockLoss;
         long t0 = System.nanoTime();

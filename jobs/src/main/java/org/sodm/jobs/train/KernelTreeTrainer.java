@@ -91,6 +91,7 @@ public final class KernelTreeTrainer implements Trainer {
     boolean exactInTree = spec.exact().on() && plan == null && levelBlocks.equals(List.of(1));
     TrainSpec exactBlockSpec = exactInTree && ExactPhase.offsetInOneBlock(conf, spec) ? spec.with(Param.OFFSET, "true") : spec;
     conf.setInt(TrainKeys.BLOCKS, levelBlocks.get(0));
+    conf.setLong(TrainKeys.TREE_ROWS, rows);
     checkMemory(conf, spec, data, rows, levelBlocks, plan == null ? 1 : plan.count());
     if (!smallTasks && spec.tree().auto() && rows > spec.tree().autoAboveRows()) {
       List<Integer> shape = spec.tree().shape(rows);
@@ -99,6 +100,12 @@ public final class KernelTreeTrainer implements Trainer {
               ? String.format(Locale.ROOT, " of at most %,d rows (blocks of %,d rows would solve with C B = %.4g > "
                   + "sodm.train.auto.block.c %.4g)", spec.tree().autoBlockBound(), TrainSpec.Tree.cacheRows(spec.tree().cacheBytes()),
                   spec.tree().smallBlocksC(rows), spec.tree().autoBlockC()) : ""));
+    }
+    boolean hinge = spec.loss() instanceof Loss.Hinge || spec.loss() instanceof Loss.SquaredHinge;
+    if (hinge && spec.blockScaledC() && spec.blockCFactor(levelBlocks.get(0), rows) < levelBlocks.get(0)) {
+      runner.note(String.format(Locale.ROOT, "block C      C times %.4g, not times the %d blocks: %,d rows > --block-c-rows %d, so each "
+          + "block weighs its errors as a problem of %,d rows (--block-c-rows 0: C B)", spec.blockCFactor(levelBlocks.get(0), rows),
+          levelBlocks.get(0), rows, spec.tree().blockCRows(), spec.tree().blockCRows()));
     }
 
     // landmarks / k-means centres
@@ -447,7 +454,7 @@ public final class KernelTreeTrainer implements Trainer {
       Loss loss = ctx.spec().loss();
       KernelModel[] all = subs.all(kernel, t -> TrainKeys.taskLoss(ctx.conf(), loss, t), data.scaler(), biases);
       if (commonOffset(ctx, transform, blocksPerSub)) {
-        double[] c = blockBounds(ctx.spec(), blocksPerSub);
+        double[] c = blockBounds(ctx, blocksPerSub);
         long t0 = System.nanoTime();
         for (int s = 0; s < all.length; s++) all[s] = withCommonOffset(ctx, all[s], c, null);
         if (!levels.isEmpty()) {
@@ -461,7 +468,7 @@ public final class KernelTreeTrainer implements Trainer {
     AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
     KernelModel model = b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels), biases);
     if (commonOffset(ctx, transform, blocksPerSub)) {
-      double[] c = blockBounds(ctx.spec(), blocksPerSub);
+      double[] c = blockBounds(ctx, blocksPerSub);
       model = withCommonOffset(ctx, model, c, levels.isEmpty() ? null : "offset");
     }
     return new Built(model, null, null);
@@ -478,9 +485,10 @@ public final class KernelTreeTrainer implements Trainer {
         && spec.tree().partitioner() != TrainSpec.Partitioner.KMEANS;
   }
 
-  /** The box of the level's blocks, {C+, C-}, as BlockSolveReducer solved them (C times the blocks with --block-c scaled). */
-  private static double[] blockBounds(TrainSpec spec, int blocksPerSub) {
-    Loss.Hinge h = (Loss.Hinge) WarmStart.blockLoss(spec.loss(), blocksPerSub, spec.blockScaledC());
+  /** The box of the level's blocks, {C+, C-}, as BlockSolveReducer solved them (C times TrainSpec#blockCFactor). */
+  private static double[] blockBounds(TrainContext ctx, int blocksPerSub) {
+    TrainSpec spec = ctx.spec();
+    Loss.Hinge h = (Loss.Hinge) WarmStart.blockLoss(spec.loss(), TrainKeys.blockCFactor(ctx.conf(), spec, blocksPerSub));
     return new double[] {h.c() * h.weights().positive(), h.c() * h.weights().negative()};
   }
 

@@ -27,6 +27,15 @@ public final class TrainKeys {
    */
   static final String CHILD_SIZES = "sodm.internal.train.child.sizes";
   static final String STATS_DIR = "sodm.internal.train.stats";
+  /** The rows of the tree's problem (the largest sub-problem's): with sodm.train.block.c.rows, the blocks' C ({@link #blockCFactor}). */
+  static final String TREE_ROWS = "sodm.internal.train.tree.rows";
+
+  /** {@link TrainSpec#blockCFactor} for a level of {@code blocks} blocks, with the rows the driver set ({@link #TREE_ROWS}). */
+  static double blockCFactor(Configuration conf, org.sodm.jobs.spec.TrainSpec spec, int blocks) {
+    long rows = conf.getLong(TREE_ROWS, -1);
+    if (rows < 0) throw new IllegalStateException(TREE_ROWS + " is not set: the driver sets the tree's rows before any solve");
+    return spec.blockCFactor(blocks, rows);
+  }
   /** The training data's stored values per row (the driver's memory checks, {@link BlockMemory}). */
   static final String NONZEROS_PER_ROW = "sodm.internal.train.nonzeros.per.row";
   static final String LANDMARKS_DIR = "sodm.internal.train.landmarks";

@@ -158,4 +158,37 @@ class TreeShapeTest {
     for (int i = 0; i < test.size(); i++) if (one.model().predict(test.x()[i]).equals(tree.model().predict(test.x()[i]))) same++;
     assertTrue(same >= test.size() - 3, same + " of " + test.size() + " test labels equal");
   }
+
+  /**
+   * --block-c-rows R below n: the blocks solve with C B R / n. The model equals the one whose blocks are given that C with
+   * --block-c same (bit for bit: the same solves, the same common offset's box), and differs from C B's.
+   */
+  @Test
+  void blockCRowsGivesTheBlocksCTimesBRoverN() throws IOException {
+    double factor = org.sodm.solver.WarmStart.cFactor(7, 3_089, 1_000);
+    assertEquals(7 * 1000 / 3089.0, factor, 1e-15);
+    TrainSpec s = spec(Param.CACHE_MB.key(), "1", Param.EXACT_BELOW_ROWS.key(), "1000", Param.LOSS.key(), "hinge", Param.C.key(), "2",
+        Param.BLOCK_C_ROWS.key(), "1000");
+    assertEquals(List.of(7), s.tree().shape(3_089));
+    assertEquals(factor, s.blockCFactor(7, 3_089), 0);
+    assertEquals(7.0, s.blockCFactor(7, 1_000), 0, "n <= R: C B");
+    assertEquals(1.0, spec(Param.BLOCK_C.key(), "same", Param.BLOCK_C_ROWS.key(), "1000").blockCFactor(7, 3_089), 0);
+    ModelRecord capped = train("capped", Param.BLOCK_C_ROWS.key(), "1000");
+    ModelRecord same = train("same", SodmConf.PARTITIONS, "7", SodmConf.MAX_BLOCK_ROWS, "512", Param.BLOCK_C.key(), "same",
+        SodmConf.C, Double.toString(2 * factor));
+    ModelRecord scaled = train("scaled");
+    assertEquals(7, capped.getBlocks().size());
+    assertEquals(coefficients(same), coefficients(capped));
+    assertNotEquals(coefficients(scaled), coefficients(capped));
+  }
+
+  /** The bound enters the automatic tree's test for larger blocks: C times the bounded factor of blocks of m rows. */
+  @Test
+  void blockCRowsEntersTheAutomaticTreesRule() {
+    // C = 1, 1M rows: 123 blocks of m rows solve with C B = 123 unbounded (larger blocks: 41), 123 R / n = 16.1 with R = 131,072
+    assertEquals(List.of(41), spec(Param.LOSS.key(), "hinge", Param.C.key(), "1", Param.BLOCK_C_ROWS.key(), "0").tree().shape(1_000_000));
+    assertEquals(List.of(123), spec(Param.LOSS.key(), "hinge", Param.C.key(), "1").tree().shape(1_000_000));
+    assertEquals(List.of(41), spec(Param.LOSS.key(), "hinge", Param.C.key(), "4").tree().shape(1_000_000), "4 x 16.1 > 32");
+    assertEquals(123 * 131_072 / 1e6, spec(Param.LOSS.key(), "hinge", Param.C.key(), "1").tree().smallBlocksC(1_000_000), 1e-12);
+  }
 }
