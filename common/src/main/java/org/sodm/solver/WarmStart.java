@@ -89,7 +89,7 @@ public final class WarmStart {
   public static double[] factors(Loss loss, boolean scaleC, int[] child, int blocks, int childBlocks,
       java.util.Map<Integer, Integer> childSizes) {
     boolean hinge = loss instanceof Loss.Hinge || loss instanceof Loss.SquaredHinge;
-    if (scaleC && hinge && !loss.sizeDependent() && childBlocks < 1) {
+    if (scaleC && hinge && childBlocks < 1) {
       throw new IllegalArgumentException("the children's block count is required, got " + childBlocks);
     }
     return factors(loss, scaleC ? blocks : 1, scaleC ? Math.max(1, childBlocks) : 1, child, childSizes);

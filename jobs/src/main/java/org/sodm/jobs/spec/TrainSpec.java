@@ -17,9 +17,9 @@ import org.sodm.kernel.KernelSpec;
 import org.sodm.linear.BqoBlock;
 import org.sodm.linear.BqoState;
 import org.sodm.solver.Loss;
-import org.sodm.solver.WarmStart;
 import org.sodm.solver.PbmStep;
 import org.sodm.solver.SolverOptions;
+import org.sodm.solver.WarmStart;
 
 /**
  * Everything {@code sodm train} was asked to do, typed and validated completely on the driver
