@@ -146,6 +146,7 @@ class TrainMapReduceTest {
     AvroSerialization.setValueReaderSchema(conf, TrainRecord.getClassSchema());
     conf.set(TrainKeys.STATS_DIR, tmp.resolve("stats").toString());
     conf.setInt(TrainKeys.LEVEL, 2);
+    conf.setLong(TrainKeys.TREE_ROWS, 30); // the driver's (KernelTreeTrainer) rows of the tree
     conf.set(SodmConf.EPS, "1e-8");
     SparseVector[] x = points(30, 3);
     double[] y = new double[30];
