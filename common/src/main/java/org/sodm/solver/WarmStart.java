@@ -38,15 +38,6 @@ package org.sodm.solver;
 public final class WarmStart {
   private WarmStart() {}
 
-  /**
-   * The loss a block of a level with {@code blocks} blocks solves: hinge and squared hinge with
-   * C times {@code blocks} when {@code scaleC}, anything else unchanged.
-   */
-  public static Loss blockLoss(Loss loss, int blocks, boolean scaleC) {
-    if (blocks < 1) throw new IllegalArgumentException("blocks must be >= 1, got " + blocks);
-    return blockLoss(loss, scaleC ? blocks : 1);
-  }
-
   /** Hinge and squared hinge with C times {@code factor} ({@link #cFactor}), anything else unchanged. */
   public static Loss blockLoss(Loss loss, double factor) {
     if (!(factor >= 1) || Double.isInfinite(factor)) throw new IllegalArgumentException("the C factor must be finite and >= 1, got " + factor);
@@ -69,35 +60,13 @@ public final class WarmStart {
   }
 
   /**
-   * The per-row factors of a merged block's warm start (see the class comment): {@code child[i]}
-   * is the block of the level below that row i comes from; {@code blocks} and
-   * {@code childBlocks} are the block counts of the parent's and the children's levels.
-   */
-  public static double[] factors(Loss loss, boolean scaleC, int[] child, int blocks, int childBlocks) {
-    return factors(loss, scaleC, child, blocks, childBlocks, null);
-  }
-
-  /**
-   * As {@link #factors(Loss, boolean, int[], int, int)}, with the rows each child block was solved
-   * with: {@code childSizes.get(c)} = m_c. A size-dependent loss (ODM) then scales row i by
-   * m_child(i) / m_parent, the change of its dual variable's 1/m scale from the child's problem
-   * to the parent's, also when the parent holds only part of a child (DC-SVM's re-clustering at
-   * every level moves rows between blocks). Without sizes (null, or a child missing from them)
-   * m_c is the number of the child's rows in this parent: exact when parents are unions of whole
-   * children (the index merge).
-   */
-  public static double[] factors(Loss loss, boolean scaleC, int[] child, int blocks, int childBlocks,
-      java.util.Map<Integer, Integer> childSizes) {
-    boolean hinge = loss instanceof Loss.Hinge || loss instanceof Loss.SquaredHinge;
-    if (scaleC && hinge && childBlocks < 1) {
-      throw new IllegalArgumentException("the children's block count is required, got " + childBlocks);
-    }
-    return factors(loss, scaleC ? blocks : 1, scaleC ? Math.max(1, childBlocks) : 1, child, childSizes);
-  }
-
-  /**
-   * As {@link #factors(Loss, boolean, int[], int, int, java.util.Map)} with the C factors ({@link #cFactor}) of the
-   * parent's and the children's levels: hinge losses scale by {@code factor / childFactor}.
+   * The per-row factors of a merged block's warm start (see the class comment): {@code child[i]} is the block of the level
+   * below that row i comes from; {@code factor} and {@code childFactor} are the C factors ({@link #cFactor}) of the parent's
+   * and the children's levels, and hinge losses scale by {@code factor / childFactor}. A size-dependent loss (ODM) scales
+   * row i by m_child(i) / m_parent, the change of its dual variable's 1/m scale from the child's problem to the parent's,
+   * also when the parent holds only part of a child (DC-SVM's re-clustering at every level moves rows between blocks), with
+   * {@code childSizes.get(c)} = m_c; without sizes (null, or a child missing from them) m_c is the number of the child's
+   * rows in this parent: exact when parents are unions of whole children (the index merge).
    */
   public static double[] factors(Loss loss, double factor, double childFactor, int[] child,
       java.util.Map<Integer, Integer> childSizes) {

@@ -85,8 +85,32 @@ class CommonOffsetTest {
         null, blockIds, ids, ex, null);
   }
 
-  /** sum_i C_i hinge(y_i (f(x_i) + b)) over the support vectors, every {@code stride}-th, f summed with the kernel. */
+  /**
+   * {C+ P / p, C- N / q} for every {@code stride}-th support vector: P, N the +1 and -1 support vectors of the model, p, q those
+   * of them in the subset, counted here from the coefficients' signs.
+   */
+  private static double[] strideWeights(KernelModel m, double cPos, double cNeg, int stride) {
+    long[] all = new long[2];
+    long[] used = new long[2];
+    int k = 0;
+    for (int e = 0; e < m.blockCount(); e++) {
+      for (int i = 0; i < m.block(e).size(); i++) {
+        int c = m.block(e).coef(i) > 0 ? 0 : 1;
+        all[c]++;
+        if (k++ % stride == 0) used[c]++;
+      }
+    }
+    return new double[] {cPos * all[0] / used[0], cNeg * all[1] / used[1]};
+  }
+
+  /**
+   * sum_i C_i hinge(y_i (f(x_i) + b)) over every {@code stride}-th support vector, f summed with the kernel, C_i the class's
+   * bound times its share among all the support vectors over its share in the subset ({@link #strideWeights}).
+   */
   private static double byHand(KernelModel m, double cPos, double cNeg, int stride, double b) {
+    double[] cw = strideWeights(m, cPos, cNeg, stride);
+    cPos = cw[0];
+    cNeg = cw[1];
     double sum = 0;
     int k = 0;
     for (int e = 0; e < m.blockCount(); e++) {
@@ -162,10 +186,11 @@ class CommonOffsetTest {
     double[] y2 = new double[used];
     double[] w2 = new double[used];
     java.util.Set<java.util.List<Double>> distinct2 = new java.util.HashSet<>();
+    double[] cw = strideWeights(m, 2, 3, 2);
     for (int i = 0, t = 0; i < n; i += 2, t++) {
       f2[t] = f[i];
       y2[t] = y[i];
-      w2[t] = w[i];
+      w2[t] = y[i] > 0 ? cw[0] : cw[1];
     }
     k = 0;
     for (int e = 0; e < m.blockCount(); e++) {
@@ -188,6 +213,61 @@ class CommonOffsetTest {
     assertEquals((svs + 2) / 3, r.used());
     double at = byHand(m, 1, 1, 3, r.offset());
     for (double d : new double[] {-0.1, -1e-3, 1e-3, 0.1}) assertTrue(at <= byHand(m, 1, 1, 3, r.offset() + d) + 1e-9, "b + " + d);
+  }
+
+  /**
+   * A subset whose class shares are not the model's weighs each class as all its support vectors do. Two blocks of 8 support
+   * vectors, the pattern (+x, +x, -z, +x) repeated (12 positives, 4 negatives; every positive at x, every negative at z, so
+   * one breakpoint P = 1 - f(x) for the positives and Q = -1 - f(z) &lt; P for the negatives). All 16: the slope is -12 + 4
+   * past Q, so the minimiser is P. Every second vector (a budget of 8 x 16): 4 positives and 4 negatives - unweighted, the
+   * slope is 0 past Q and the minimiser the midpoint of Q and P; weighted 12/4 and 4/4, P again.
+   */
+  @Test
+  void aSubsetWeighsEachClassAsTheWholeModelDoes() {
+    SparseVector x = SparseVector.ofDense(new double[] {0.3, -0.2});
+    SparseVector z = SparseVector.ofDense(new double[] {-0.4, 0.5});
+    KernelExpansion[] ex = new KernelExpansion[2];
+    for (int b = 0; b < 2; b++) {
+      SparseVector[] sv = new SparseVector[8];
+      double[] coef = new double[8];
+      for (int i = 0; i < 8; i++) {
+        boolean neg = i % 4 == 2;
+        sv[i] = neg ? z : x;
+        coef[i] = neg ? -0.1 : 0.1;
+      }
+      ex[b] = KernelExpansion.nonZero(K, sv, coef, 0);
+    }
+    KernelModel m = new KernelModel(KernelSpec.rbf(0.7), new org.sodm.solver.Loss.Hinge(1, false, org.sodm.solver.Loss.Weights.NONE),
+        null, null, new int[] {0, 1}, new long[2][8], ex, null);
+    double fx = m.withBias(0).decisionPrepared(x);
+    double fz = m.withBias(0).decisionPrepared(z);
+    double p = 1 - fx;
+    double q = -1 - fz;
+    assertTrue(q < p, "the premise: Q < P");
+    CommonOffset.Result all = CommonOffset.of(m, 1, 1, CommonOffset.BUDGET);
+    assertEquals(16, all.used());
+    assertEquals(p, all.offset(), 1e-12);
+    CommonOffset.Result half = CommonOffset.of(m, 1, 1, 8 * 16);
+    assertEquals(8, half.used());
+    assertEquals(p, half.offset(), 1e-12, "unweighted it would be the midpoint " + (p + q) / 2);
+    assertArrayEquals(new double[] {3, 1}, CommonOffset.classWeights(1, 1, 12, 4, 4, 4), 0);
+    assertArrayEquals(new double[] {2, 3}, CommonOffset.classWeights(2, 3, 12, 4, 12, 4), 0, "every vector used: C+ and C-");
+  }
+
+  /** However small the budget, at least minUsed support vectors stand for the rest (every k-th, k = floor(svs / minUsed)). */
+  @Test
+  void aFloorOfSupportVectorsBeatsTheBudget() {
+    KernelModel m = blocks(3, 120, 2);
+    long svs = m.supportVectors();
+    assertTrue(svs >= 200, "the premise: " + svs + " support vectors");
+    CommonOffset.Result few = CommonOffset.of(m, 1, 1, 1);
+    assertEquals(1, few.used(), "the budget alone: one vector");
+    int floor = (int) (svs / 3);
+    CommonOffset.Result r = CommonOffset.of(m, 1, 1, 1, floor);
+    assertEquals((svs + 2) / 3, r.used(), "stride 3");
+    assertTrue(r.used() >= floor);
+    assertEquals(CommonOffset.of(m, 1, 1, (svs + 2) / 3 * svs).offset(), r.offset(), 0, "the same vectors as the stride-3 budget");
+    assertEquals(svs, CommonOffset.of(m, 1, 1, 1, (int) svs + 5).used(), "a floor above the count: all of them");
   }
 
   /** A budget below the model's size (it used to loop forever): one support vector stands for all. */

@@ -61,7 +61,7 @@ class WarmStartTest {
         xs[k] = m.x()[idx[k]];
         ys[k] = m.y()[idx[k]];
       }
-      double[] a = solve(xs, ys, WarmStart.blockLoss(loss, childBlocks, true), null, 1e-9).alpha();
+      double[] a = solve(xs, ys, WarmStart.blockLoss(loss, (double) childBlocks), null, 1e-9).alpha();
       for (int k = 0; k < idx.length; k++) System.arraycopy(a, k * vars, alpha, idx[k] * vars, vars);
     }
     return alpha;
@@ -74,8 +74,8 @@ class WarmStartTest {
       // children at a level of p blocks, the parent at a level of one block (the whole problem)
       double[] concat = children(m, loss, p, vars);
       double[] scaled = concat.clone();
-      WarmStart.apply(scaled, vars, WarmStart.factors(loss, true, m.child(), 1, p));
-      Loss parent = WarmStart.blockLoss(loss, 1, true);
+      WarmStart.apply(scaled, vars, WarmStart.factors(loss, 1, p, m.child(), null));
+      Loss parent = WarmStart.blockLoss(loss, 1.0);
       SolveResult a = solve(m.x(), m.y(), parent, concat, 1e-9);
       SolveResult b = solve(m.x(), m.y(), parent, scaled, 1e-9);
       assertTrue(b.report().initialViolation() < a.report().initialViolation(),
@@ -117,12 +117,12 @@ class WarmStartTest {
         }
       }
       // each child (a copy) solved as a block of a level of p blocks, to the tree's eps
-      double[] a = solve(one.x(), one.y(), WarmStart.blockLoss(loss, p, true), null, eps / 10).alpha();
+      double[] a = solve(one.x(), one.y(), WarmStart.blockLoss(loss, (double) p), null, eps / 10).alpha();
       double[] concat = new double[m * p * vars];
       for (int c = 0; c < p; c++) System.arraycopy(a, 0, concat, c * m * vars, m * vars);
       double[] scaled = concat.clone();
-      WarmStart.apply(scaled, vars, WarmStart.factors(loss, true, child, 1, p));
-      Loss parent = WarmStart.blockLoss(loss, 1, true);
+      WarmStart.apply(scaled, vars, WarmStart.factors(loss, 1, p, child, null));
+      Loss parent = WarmStart.blockLoss(loss, 1.0);
       SolveResult rescaled = solve(x, y, parent, scaled, eps);
       SolveResult unscaled = solve(x, y, parent, concat, eps);
       assertTrue(rescaled.report().initialViolation() <= eps, loss.id() + " p=" + p + ": the rescaled start is converged: "
@@ -160,9 +160,9 @@ class WarmStartTest {
     for (int i = 0; i < m; i++) child[i] = i < half ? 0 : 1; // rows [0, half) from copy 0, the rest from copy 1
     java.util.Map<Integer, Integer> sizes = java.util.Map.of(0, m, 1, m);
     double[] bySize = a.clone();
-    WarmStart.apply(bySize, 2, WarmStart.factors(ODM, true, child, 2, 4, sizes));
+    WarmStart.apply(bySize, 2, WarmStart.factors(ODM, 2, 4, child, sizes));
     double[] byCount = a.clone();
-    WarmStart.apply(byCount, 2, WarmStart.factors(ODM, true, child, 2, 4));
+    WarmStart.apply(byCount, 2, WarmStart.factors(ODM, 2, 4, child, null));
     SolveResult sized = solve(one.x(), one.y(), ODM, bySize, eps);
     SolveResult counted = solve(one.x(), one.y(), ODM, byCount, eps);
     double optSized = solve(one.x(), one.y(), ODM, bySize, 1e-9).report().dualObjective();
@@ -208,9 +208,9 @@ class WarmStartTest {
         start[2 * k + 1] = concat[2 * i + 1];
       }
       double[] bySize = start.clone();
-      WarmStart.apply(bySize, 2, WarmStart.factors(ODM, true, child, 1, 3, sizes));
+      WarmStart.apply(bySize, 2, WarmStart.factors(ODM, 1, 3, child, sizes));
       double[] byCount = start.clone();
-      WarmStart.apply(byCount, 2, WarmStart.factors(ODM, true, child, 1, 3));
+      WarmStart.apply(byCount, 2, WarmStart.factors(ODM, 1, 3, child, null));
       SolveResult s = solve(x, y, ODM, bySize, 1e-9);
       SolveResult c = solve(x, y, ODM, byCount, 1e-9);
       assertEquals(s.report().dualObjective(), c.report().dualObjective(), 1e-7 * Math.abs(c.report().dualObjective()));
@@ -224,18 +224,18 @@ class WarmStartTest {
 
   @Test
   void blockLossAndFactors() {
-    assertEquals(Loss.hinge(8), WarmStart.blockLoss(Loss.hinge(2), 4, true));
-    assertEquals(Loss.squaredHinge(8), WarmStart.blockLoss(Loss.squaredHinge(2), 4, true));
-    assertEquals(Loss.hinge(2), WarmStart.blockLoss(Loss.hinge(2), 4, false));
-    assertEquals(ODM, WarmStart.blockLoss(ODM, 4, true), "ODM averages its loss over the block's rows already");
+    assertEquals(Loss.hinge(8), WarmStart.blockLoss(Loss.hinge(2), 4.0));
+    assertEquals(Loss.squaredHinge(8), WarmStart.blockLoss(Loss.squaredHinge(2), 4.0));
+    assertEquals(Loss.hinge(2), WarmStart.blockLoss(Loss.hinge(2), 1.0));
+    assertEquals(ODM, WarmStart.blockLoss(ODM, 4.0), "ODM averages its loss over the block's rows already");
     // hinge: B_parent / B_child; same C: 1; ODM: m_child / m_parent per row
     int[] child = {0, 0, 0, 1};
-    assertArrayEquals(new double[] {0.25, 0.25, 0.25, 0.25}, WarmStart.factors(HINGE, true, child, 4, 16));
-    assertArrayEquals(new double[] {1, 1, 1, 1}, WarmStart.factors(HINGE, false, child, 4, 16));
-    assertArrayEquals(new double[] {0.75, 0.75, 0.75, 0.25}, WarmStart.factors(ODM, true, child, 4, 16));
+    assertArrayEquals(new double[] {0.25, 0.25, 0.25, 0.25}, WarmStart.factors(HINGE, 4, 16, child, null));
+    assertArrayEquals(new double[] {1, 1, 1, 1}, WarmStart.factors(HINGE, 1, 1, child, null));
+    assertArrayEquals(new double[] {0.75, 0.75, 0.75, 0.25}, WarmStart.factors(ODM, 4, 16, child, null));
     // with the children's own sizes (re-clustering): m_child / m_parent, a child missing from them by its rows here
-    assertArrayEquals(new double[] {2.5, 2.5, 2.5, 0.25}, WarmStart.factors(ODM, true, child, 4, 16, java.util.Map.of(0, 10)));
-    assertThrows(IllegalArgumentException.class, () -> WarmStart.factors(HINGE, true, child, 4, 0));
+    assertArrayEquals(new double[] {2.5, 2.5, 2.5, 0.25}, WarmStart.factors(ODM, 4, 16, child, java.util.Map.of(0, 10)));
+    assertThrows(IllegalArgumentException.class, () -> WarmStart.factors(HINGE, 4, 0, child, null));
     // C factors (cFactor): the parent's over the children's for hinge, rows for ODM as before
     assertArrayEquals(new double[] {0.5, 0.5, 0.5, 0.5}, WarmStart.factors(HINGE, 2.5, 5.0, child, null));
     assertArrayEquals(new double[] {0.75, 0.75, 0.75, 0.25}, WarmStart.factors(ODM, 2.5, 5.0, child, null));

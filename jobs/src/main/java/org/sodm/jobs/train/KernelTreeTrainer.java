@@ -102,9 +102,10 @@ public final class KernelTreeTrainer implements Trainer {
                   spec.tree().smallBlocksC(rows), spec.tree().autoBlockC()) : ""));
     }
     boolean hinge = spec.loss() instanceof Loss.Hinge || spec.loss() instanceof Loss.SquaredHinge;
-    if (hinge && spec.blockScaledC() && spec.blockCFactor(levelBlocks.get(0), rows) < levelBlocks.get(0)) {
+    double bottomFactor = spec.blockCFactor(levelBlocks.get(0), rows);
+    if (hinge && spec.blockScaledC() && bottomFactor < levelBlocks.get(0)) {
       runner.note(String.format(Locale.ROOT, "block C      C times %.4g, not times the %d blocks: %,d rows > --block-c-rows %d, so each "
-          + "block weighs its errors as a problem of %,d rows (--block-c-rows 0: C B)", spec.blockCFactor(levelBlocks.get(0), rows),
+          + "block weighs its errors as a problem of %,d rows (--block-c-rows 0: C B)", bottomFactor,
           levelBlocks.get(0), rows, spec.tree().blockCRows(), spec.tree().blockCRows()));
     }
 
@@ -495,7 +496,7 @@ public final class KernelTreeTrainer implements Trainer {
   /** {@code m} with {@link CommonOffset}'s offset ({@code c}: the blocks' {C+, C-}); {@code say}: the line to print, or null. */
   private static KernelModel withCommonOffset(TrainContext ctx, KernelModel m, double[] c, String say) {
     long t0 = System.nanoTime();
-    CommonOffset.Result r = CommonOffset.of(m, c[0], c[1], CommonOffset.BUDGET);
+    CommonOffset.Result r = CommonOffset.of(m, c[0], c[1], CommonOffset.BUDGET, CommonOffset.MIN_USED);
     if (say != null && !Double.isNaN(r.offset())) {
       ctx.runner().say(say, String.format(Locale.ROOT, "one offset for the %d averaged blocks: %.6g from %,d SVs%s, "
           + "%,d distinct (blocks' mean %.6g)", m.blockCount(), r.offset(), r.supportVectors(), r.used() < r.supportVectors()

@@ -30,12 +30,6 @@ public final class TrainKeys {
   /** The rows of the tree's problem (the largest sub-problem's): with sodm.train.block.c.rows, the blocks' C ({@link #blockCFactor}). */
   static final String TREE_ROWS = "sodm.internal.train.tree.rows";
 
-  /** {@link TrainSpec#blockCFactor} for a level of {@code blocks} blocks, with the rows the driver set ({@link #TREE_ROWS}). */
-  static double blockCFactor(Configuration conf, org.sodm.jobs.spec.TrainSpec spec, int blocks) {
-    long rows = conf.getLong(TREE_ROWS, -1);
-    if (rows < 0) throw new IllegalStateException(TREE_ROWS + " is not set: the driver sets the tree's rows before any solve");
-    return spec.blockCFactor(blocks, rows);
-  }
   /** The training data's stored values per row (the driver's memory checks, {@link BlockMemory}). */
   static final String NONZEROS_PER_ROW = "sodm.internal.train.nonzeros.per.row";
   static final String LANDMARKS_DIR = "sodm.internal.train.landmarks";
@@ -59,6 +53,13 @@ public final class TrainKeys {
    * rows with a non-zero alpha (a block without any: its first row, so that the model still has the block).
    */
   static final String SUPPORT_ONLY = "sodm.internal.train.support.only";
+
+  /** {@link TrainSpec#blockCFactor} for a level of {@code blocks} blocks, with the rows the driver set ({@link #TREE_ROWS}). */
+  static double blockCFactor(Configuration conf, org.sodm.jobs.spec.TrainSpec spec, int blocks) {
+    long rows = conf.getLong(TREE_ROWS, -1);
+    if (rows < 0) throw new IllegalStateException(TREE_ROWS + " is not set: the driver sets the tree's rows before any solve");
+    return spec.blockCFactor(blocks, rows);
+  }
 
   static void setNuTasks(Configuration conf, double[] nu) {
     StringBuilder b = new StringBuilder();
