@@ -23,7 +23,10 @@
 # usage: bench/scale.sh [--sizes 100000,1000000,4000000] [--patterns synthetic,ijcnn1,skin] [--reps 3]
 #          [--variants auto,auto-1g,fixed,fixed-1g] [--fixed-rows 2048] [--max-block-rows 8192]
 #          [--peer-limit 1800] [--peer-max-rows N] [--no-peer] [--out DIR] [--scratch DIR] [--datasets DIR] [--no-commit-check]
+#          [--first-rep K]
 #        bench/scale.sh --summary DIR      re-print the summary of a run
+# --first-rep K numbers the reps K, K+1, ... and, when --out DIR already holds a run, adds its rows to DIR/runs.tsv
+# (config.txt records each run's commit and command): more reps of a series in a later session.
 # A full run (3 sizes up to 4e6 rows, 3 patterns, 3 reps) takes many hours on 2 cores; check the
 # script at small sizes first (--sizes 20000,40000 --reps 1).
 set -euo pipefail
@@ -32,7 +35,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 sizes="100000,1000000,4000000"; patterns="synthetic,ijcnn1,skin"; reps=3; variants="auto,auto-1g,fixed,fixed-1g"
 fixed_rows=2048; max_rows=8192; peer_limit=1800; peer_max_rows=0; peer=1; out=""; scratch="${TMPDIR:-/tmp}/sodm-scale"
-datasets="$root/../shared/datasets"; commit_check=1; summary_only=""; test_rows=20000
+datasets="$root/../shared/datasets"; commit_check=1; summary_only=""; test_rows=20000; first_rep=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
     --datasets) datasets="$2"; shift 2 ;;
     --no-commit-check) commit_check=0; shift ;;
     --summary) summary_only="$2"; shift 2 ;;
+    --first-rep) first_rep="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (--help)" >&2; exit 2 ;;
   esac
@@ -72,6 +76,8 @@ def f(x, fmt="%.2f"): return "–" if x is None else fmt % x
 print("# Scaling series (bench/scale.sh)\n")
 for k in ("timestamp", "host", "cpus", "load_start", "load_end", "sodm_commit", "commit_check", "command"):
     if k in cfg: print(f"- {k}: {cfg[k]}")
+for k in cfg:
+    if k.startswith("appended_"): print(f"- {k}: {cfg[k]}")
 print()
 for pat in dict.fromkeys(r["pattern"] for r in rows):
     pr = [r for r in rows if r["pattern"] == pat]
@@ -146,6 +152,15 @@ say "$chk"
 
 [ -z "$out" ] && out="$root/bench/results/scale-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out/logs" "$scratch"; out="$(cd "$out" && pwd)"
+[[ "$first_rep" =~ ^[1-9][0-9]*$ ]] || die "--first-rep must be a positive integer, got '$first_rep'"
+append=0; [ "$first_rep" -gt 1 ] && [ -s "$out/runs.tsv" ] && append=1
+if [ "$append" = 1 ]; then
+  if grep -q "^[^	]*	[^	]*	$first_rep	" "$out/runs.tsv"; then die "$out/runs.tsv already has rep $first_rep (--first-rep)"; fi
+  {
+    echo "appended_reps_from_$first_rep=$(date '+%Y-%m-%d %H:%M:%S %Z') commit $commit ($chk); load_start $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "appended_command_$first_rep=bench/scale.sh --sizes $sizes --patterns $patterns --reps $reps --first-rep $first_rep --variants $variants$([ "$peer" = 0 ] && echo ' --no-peer')"
+  } >>"$out/config.txt"
+else
 {
   echo "timestamp=$(date '+%Y-%m-%d %H:%M:%S %Z')"; echo "host=$(hostname)"; echo "cpus=$(nproc)"
   echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"; echo "sodm_commit=$commit"; echo "commit_check=$chk"
@@ -156,6 +171,7 @@ mkdir -p "$out/logs" "$scratch"; out="$(cd "$out" && pwd)"
   echo "data_skin=skin_nonskin deduplicated, seeded 80/20 (seed 1), svm-scale [0,1]; the training part enlarged with noise sigma 0.01; test: the 20%; C=32 gamma=32"
 } >"$out/config.txt"
 echo -e "pattern\trows\trep\tvariant\tfirst\twall\tcpu\trss_mb\texit\tacc\tmodel" >"$out/runs.tsv"
+fi
 
 unpack() { case "$1" in *.xz) xz -dc "$1" ;; *.bz2) bzip2 -dc "$1" ;; *) cat "$1" ;; esac; }
 declare -A PC=([synthetic]=4 [ijcnn1]=32 [skin]=32) PG=([synthetic]=1 [ijcnn1]=2 [skin]=32)
@@ -248,7 +264,7 @@ for pat in ${patterns//,/ }; do
   for n in ${sizes//,/ }; do
     data "$pat" "$n"
     over_before="${PEER_OVER[$pat]:-}"
-    for rep in $(seq 1 "$reps"); do
+    for rep in $(seq "$first_rep" $((first_rep + reps - 1))); do
       # odd reps: ours first; even reps: the peer first
       if [ $((rep % 2)) = 1 ]; then
         for v in ${variants//,/ }; do run_sodm "$pat" "$n" "$rep" "$v" ours; done
