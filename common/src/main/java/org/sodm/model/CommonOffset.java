@@ -16,9 +16,10 @@ import org.sodm.data.SparseVector;
  * the positives whose breakpoint is above b plus sum C_i of the negatives whose breakpoint is below, changes sign (the middle
  * of the interval when it is 0 on one). Cost: one decision value of the averaged model per distinct support vector; when support
  * vectors squared exceeds {@code budget} kernel evaluations, every k-th support vector (block order, then support-vector
- * order) stands for the rest, never fewer than {@code minUsed} of them ({@link #MIN_USED} in training), each class weighted to weigh what it weighs among all of them ({@link #classWeights}). Unweighted,
- * the estimate was noisy at many blocks: on 4,000,000 synthetic rows (163 blocks, 716,094 support vectors; the test set's best
- * offset about -6.74, 97.78%) it was -6.846 from the budget's 374 vectors and -6.636 from 2,052 (97.27% and 97.26%).
+ * order) stands for the rest, never fewer than {@code minUsed} of them ({@link #MIN_USED} in training), each class weighted
+ * to weigh what it weighs among all of them ({@link #classWeights}). Unweighted, the estimate was noisy at many blocks: on
+ * 4,000,000 synthetic rows (163 blocks, 716,094 support vectors; the test set's best offset about -6.74, 97.78%) it was
+ * -6.846 from the budget's 374 vectors and -6.636 from 2,052 (97.27% and 97.26%).
  */
 public final class CommonOffset {
   /** The default budget of kernel evaluations (2^28: ijcnn1's 4,260 support vectors squared are 2^24). */
