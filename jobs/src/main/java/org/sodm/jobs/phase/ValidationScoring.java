@@ -79,10 +79,10 @@ public final class ValidationScoring {
       job.setMapperClass(ScoringMapper.class);
       job.setNumReduceTasks(0);
       job.setOutputFormatClass(NullOutputFormat.class);
-      Jobs.run(job, "validation scoring");
+      org.apache.hadoop.mapreduce.Counters counters = Jobs.runCounting(job, "validation scoring");
       JOBS.incrementAndGet();
-      long rows = job.getCounters().findCounter(GROUP, "rows").getValue();
-      long correct = job.getCounters().findCounter(GROUP, "correct").getValue();
+      long rows = counters.findCounter(GROUP, "rows").getValue();
+      long correct = counters.findCounter(GROUP, "correct").getValue();
       return rows == 0 ? Double.NaN : (double) correct / rows;
     } finally {
       fs.delete(scratch, true);

@@ -124,6 +124,16 @@ public final class Jobs {
    * message a task reported through {@link JobFailure}, else the job's own failure info.
    */
   public static void run(Job job, String what) throws IOException {
+    runCounting(job, what);
+  }
+
+  /**
+   * {@link #run}, returning the job's counters. A small local job runs in this process ({@link InProcessJob}: the same
+   * tasks and files without LocalJobRunner's set-up), any other through Hadoop.
+   */
+  public static org.apache.hadoop.mapreduce.Counters runCounting(Job job, String what) throws IOException {
+    List<org.apache.hadoop.mapreduce.InputSplit> splits = InProcessJob.accepts(job);
+    if (splits != null) return runInProcess(job, what, splits);
     boolean ok;
     try {
       noJarCopyInLocalMode(job);
@@ -134,7 +144,7 @@ public final class Jobs {
     } catch (ClassNotFoundException e) {
       throw new IOException(what + ": " + e, e);
     }
-    if (ok) return;
+    if (ok) return job.getCounters();
     List<String> msgs = JobFailure.read(job.getConfiguration());
     if (!msgs.isEmpty()) throw new SodmException(msgs.get(0));
     Throwable local = LocalFailures.take(job.getJobID() == null ? "" : job.getJobID().toString());
@@ -150,5 +160,17 @@ public final class Jobs {
       // no status available
     }
     throw new SodmException(what + " failed" + (info == null || info.isBlank() ? "" : ": " + info));
+  }
+
+  private static org.apache.hadoop.mapreduce.Counters runInProcess(Job job, String what, List<org.apache.hadoop.mapreduce.InputSplit> splits)
+      throws IOException {
+    try {
+      return InProcessJob.run(job, splits);
+    } catch (Throwable t) {
+      if (t instanceof InterruptedException) Thread.currentThread().interrupt();
+      List<String> msgs = JobFailure.read(job.getConfiguration());
+      if (!msgs.isEmpty()) throw new SodmException(msgs.get(0), t);
+      throw new SodmException(what + " failed: " + Causes.describe(t, what), t);
+    }
   }
 }

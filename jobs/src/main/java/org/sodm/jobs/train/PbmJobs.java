@@ -317,6 +317,7 @@ final class PbmJobs {
     job.setPartitionerClass(BlockKey.ByBlock.class);
     job.setSortComparatorClass(BlockKey.Comparator.class);
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
+    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job); // (block, id): one record per row and block
     job.setReducerClass(DirectionReducer.class);
     job.setNumReduceTasks(blocks);
     job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);

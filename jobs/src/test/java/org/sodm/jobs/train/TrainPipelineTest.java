@@ -86,6 +86,12 @@ class TrainPipelineTest {
     ModelRecord ra = ModelFiles.readRecord(conf, a.modelPath());
     ModelRecord rb = ModelFiles.readRecord(conf, b.modelPath());
     assertEquals(coefficients(ra), coefficients(rb));
+    // and through LocalJobRunner: the jobs above ran in this process (small local inputs), the same model either way
+    conf.setLong(org.sodm.jobs.support.InProcessJob.MAX_BYTES, 0);
+    TrainPipeline.Result c = train("m3", false, LocalConf.sampleData("svmguide1.t").toString());
+    assertEquals(coefficients(ra), coefficients(ModelFiles.readRecord(conf, c.modelPath())));
+    assertEquals(acc, c.levels().get(c.levels().size() - 1).getValidationAccuracy(), "validation scoring's counters");
+    conf.unset(org.sodm.jobs.support.InProcessJob.MAX_BYTES);
 
     // the predict job gives the accuracy the driver measured, from a re-read model
     PredictJob.Result p = PredictJob.run(conf, a.modelPath(), List.of(LocalConf.sampleData("svmguide1.t").toString()),
