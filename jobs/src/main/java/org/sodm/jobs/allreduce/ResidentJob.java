@@ -143,13 +143,14 @@ public final class ResidentJob {
         tracker.begin(s, k + extra, conf.getBoolean(AllReduceKeys.TEST_INTRUDE, false));
         String reason;
         List<String> msgs;
+        Jobs.Submitted[] submitted = {null};
         try {
-          reason = submitAndWait(job, tracker, s, k + extra, rendezvous, listener, local);
+          reason = submitAndWait(job, submitted, tracker, s, k + extra, rendezvous, listener, local);
           msgs = reason == null ? List.of() : JobFailure.read(conf);
         } finally {
           fs.delete(failures, true);
         }
-        refused += counter(job);
+        refused += counter(submitted[0], job.getJobName());
         if (reason == null) {
           FsCheckpoints.Committed last = FsCheckpoints.latest(base, ckptDir);
           if (last == null || !last.done()) throw new SodmException(name + ": the job succeeded but left no final state in " + ckptDir);
@@ -172,15 +173,15 @@ public final class ResidentJob {
   }
 
   /** Null when the job succeeded, else why it failed ("" when nobody said). A rendezvous timeout throws. */
-  private static String submitAndWait(Job job, Tracker tracker, int s, int k, double rendezvous, Listener listener, boolean local)
-      throws IOException {
+  private static String submitAndWait(Job job, Jobs.Submitted[] submitted, Tracker tracker, int s, int k, double rendezvous, Listener listener,
+      boolean local) throws IOException {
     long t0 = System.nanoTime();
     try {
-      org.sodm.jobs.support.Jobs.noJarCopyInLocalMode(job);
-      job.submit();
+      Jobs.Submitted run = Jobs.submit(job);
+      submitted[0] = run;
       long abortedAt = -1;
       long checked = System.nanoTime();
-      while (!job.isComplete()) {
+      while (!run.isComplete()) {
         deliver(tracker, s, listener);
         if (System.nanoTime() - checked > 1_000_000_000L && tracker.failure() == null) {
           // a task that failed before it could reach the tracker left a note: stop the others (LocalJobRunner
@@ -201,37 +202,35 @@ public final class ResidentJob {
           if (!notes.isEmpty()) msg += "; a task reported: " + notes.get(0);
           logLocalTasks();
           tracker.abort(msg);
-          job.killJob();
-          awaitEnd(job, tracker, local, 30);
+          run.kill();
+          awaitEnd(run, tracker, local, 30);
           throw new SodmException(msg);
         }
         if (tracker.failure() != null) {
           if (abortedAt < 0) abortedAt = System.nanoTime();
-          else if ((System.nanoTime() - abortedAt) / 1e9 > 30) job.killJob(); // a task hangs after the abort
+          else if ((System.nanoTime() - abortedAt) / 1e9 > 30) run.kill(); // a task hangs after the abort
         }
         Thread.sleep(20);
       }
-      if (local && !LocalTasks.awaitNone(tracker.address(), 30, job.isSuccessful() ? 0 : 100)) {
+      if (local && !LocalTasks.awaitNone(tracker.address(), 30, run.isSuccessful() ? 0 : 100)) {
         LOG.warn("{}: {} local map task(s) still running 30 s after the job ended", job.getJobName(), LocalTasks.active(tracker.address()));
       }
       deliver(tracker, s, listener);
-      if (job.isSuccessful()) return null;
+      if (run.isSuccessful()) return null;
       String why = tracker.failure();
       if (why != null) return why;
-      String info = job.getStatus().getFailureInfo();
-      return info == null || info.isBlank() || "NA".equals(info) ? "" : info;
+      return run.failureInfo();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while running " + job.getJobName(), e);
-    } catch (ClassNotFoundException e) {
-      throw new IOException(job.getJobName() + ": " + e, e);
     }
   }
 
   /** Local mode: where the map task threads are (a rendezvous that does not complete there is a bug to diagnose). */
   private static void logLocalTasks() {
     for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
-      if (!e.getKey().getName().contains("LocalJobRunner Map Task")) continue;
+      String thread = e.getKey().getName();
+      if (!thread.contains("LocalJobRunner Map Task") && !thread.startsWith(org.sodm.jobs.support.InProcessJob.THREAD_NAME)) continue;
       StringBuilder sb = new StringBuilder();
       for (StackTraceElement f : e.getValue()) sb.append("\n    at ").append(f);
       LOG.warn("rendezvous failed; local map task thread {}:{}", e.getKey().getName(), sb);
@@ -244,11 +243,12 @@ public final class ResidentJob {
     }
   }
 
-  private static long counter(Job job) {
+  private static long counter(Jobs.Submitted run, String name) {
+    if (run == null) return 0;
     try {
-      return job.getCounters().findCounter("sodm.allreduce", "refused connections").getValue();
+      return run.counters().findCounter("sodm.allreduce", "refused connections").getValue();
     } catch (IOException | RuntimeException e) {
-      LOG.debug("no counters for {}", job.getJobName(), e);
+      LOG.debug("no counters for {}", name, e);
       return 0;
     }
   }
@@ -257,12 +257,12 @@ public final class ResidentJob {
    * Waits (at most {@code seconds}) for a killed job's tasks to end, so none writes into the work directory after we
    * return: the job's completion, and in local mode the map threads themselves (LocalJobRunner does not wait for them).
    */
-  private static void awaitEnd(Job job, Tracker tracker, boolean local, double seconds) throws IOException, InterruptedException {
+  private static void awaitEnd(Jobs.Submitted run, Tracker tracker, boolean local, double seconds) throws IOException, InterruptedException {
     long t0 = System.nanoTime();
-    while (!job.isComplete() && (System.nanoTime() - t0) / 1e9 < seconds) Thread.sleep(50);
+    while (!run.isComplete() && (System.nanoTime() - t0) / 1e9 < seconds) Thread.sleep(50);
     double left = Math.max(1, seconds - (System.nanoTime() - t0) / 1e9);
     if (local && !LocalTasks.awaitNone(tracker.address(), left, 100)) {
-      LOG.warn("{}: {} local map task(s) still running after the kill", job.getJobName(), LocalTasks.active(tracker.address()));
+      LOG.warn("{}: {} local map task(s) still running after the kill", tracker.address(), LocalTasks.active(tracker.address()));
     }
   }
 }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -66,6 +68,8 @@ public final class InProcessJob {
   /** Set by a job whose map output keys are all distinct (see {@link #distinctMapKeys}). */
   static final String DISTINCT_KEYS = "sodm.internal.map.keys.distinct";
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
+  /** The name of the threads that run the tasks. */
+  public static final String THREAD_NAME = "sodm in-process task";
   private static final String ID = "inprocess" + ProcessHandle.current().pid();
 
   private InProcessJob() {}
@@ -110,6 +114,11 @@ public final class InProcessJob {
 
   /** Runs {@code job} on {@code splits} (from {@link #accepts}); its counters, or the failure of its first failed task. */
   static Counters run(Job job, List<InputSplit> splits) throws Throwable {
+    return run(job, splits, ConcurrentHashMap.newKeySet());
+  }
+
+  /** {@link #run}, each task thread added to {@code workers} as it starts. */
+  private static Counters run(Job job, List<InputSplit> splits, Set<Thread> workers) throws Throwable {
     JobConf conf = new JobConf(job.getConfiguration());
     JobID id = new JobID(ID, SEQUENCE.incrementAndGet());
     conf.set(MRJobConfig.ID, id.toString());
@@ -130,14 +139,14 @@ public final class InProcessJob {
           return outputs[m].counters;
         });
       }
-      runAll(maps, conf.getInt("mapreduce.local.map.tasks.maximum", 1), counters);
+      runAll(maps, conf.getInt("mapreduce.local.map.tasks.maximum", 1), counters, workers);
       if (reduces > 0) {
         List<Task> reducers = new ArrayList<>();
         for (int r = 0; r < reduces; r++) {
           int p = r;
           reducers.add(() -> reduce(conf, id, p, outputs));
         }
-        runAll(reducers, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1), counters);
+        runAll(reducers, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1), counters, workers);
       }
       jobCommitter.commitJob(jc);
       return counters;
@@ -151,12 +160,67 @@ public final class InProcessJob {
     }
   }
 
+  /** Starts {@code job} on {@code splits} (from {@link #accepts}) on a thread of its own; the caller polls the handle. */
+  static Running start(Job job, List<InputSplit> splits) {
+    Running r = new Running(job.getJobName());
+    Thread t = new Thread(() -> {
+      try {
+        r.counters = run(job, splits, r.workers);
+      } catch (Throwable e) {
+        r.failure = e;
+      } finally {
+        r.done = true;
+      }
+    }, THREAD_NAME + " driver");
+    t.setDaemon(true);
+    r.workers.add(t);
+    t.start();
+    return r;
+  }
+
+  /** A job {@link #start}ed in this process. */
+  static final class Running {
+    private final String name;
+    private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
+    private volatile boolean done;
+    private volatile Counters counters;
+    private volatile Throwable failure;
+
+    private Running(String name) {
+      this.name = name;
+    }
+
+    boolean isComplete() {
+      return done;
+    }
+
+    boolean isSuccessful() {
+      return done && failure == null;
+    }
+
+    /** Why it failed ("" while it has not), the first failed task's cause first. */
+    String failureInfo() {
+      Throwable f = failure;
+      return f == null ? "" : Causes.describe(f, name);
+    }
+
+    Counters counters() {
+      Counters c = counters;
+      return c == null ? new Counters() : c;
+    }
+
+    /** Interrupts its threads (the tasks end as their code answers an interrupt). */
+    void kill() {
+      for (Thread t : workers) t.interrupt();
+    }
+  }
+
   private interface Task {
     Counters call() throws Exception;
   }
 
   /** Runs the tasks on up to {@code threads} threads, adding their counters; the first failure (by task order) is thrown. */
-  private static void runAll(List<Task> tasks, int threads, Counters counters) throws Throwable {
+  private static void runAll(List<Task> tasks, int threads, Counters counters, Set<Thread> workers) throws Throwable {
     if (tasks.isEmpty()) return;
     int n = Math.max(1, Math.min(threads, tasks.size()));
     if (n == 1) {
@@ -164,8 +228,9 @@ public final class InProcessJob {
       return;
     }
     ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
-      Thread th = new Thread(r, "sodm in-process task");
+      Thread th = new Thread(r, THREAD_NAME);
       th.setDaemon(true);
+      workers.add(th);
       return th;
     });
     try {

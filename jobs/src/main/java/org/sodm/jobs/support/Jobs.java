@@ -173,4 +173,94 @@ public final class Jobs {
       throw new SodmException(what + " failed: " + Causes.describe(t, what), t);
     }
   }
+
+  /** A job running in the background: through Hadoop, or (a small local job) in this process. */
+  public interface Submitted {
+    boolean isComplete() throws IOException;
+
+    boolean isSuccessful() throws IOException;
+
+    void kill() throws IOException;
+
+    /** Why it failed ("" when nobody said or it has not). */
+    String failureInfo() throws IOException;
+
+    org.apache.hadoop.mapreduce.Counters counters() throws IOException;
+
+    /** The job's id: Hadoop's, or null in this process. */
+    String id();
+  }
+
+  /** Starts {@code job} without waiting: in this process when {@link InProcessJob#accepts} it, else through Hadoop. */
+  public static Submitted submit(Job job) throws IOException {
+    List<org.apache.hadoop.mapreduce.InputSplit> splits = InProcessJob.accepts(job);
+    if (splits != null) {
+      InProcessJob.Running r = InProcessJob.start(job, splits);
+      return new Submitted() {
+        public boolean isComplete() {
+          return r.isComplete();
+        }
+
+        public boolean isSuccessful() {
+          return r.isSuccessful();
+        }
+
+        public void kill() {
+          r.kill();
+        }
+
+        public String failureInfo() {
+          return r.failureInfo();
+        }
+
+        public org.apache.hadoop.mapreduce.Counters counters() {
+          return r.counters();
+        }
+
+        public String id() {
+          return null;
+        }
+      };
+    }
+    noJarCopyInLocalMode(job);
+    try {
+      job.submit();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while submitting " + job.getJobName(), e);
+    } catch (ClassNotFoundException e) {
+      throw new IOException(job.getJobName() + ": " + e, e);
+    }
+    return new Submitted() {
+      public boolean isComplete() throws IOException {
+        return job.isComplete();
+      }
+
+      public boolean isSuccessful() throws IOException {
+        return job.isSuccessful();
+      }
+
+      public void kill() throws IOException {
+        job.killJob();
+      }
+
+      public String failureInfo() throws IOException {
+        try {
+          String info = job.getStatus().getFailureInfo();
+          return info == null || info.isBlank() || "NA".equals(info) ? "" : info;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", e);
+        }
+      }
+
+      public org.apache.hadoop.mapreduce.Counters counters() throws IOException {
+        return job.getCounters();
+      }
+
+      public String id() {
+        return job.getJobID() == null ? null : job.getJobID().toString();
+      }
+    };
+  }
 }
