@@ -59,7 +59,8 @@ import org.apache.hadoop.util.ReflectionUtils;
  * <p>Which jobs: {@link #accepts}: local framework, {@value #MAX_BYTES} (default 64 MB; 0 turns this runner off) not
  * exceeded by the splits' total length, no combiner, and for a job with reducers, map output keys that are all distinct
  * ({@link #distinctMapKeys}): each reducer then sees its records in the sort order alone, as under LocalJobRunner (whose
- * order among equal keys is that of its spills and merges). The map output is held in memory (about the input's size).
+ * order among equal keys is that of its spills and merges). The map output is held in memory: a job with reducers
+ * declares how many copies of a row its map may send, and the bound applies to the input times that.
  */
 public final class InProcessJob {
   /** Largest total input (bytes of the job's splits) a local job runs in process; 0: never. */
@@ -67,6 +68,8 @@ public final class InProcessJob {
   public static final long DEFAULT_MAX_BYTES = 64L << 20;
   /** Set by a job whose map output keys are all distinct (see {@link #distinctMapKeys}). */
   static final String DISTINCT_KEYS = "sodm.internal.map.keys.distinct";
+  /** How many copies of its input such a job's map output holds at most (see {@link #distinctMapKeys}). */
+  static final String COPIES = "sodm.internal.map.output.copies";
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
   /** The name of the threads that run the tasks. */
   public static final String THREAD_NAME = "sodm in-process task";
@@ -74,9 +77,14 @@ public final class InProcessJob {
 
   private InProcessJob() {}
 
-  /** Declares that no two map output records of {@code job} have equal keys (the reducers' input order is then defined). */
-  public static void distinctMapKeys(Job job) {
+  /**
+   * Declares that no two map output records of {@code job} have equal keys (the reducers' input order is then defined) and
+   * that its map output is at most about {@code copies} times its input (a row sent to that many blocks): the shuffle
+   * is held in memory, so such a job runs in process only when copies x its input is within {@value #MAX_BYTES}.
+   */
+  public static void distinctMapKeys(Job job, int copies) {
     job.getConfiguration().setBoolean(DISTINCT_KEYS, true);
+    job.getConfiguration().setInt(COPIES, Math.max(1, copies));
   }
 
   /** The splits of a job this runner takes, in task order; null when it does not take it (LocalJobRunner runs it). */
@@ -94,6 +102,7 @@ public final class InProcessJob {
       long total = 0;
       for (InputSplit s : splits) total += s.getLength();
       if (total > max) return null;
+      if (job.getNumReduceTasks() > 0 && (double) total * conf.getInt(COPIES, 1) > max) return null; // the shuffle in memory
       InputSplit[] sorted = splits.toArray(new InputSplit[0]);
       // JobSubmitter's order (largest first, stable): the map task ids and so the part file names
       Arrays.sort(sorted, (a, b) -> {

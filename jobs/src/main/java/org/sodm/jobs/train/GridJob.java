@@ -129,7 +129,7 @@ final class GridJob {
     job.setPartitionerClass(BlockKey.ByBlock.class);
     job.setSortComparatorClass(BlockKey.Comparator.class);
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
-    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job); // (block, id): one record per row and block
+    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job, log2g.length * folds); // (block, id): a row once per block it is in
     job.setReducerClass(GridReducer.class);
     job.setNumReduceTasks(SolveJob.reducers(conf, log2g.length * folds));
     job.setOutputKeyClass(Text.class);

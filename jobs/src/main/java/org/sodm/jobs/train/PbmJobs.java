@@ -317,7 +317,7 @@ final class PbmJobs {
     job.setPartitionerClass(BlockKey.ByBlock.class);
     job.setSortComparatorClass(BlockKey.Comparator.class);
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
-    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job); // (block, id): one record per row and block
+    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job, 1); // (block, id): a row once per block it is in
     job.setReducerClass(DirectionReducer.class);
     job.setNumReduceTasks(blocks);
     job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);

@@ -68,7 +68,7 @@ final class SolveJob {
     job.setPartitionerClass(BlockKey.ByBlock.class);
     job.setSortComparatorClass(BlockKey.Comparator.class);
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
-    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job); // (block, id): one record per row and block
+    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job, TrainKeys.subproblems(conf)); // (block, id): a row once per block it is in
     job.setReducerClass(BlockSolveReducer.class);
     job.setNumReduceTasks(reducers(conf, blocks * TrainKeys.subproblems(conf))); // every sub-problem's blocks in the same job
     job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);

@@ -149,7 +149,7 @@ class InProcessJobTest {
     j.setPartitionerClass(BlockKey.ByBlock.class);
     j.setSortComparatorClass(BlockKey.Comparator.class);
     j.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
-    InProcessJob.distinctMapKeys(j);
+    InProcessJob.distinctMapKeys(j, 1);
     j.setReducerClass(Concat.class);
     j.setNumReduceTasks(3);
     j.setOutputKeyClass(Text.class);
@@ -245,8 +245,14 @@ class InProcessJobTest {
     Job reduce = job(conf(true), Upper.class, tmp.resolve("o4"));
     reduce.setNumReduceTasks(2);
     assertNull(InProcessJob.accepts(reduce), "reducers whose keys may repeat: the order among equal keys is LocalJobRunner's");
-    InProcessJob.distinctMapKeys(reduce);
+    InProcessJob.distinctMapKeys(reduce, 1);
     assertNotNull(InProcessJob.accepts(reduce));
+    reduce.getConfiguration().setLong(InProcessJob.MAX_BYTES, 2 * total);
+    InProcessJob.distinctMapKeys(reduce, 2);
+    assertNotNull(InProcessJob.accepts(reduce), "two copies of 53 bytes held in memory: within 106");
+    InProcessJob.distinctMapKeys(reduce, 3);
+    assertNull(InProcessJob.accepts(reduce), "a map that sends each row to 3 blocks: 159 bytes of shuffle above the bound");
+    InProcessJob.distinctMapKeys(reduce, 1);
     reduce.setCombinerClass(Reducer.class);
     assertNull(InProcessJob.accepts(reduce), "a combiner");
 
