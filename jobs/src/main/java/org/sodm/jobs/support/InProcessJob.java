@@ -188,7 +188,7 @@ public final class InProcessJob {
   }
 
   /** A job {@link #start}ed in this process. */
-  static final class Running {
+  static final class Running implements Jobs.Submitted {
     private final String name;
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
     private volatile boolean done;
@@ -199,27 +199,32 @@ public final class InProcessJob {
       this.name = name;
     }
 
-    boolean isComplete() {
+    @Override
+    public boolean isComplete() {
       return done;
     }
 
-    boolean isSuccessful() {
+    @Override
+    public boolean isSuccessful() {
       return done && failure == null;
     }
 
     /** Why it failed ("" while it has not), the first failed task's cause first. */
-    String failureInfo() {
+    @Override
+    public String failureInfo() {
       Throwable f = failure;
       return f == null ? "" : Causes.describe(f, name);
     }
 
-    Counters counters() {
+    @Override
+    public Counters counters() {
       Counters c = counters;
       return c == null ? new Counters() : c;
     }
 
     /** Interrupts its threads (the tasks end as their code answers an interrupt). */
-    void kill() {
+    @Override
+    public void kill() {
       for (Thread t : workers) t.interrupt();
     }
   }

@@ -186,41 +186,13 @@ public final class Jobs {
     String failureInfo() throws IOException;
 
     org.apache.hadoop.mapreduce.Counters counters() throws IOException;
-
-    /** The job's id: Hadoop's, or null in this process. */
-    String id();
   }
 
   /** Starts {@code job} without waiting: in this process when {@link InProcessJob#accepts} it, else through Hadoop. */
   public static Submitted submit(Job job) throws IOException {
     List<org.apache.hadoop.mapreduce.InputSplit> splits = InProcessJob.accepts(job);
     if (splits != null) {
-      InProcessJob.Running r = InProcessJob.start(job, splits);
-      return new Submitted() {
-        public boolean isComplete() {
-          return r.isComplete();
-        }
-
-        public boolean isSuccessful() {
-          return r.isSuccessful();
-        }
-
-        public void kill() {
-          r.kill();
-        }
-
-        public String failureInfo() {
-          return r.failureInfo();
-        }
-
-        public org.apache.hadoop.mapreduce.Counters counters() {
-          return r.counters();
-        }
-
-        public String id() {
-          return null;
-        }
-      };
+      return InProcessJob.start(job, splits);
     }
     noJarCopyInLocalMode(job);
     try {
@@ -256,10 +228,6 @@ public final class Jobs {
 
       public org.apache.hadoop.mapreduce.Counters counters() throws IOException {
         return job.getCounters();
-      }
-
-      public String id() {
-        return job.getJobID() == null ? null : job.getJobID().toString();
       }
     };
   }
