@@ -20,10 +20,13 @@ public final class StatsAccumulator {
   private long nonZeros;
   private long badRecords;
   private final FeatureSlots slots = new FeatureSlots();
-  private double[] min = new double[16];
-  private double[] max = new double[16];
-  private double[] sum = new double[16];
-  private long[] nnz = new long[16];
+  /**
+   * Per slot f, four values side by side: minimum {@code acc[4f]}, maximum {@code acc[4f+1]}, sum {@code acc[4f+2]} and the
+   * number of rows that store the feature {@code acc[4f+3]} (a count, exact in a double below 2^53). One cache line per stored
+   * value: with four separate arrays, a row's features at random slots of 100,000 missed the cache four times each (a sixth
+   * of an ingest task on the 1M x 100k set).
+   */
+  private double[] acc = new double[4 * 16];
   /** label -> {count, firstSeen}; firstSeen of the earliest (by the caller's order) occurrence. */
   private final Map<String, Object[]> labels = new TreeMap<>(Labels.ORDER);
   /**
@@ -58,28 +61,23 @@ public final class StatsAccumulator {
     for (int k = 0; k < idx.length; k++) accumulate(slot(idx[k]), v[k], v[k], v[k], 1);
   }
 
-  private void accumulate(int f, double lo, double hi, double s, long n) {
-    if (nnz[f] == 0) {
-      min[f] = lo;
-      max[f] = hi;
+  private void accumulate(int f, double lo, double hi, double s, double n) {
+    int a = 4 * f;
+    if (acc[a + 3] == 0) {
+      acc[a] = lo;
+      acc[a + 1] = hi;
     } else {
-      if (lo < min[f]) min[f] = lo;
-      if (hi > max[f]) max[f] = hi;
+      if (lo < acc[a]) acc[a] = lo;
+      if (hi > acc[a + 1]) acc[a + 1] = hi;
     }
-    sum[f] += s;
-    nnz[f] += n;
+    acc[a + 2] += s;
+    acc[a + 3] += n;
   }
 
   /** The slot of a feature index, the per-slot arrays grown to hold it. */
   private int slot(int index) {
     int f = slots.slot(index);
-    if (f >= min.length) {
-      int cap = 2 * min.length;
-      min = Arrays.copyOf(min, cap);
-      max = Arrays.copyOf(max, cap);
-      sum = Arrays.copyOf(sum, cap);
-      nnz = Arrays.copyOf(nnz, cap);
-    }
+    if (4 * f >= acc.length) acc = Arrays.copyOf(acc, 2 * acc.length);
     return f;
   }
 
@@ -120,7 +118,7 @@ public final class StatsAccumulator {
     int[][] theirs = o.slots.sorted();
     for (int k = 0; k < theirs[0].length; k++) {
       int g = theirs[1][k];
-      accumulate(slot(theirs[0][k]), o.min[g], o.max[g], o.sum[g], o.nnz[g]);
+      accumulate(slot(theirs[0][k]), o.acc[4 * g], o.acc[4 * g + 1], o.acc[4 * g + 2], o.acc[4 * g + 3]);
     }
     for (Map.Entry<String, Object[]> e : o.labels.entrySet()) {
       Object[] v = e.getValue();
@@ -149,13 +147,14 @@ public final class StatsAccumulator {
     int[][] sorted = slots.sorted();
     for (int k = 0; k < sorted[0].length; k++) {
       int f = sorted[1][k];
-      double lo = min[f];
-      double hi = max[f];
-      if (nnz[f] < rows) {
+      double lo = acc[4 * f];
+      double hi = acc[4 * f + 1];
+      long count = (long) acc[4 * f + 3];
+      if (count < rows) {
         lo = Math.min(lo, 0);
         hi = Math.max(hi, 0);
       }
-      fs.add(new FeatureStat(sorted[0][k], lo, hi, sum[f], nnz[f]));
+      fs.add(new FeatureStat(sorted[0][k], lo, hi, acc[4 * f + 2], count));
     }
     return new FeatureStats(rows, slots.maxIndex(), nonZeros, badRecords, lc, fs);
   }
@@ -195,7 +194,7 @@ public final class StatsAccumulator {
     b.putInt(sorted[0].length);
     for (int k = 0; k < sorted[0].length; k++) {
       int f = sorted[1][k];
-      b.putInt(sorted[0][k]).putDouble(min[f]).putDouble(max[f]).putDouble(sum[f]).putLong(nnz[f]);
+      b.putInt(sorted[0][k]).putDouble(acc[4 * f]).putDouble(acc[4 * f + 1]).putDouble(acc[4 * f + 2]).putLong((long) acc[4 * f + 3]);
     }
     if (b.hasRemaining()) throw new IllegalStateException("statistics encoding: " + b.remaining() + " bytes unused");
     return b.array();
@@ -227,10 +226,10 @@ public final class StatsAccumulator {
         if (index <= previous) throw new java.io.IOException("statistics: feature " + index + " after " + previous);
         previous = index;
         int f = a.slot(index);
-        a.min[f] = b.getDouble();
-        a.max[f] = b.getDouble();
-        a.sum[f] = b.getDouble();
-        a.nnz[f] = b.getLong();
+        a.acc[4 * f] = b.getDouble();
+        a.acc[4 * f + 1] = b.getDouble();
+        a.acc[4 * f + 2] = b.getDouble();
+        a.acc[4 * f + 3] = b.getLong();
       }
       if (b.hasRemaining()) throw new java.io.IOException("statistics: " + b.remaining() + " bytes after the last feature");
       return a;
