@@ -299,9 +299,11 @@ public enum Param {
   LOCAL_PARALLELISM("sodm.local.parallelism", "0", Group.RUNTIME, Type.integer(0, 4096), null, null,
       "Local mode: map and reduce tasks run at once (0 = all cores)."),
   LOCAL_INPROCESS_MAX_BYTES("sodm.local.inprocess.max.bytes", "67108864", Group.RUNTIME, Type.integer(0, Long.MAX_VALUE), null, null,
-      "Local mode: a job whose input splits total at most this many bytes runs its tasks on this process's threads without "
-          + "LocalJobRunner (the same tasks, outputs and model; no staging directory, job.xml, sort buffer or spilled map output: "
-          + "0.3-0.4 s less per job); larger jobs, and jobs whose reducers would see equal keys, go through LocalJobRunner. 0: never."),
+      "Local mode: map-only jobs, and jobs with reducers whose shuffle (input splits times the copies of a row the map may send) "
+          + "totals at most this many bytes, run their tasks on this process's threads without LocalJobRunner (the same tasks, "
+          + "outputs and model; no staging directory, job.xml, sort buffer or spilled map output: 0.3-0.4 s less per job); larger "
+          + "jobs with reducers, and jobs whose reducers would see equal keys, go through LocalJobRunner. 0: every job through "
+          + "LocalJobRunner."),
   LOCAL_FS_IMPL("fs.file.impl", "org.sodm.jobs.support.NioLocalFileSystem", Group.RUNTIME, Type.text("a class name", v -> !v.isBlank()),
       null, null, "Hadoop key: the file: file system. Hadoop's checksummed local file system with permissions set and read through "
           + "java.nio instead of a chmod / ls child process per file when the native hadoop library is absent (thousands per "

@@ -236,10 +236,8 @@ class InProcessJobTest {
       }
     }).sum();
     Configuration small = conf(true);
-    small.setLong(InProcessJob.MAX_BYTES, total - 1);
-    assertNull(InProcessJob.accepts(mapOnly(small, "o2")), "input above the bound");
-    small.setLong(InProcessJob.MAX_BYTES, total);
-    assertNotNull(InProcessJob.accepts(mapOnly(small, "o2b")), "input at the bound");
+    small.setLong(InProcessJob.MAX_BYTES, 1);
+    assertNotNull(InProcessJob.accepts(mapOnly(small, "o2")), "a map-only job above the bound: it holds no shuffle");
     assertNull(InProcessJob.accepts(mapOnly(conf(false), "o3")), "turned off");
 
     Job reduce = job(conf(true), Upper.class, tmp.resolve("o4"));
@@ -247,6 +245,10 @@ class InProcessJobTest {
     assertNull(InProcessJob.accepts(reduce), "reducers whose keys may repeat: the order among equal keys is LocalJobRunner's");
     InProcessJob.distinctMapKeys(reduce, 1);
     assertNotNull(InProcessJob.accepts(reduce));
+    reduce.getConfiguration().setLong(InProcessJob.MAX_BYTES, total - 1);
+    assertNull(InProcessJob.accepts(reduce), "a shuffle of 53 bytes above a bound of 52");
+    reduce.getConfiguration().setLong(InProcessJob.MAX_BYTES, total);
+    assertNotNull(InProcessJob.accepts(reduce), "a shuffle of 53 bytes at the bound");
     reduce.getConfiguration().setLong(InProcessJob.MAX_BYTES, 2 * total);
     InProcessJob.distinctMapKeys(reduce, 2);
     assertNotNull(InProcessJob.accepts(reduce), "two copies of 53 bytes held in memory: within 106");
