@@ -143,14 +143,15 @@ public final class ResidentJob {
         tracker.begin(s, k + extra, conf.getBoolean(AllReduceKeys.TEST_INTRUDE, false));
         String reason;
         List<String> msgs;
-        Jobs.Submitted[] submitted = {null};
+        Jobs.Submitted run = null;
         try {
-          reason = submitAndWait(job, submitted, tracker, s, k + extra, rendezvous, listener, local);
+          run = Jobs.submit(job);
+          reason = await(run, job, tracker, s, k + extra, rendezvous, listener, local);
           msgs = reason == null ? List.of() : JobFailure.read(conf);
         } finally {
           fs.delete(failures, true);
         }
-        refused += counter(submitted[0], job.getJobName());
+        refused += counter(run, job.getJobName());
         if (reason == null) {
           FsCheckpoints.Committed last = FsCheckpoints.latest(base, ckptDir);
           if (last == null || !last.done()) throw new SodmException(name + ": the job succeeded but left no final state in " + ckptDir);
@@ -172,13 +173,11 @@ public final class ResidentJob {
     }
   }
 
-  /** Null when the job succeeded, else why it failed ("" when nobody said). A rendezvous timeout throws. */
-  private static String submitAndWait(Job job, Jobs.Submitted[] submitted, Tracker tracker, int s, int k, double rendezvous, Listener listener,
+  /** Waits for the submitted {@code run} of {@code job}: null when it succeeded, else why it failed ("" when nobody said). A rendezvous timeout throws. */
+  private static String await(Jobs.Submitted run, Job job, Tracker tracker, int s, int k, double rendezvous, Listener listener,
       boolean local) throws IOException {
     long t0 = System.nanoTime();
     try {
-      Jobs.Submitted run = Jobs.submit(job);
-      submitted[0] = run;
       long abortedAt = -1;
       long checked = System.nanoTime();
       while (!run.isComplete()) {
