@@ -11,6 +11,7 @@ workers=${2:-2}
 out=${3:-/tmp/grid-bench}
 here=$(cd "$(dirname "$0")/.." && pwd)
 sodm=${SODM:-$here/bin/sodm}  # SODM=/path/to/bin/sodm: a frozen copy, so that a rebuild during the run cannot break it
+"$sodm" --version >/dev/null  # builds the jars and writes their class-data archive when missing: not in a timed run
 command -v svm-grid >/dev/null || { echo "svm-grid not installed (apt-get install -y libsvm-tools)"; exit 2; }
 [ "${SKIP_SODM:-0}" = 1 ] || rm -rf "$out"; mkdir -p "$out"  # SKIP_SODM=1: keep an earlier sodm run in OUT, rerun svm-grid only
 name=$(basename "$data")

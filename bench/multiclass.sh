@@ -18,6 +18,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 sodm=${SODM:-$here/bin/sodm}
+"$sodm" --version >/dev/null  # builds the jars and writes their class-data archive when missing: not in a timed run
 for t in svm-train svm-predict svm-scale; do
   command -v "$t" >/dev/null || { echo "bench/multiclass.sh: $t not installed (apt-get install -y libsvm-tools)" >&2; exit 2; }
 done

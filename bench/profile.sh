@@ -10,6 +10,7 @@
 # Default data: ijcnn1 from ../shared/datasets (decompressed into ${TMPDIR:-/tmp}/sodm-bench/profile).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/bin/sodm" --version >/dev/null  # builds the jars and writes their class-data archive when missing: not in a timed run
 train="" blocks=16 gamma=2 c=32 out="" train_opts="--loss hinge"
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -6,6 +6,7 @@
 # WHAT=hard,nu,dsvc selects the figures; BENCH_JAVA_OPTS=-Dgilbert.cpu.limit=S caps Gilbert's CPU seconds (600).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/bin/sodm" --version >/dev/null  # builds the jars and writes their class-data archive when missing: not in a timed run
 out="${1:-/tmp/saddle-bench}"
 reps="${2:-3}"
 data="$root/../shared/datasets"
