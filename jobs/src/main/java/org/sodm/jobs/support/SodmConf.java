@@ -107,7 +107,25 @@ public final class SodmConf {
 
   /** A new Configuration with sodm's defaults; local mode unless the environment says otherwise. */
   public static Configuration create() {
-    return new Configuration();
+    return withStreamBuffer(new Configuration());
+  }
+
+  /** Hadoop's key for the buffer of its file streams (core-default.xml: 4096 bytes). */
+  static final String IO_BUFFER = "io.file.buffer.size";
+  /** {@link #IO_BUFFER} where only Hadoop's own default sets it: 128 KB, the value clusters commonly configure. */
+  static final int IO_BUFFER_BYTES = 128 * 1024;
+
+  /**
+   * Sets {@link #IO_BUFFER} to {@link #IO_BUFFER_BYTES} when nothing but core-default.xml sets it (a site file, -conf or -D
+   * applied later keep their value). With Hadoop's 4 KB a local stream makes a write or read system call per 4 KB: the
+   * ingest of a million rows of 20 features (240 MB of Avro written, then read back by the solve) spent 0.25 s of system
+   * time more, and 0.3-0.4 s of wall time, than with 128 KB (3 alternated pairs).
+   */
+  static Configuration withStreamBuffer(Configuration conf) {
+    String[] sources = conf.getPropertySources(IO_BUFFER);
+    boolean hadoopDefault = sources == null || java.util.Arrays.stream(sources).allMatch(s -> s.equals("core-default.xml"));
+    if (hadoopDefault) conf.setInt(IO_BUFFER, IO_BUFFER_BYTES);
+    return conf;
   }
 
   /** Makes sure the defaults resource is registered (class init does it). */
