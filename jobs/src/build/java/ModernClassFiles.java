@@ -2,12 +2,16 @@ import java.io.File;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
@@ -24,7 +28,8 @@ import org.objectweb.asm.Opcodes;
  * then read, parsed and verified from the jar on every start (about 65 ms of `sodm --version`'s 0.37 s).
  *
  * <p>usage: java -cp asm.jar ModernClassFiles JAR PACKAGE/PREFIX... (the jar is replaced; a class that cannot be
- * rewritten - for example one whose frames need a class the jar does not have - is kept as it was, and counted).
+ * rewritten, or linked to verify it - one whose frames or code need a class the jar does not have - is kept as it was, and
+ * counted; one that does not verify fails the build).
  */
 public final class ModernClassFiles {
   private ModernClassFiles() {}
@@ -33,23 +38,28 @@ public final class ModernClassFiles {
     if (args.length < 2) throw new IllegalArgumentException("usage: ModernClassFiles JAR PREFIX...");
     File jar = new File(args[0]);
     List<String> prefixes = Arrays.asList(args).subList(1, args.length);
-    File tmp = new File(jar.getPath() + ".modern.tmp");
-    List<String> rewritten = new java.util.ArrayList<>();
+    Map<String, byte[]> modern = new HashMap<>(); // class name -> its Java 8 class file
     int kept = 0;
     try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toURI().toURL()}, ClassLoader.getPlatformClassLoader());
-        ZipInputStream in = new ZipInputStream(new FileInputStream(jar));
-        ZipOutputStream out = new ZipOutputStream(new FileOutputStream(tmp))) {
+        ZipInputStream in = new ZipInputStream(new FileInputStream(jar))) {
       ZipEntry e;
       while ((e = in.getNextEntry()) != null) {
         byte[] b = in.readAllBytes();
-        if (selected(e.getName(), prefixes) && major(b) < Opcodes.V1_6) {
-          byte[] modern = modern(b, loader);
-          if (modern != null) {
-            b = modern;
-            rewritten.add(e.getName().substring(0, e.getName().length() - ".class".length()).replace('/', '.'));
-          } else {
-            kept++;
-          }
+        if (!selected(e.getName(), prefixes) || major(b) >= Opcodes.V1_6) continue;
+        byte[] m = modern(b, loader);
+        if (m == null) kept++;
+        else modern.put(e.getName().substring(0, e.getName().length() - ".class".length()).replace('/', '.'), m);
+      }
+    }
+    int unlinked = verify(jar, modern);
+    File tmp = new File(jar.getPath() + ".modern.tmp");
+    try (ZipInputStream in = new ZipInputStream(new FileInputStream(jar)); ZipOutputStream out = new ZipOutputStream(new FileOutputStream(tmp))) {
+      ZipEntry e;
+      while ((e = in.getNextEntry()) != null) {
+        byte[] b = in.readAllBytes();
+        if (e.getName().endsWith(".class")) {
+          byte[] m = modern.get(e.getName().substring(0, e.getName().length() - ".class".length()).replace('/', '.'));
+          if (m != null) b = m;
         }
         ZipEntry o = new ZipEntry(e.getName());
         o.setTime(e.getTime());
@@ -61,37 +71,48 @@ public final class ModernClassFiles {
       Files.deleteIfExists(tmp.toPath());
       throw ex;
     }
-    int unverifiable;
-    try {
-      unverifiable = verify(tmp, rewritten);
-    } catch (VerifyError ex) {
-      Files.deleteIfExists(tmp.toPath());
-      throw ex;
-    }
     Files.move(tmp.toPath(), jar.toPath(), StandardCopyOption.REPLACE_EXISTING);
-    System.out.printf("%s: %d class files of %s rewritten as Java 8 class files and verified (%d need a class the jar does not "
-        + "have), %d kept as they were%n", jar.getName(), rewritten.size(), prefixes, unverifiable, kept);
+    System.out.printf("%s: %d class files of %s rewritten as Java 8 class files and verified; %d kept as they were (%d whose "
+        + "frames ASM could not compute, %d that need a class the jar does not have)%n", jar.getName(), modern.size(), prefixes,
+        kept + unlinked, kept, unlinked);
   }
 
   /**
-   * Links every rewritten class from the new jar, which runs the JVM's verifier over its code and frames (reflection links
-   * a class); a {@link VerifyError} fails the build. Returns how many could not be linked for another reason (a class they
-   * refer to is not in the jar - optional dependencies of a logging appender - as the original class could not either).
+   * Links every rewritten class, as rewritten, which runs the JVM's verifier over its code and frames (reflection links a
+   * class): a {@link VerifyError} fails the build. A class that cannot be linked for another reason - it needs a class the
+   * jar does not have, as the original could not be either (optional dependencies of a logging appender) - is left out of
+   * {@code modern} (kept as it was); returns how many.
    */
-  static int verify(File jar, List<String> classes) throws IOException {
-    int unlinked = 0;
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toURI().toURL()}, ClassLoader.getPlatformClassLoader())) {
-      for (String c : classes) {
+  static int verify(File jar, Map<String, byte[]> modern) throws IOException {
+    List<String> unlinked = new ArrayList<>();
+    try (URLClassLoader original = new URLClassLoader(new URL[] {jar.toURI().toURL()}, ClassLoader.getPlatformClassLoader())) {
+      ClassLoader rewritten = new ClassLoader(ClassLoader.getPlatformClassLoader()) {
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+          byte[] b = modern.get(name);
+          if (b == null) {
+            try (InputStream in = original.getResourceAsStream(name.replace('.', '/') + ".class")) {
+              if (in == null) throw new ClassNotFoundException(name);
+              b = in.readAllBytes();
+            } catch (IOException e) {
+              throw new ClassNotFoundException(name, e);
+            }
+          }
+          return defineClass(name, b, 0, b.length);
+        }
+      };
+      for (String c : modern.keySet()) {
         try {
-          Class.forName(c, false, loader).getDeclaredMethods();
+          Class.forName(c, false, rewritten).getDeclaredMethods();
         } catch (VerifyError e) {
           throw new VerifyError(c + " as rewritten does not verify: " + e.getMessage());
         } catch (ClassNotFoundException | LinkageError e) {
-          unlinked++;
+          unlinked.add(c);
         }
       }
     }
-    return unlinked;
+    for (String c : unlinked) modern.remove(c);
+    return unlinked.size();
   }
 
   static boolean selected(String name, List<String> prefixes) {
