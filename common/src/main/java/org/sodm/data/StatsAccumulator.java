@@ -89,6 +89,10 @@ public final class StatsAccumulator {
     return rows;
   }
 
+  public long badRecords() {
+    return badRecords;
+  }
+
   public int labelCount() {
     return labels.size();
   }

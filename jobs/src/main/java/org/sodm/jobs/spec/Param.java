@@ -39,7 +39,9 @@ public enum Param {
       "Distinct labels allowed (classes); a further label fails the ingest naming where it was found. sodm train uses "
           + "sodm.train.max.classes instead."),
   AVRO_CODEC("sodm.avro.codec", "deflate", Group.COMMON, Type.choice("null", "deflate", "snappy", "zstandard", "xz", "bzip2"), null, null,
-      "Compression of the Avro files sodm writes: null, deflate, snappy, zstandard, xz or bzip2."),
+      "Compression of the Avro files the driver writes (models, label maps, scalers, samples): null, deflate, snappy, "
+          + "zstandard, xz or bzip2. The ingested rows and their statistics (a record per feature), read back at once, are "
+          + "written uncompressed."),
 
   // train: loss
   LOSS("sodm.train.loss", "odm", Group.LOSS, Type.text("odm, hinge (or l1), squared-hinge (or l2), nu or hard-margin", Param::isLoss),

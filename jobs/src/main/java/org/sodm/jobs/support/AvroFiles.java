@@ -60,6 +60,12 @@ public final class AvroFiles {
    */
   public static <T extends SpecificRecord> void writeTemporary(Configuration conf, Path file, Schema schema, List<T> records)
       throws IOException {
+    writeUncompressed(conf, file, schema, records);
+  }
+
+  /** Records uncompressed whatever {@code sodm.avro.codec} says: for files as large as data that are read back at once. */
+  public static <T extends SpecificRecord> void writeUncompressed(Configuration conf, Path file, Schema schema, List<T> records)
+      throws IOException {
     write(conf, file, schema, records, CodecFactory.nullCodec());
   }
 

@@ -114,6 +114,16 @@ class IngestJobTest {
     IngestJob.Result back = IngestJob.read(conf, new org.apache.hadoop.fs.Path(out.toString()));
     assertEquals(r.stats(), back.stats());
     assertEquals(r.labelMap(), back.labelMap());
+    // the statistics (a record per feature, read back at once) uncompressed as the rows; the small artifacts in sodm.avro.codec
+    assertEquals("null", codecOf(out.resolve(IngestJob.STATS)));
+    assertEquals(conf.get(SodmConf.AVRO_CODEC), codecOf(out.resolve(IngestJob.LABELS)));
+  }
+
+  private static String codecOf(Path avro) throws IOException {
+    try (DataFileReader<Object> r = new DataFileReader<>(avro.toFile(), new org.apache.avro.generic.GenericDatumReader<>())) {
+      String c = r.getMetaString("avro.codec");
+      return c == null ? "null" : c;
+    }
   }
 
   @Test
