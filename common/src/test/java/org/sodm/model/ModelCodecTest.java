@@ -55,6 +55,25 @@ class ModelCodecTest {
     }
   }
 
+  /** The digest reads the record without changing it (it copies the record shallowly and sorts the copy's parameters). */
+  @Test
+  void digestLeavesTheRecordAsItWas() {
+    java.util.Map<String, String> params = new java.util.LinkedHashMap<>();
+    params.put("z.last", "1");
+    params.put("a.first", "2");
+    Provenance p = new Provenance("test", "now", "in", "fp", params, List.of(), 3);
+    KernelModel m = MetricsAndModelTest.twoBlockModel(true);
+    KernelModel withProv = new KernelModel(m.kernelSpec(), m.loss(), m.labels(), m.scaler(), new int[] {0, 1},
+        new long[][] {{0, 1, 2, 3, 4}, {10, 11, 12, 13, 14}}, new KernelExpansion[] {m.block(0), m.block(1)}, p);
+    ModelRecord rec = ModelCodec.toAvro(withProv);
+    ModelRecord before = ModelRecord.newBuilder(rec).build();
+    String d = ModelCodec.digest(rec);
+    assertEquals(before, rec);
+    assertEquals(List.of("z.last", "a.first"), rec.getProvenance().getParameters().keySet().stream().map(Object::toString).toList());
+    assertEquals(d, rec.getDigest().toString(), "toAvro wrote the same digest");
+    assertEquals(d, ModelCodec.digest(rec));
+  }
+
   @Test
   void routingRoundTripsWithAndWithoutLocalCorrections() {
     KernelModel m = MetricsAndModelTest.twoBlockModel(true);
