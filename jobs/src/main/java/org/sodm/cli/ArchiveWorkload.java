@@ -5,10 +5,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * What {@code bin/sodm} runs, once per build, in the JVM that writes the jar's class-data-sharing archive
@@ -29,9 +27,7 @@ public final class ArchiveWorkload {
     try {
       run(dir);
     } finally {
-      try (Stream<Path> all = Files.walk(dir)) {
-        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-      }
+      org.apache.hadoop.fs.FileUtil.fullyDelete(dir.toFile());
     }
   }
 

@@ -237,7 +237,7 @@ final class IngestTask {
     if (sdir != null && sampleSize(conf) > 0) {
       List<Instance> rows = new ArrayList<>(sample.items());
       rows.sort((a, b) -> Long.compare(a.getId(), b.getId()));
-      AvroFiles.writeTemporary(conf, new Path(new Path(sdir), samplePartName(ordinal, splitStart)), Instance.getClassSchema(), rows);
+      AvroFiles.writeUncompressed(conf, new Path(new Path(sdir), samplePartName(ordinal, splitStart)), Instance.getClassSchema(), rows);
     }
   }
 
