@@ -55,9 +55,13 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
 
   private final Map<Param, OptionSpec> paramOptions = new LinkedHashMap<>();
 
-  /** The option of a table parameter, derived from the table: names, label, help with key and default. */
+  /**
+   * The option of a table parameter, derived from the table: names, label, help with key and default. picocli reads a
+   * description as a format string, so the table's plain text has its '%' doubled.
+   */
   static OptionSpec optionOf(Param p) {
-    OptionSpec.Builder b = OptionSpec.builder(p.options().toArray(new String[0])).description(p.help());
+    OptionSpec.Builder b =
+        OptionSpec.builder(p.options().toArray(new String[0])).description(p.help().replace("%", "%%"));
     if (p.kind() == Param.Kind.VALUE) {
       b.paramLabel(p.label()).type(String.class);
     } else if (p.kind() == Param.Kind.AUTO_FLAG) {

@@ -72,6 +72,18 @@ class SodmMainTest {
   }
 
   @Test
+  void everyCommandsHelpFormatsWithoutWarnings() throws Exception {
+    // picocli reads a description as a format string: a bare '%' ("2% noise") made it warn on stderr and print raw text
+    for (String c : SodmMain.COMMANDS.keySet()) {
+      String[] h = run(c, "--help");
+      assertEquals("0", h[0], c);
+      assertFalse(h[2].contains("WARN"), c + " --help: " + h[2]);
+      assertFalse(h[1].contains("%n"), c + " --help: " + h[1]);
+    }
+    assertTrue(run("train", "--help")[1].contains("2% noise"));
+  }
+
+  @Test
   void unknownOptionIsAUsageError() throws Exception {
     String[] r = run("ingest", "-i", "x", "-o", "y", "--bogus");
     assertEquals("2", r[0]);
