@@ -12,7 +12,9 @@ import org.sodm.jobs.train.TrainPipeline;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "cv", sortOptions = false, description = {
+@Command(name = "cv", sortOptions = false,
+    header = "k-fold cross-validation, as svm-train -v.",
+    description = {
     "k-fold cross-validation, as svm-train -v: the rows are dealt to stratified, seeded folds (within each class",
     "in the order of a seeded hash of the row id, so every class is split within +-1 row), every (task, fold) is a",
     "sub-problem of the same training jobs (each trained without its fold), and every row is scored by the models",

@@ -9,7 +9,9 @@ import org.sodm.model.Model;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "evaluate", sortOptions = false, description = {
+@Command(name = "evaluate", sortOptions = false,
+    header = "Metrics of a predictions directory: accuracy, precision, recall, F1, AUC, confusion matrix.",
+    description = {
     "Metrics of a predictions directory: accuracy, precision, recall, F1 (of the +1 class), AUC, confusion",
     "matrix; as a table, or JSON with --json. Multi-class models: per-class precision, recall and F1, their",
     "macro and micro averages and the K x K confusion matrix; with --probability also the log-loss and a",

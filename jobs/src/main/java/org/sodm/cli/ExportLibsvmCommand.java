@@ -20,7 +20,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "export-libsvm", description = {
+@Command(name = "export-libsvm",
+    header = "Write a model in LIBSVM's format for svm-predict.",
+    description = {
     "Write the model in LIBSVM's format for svm-predict (the blocks' mean as one expansion, rho = -bias),",
     "and, when the model scales features, an svm-scale range file (use: svm-scale -r RANGE test > test.scaled).",
     "A one-vs-one multi-class model is written in LIBSVM's multi-class format (each distinct support vector once",

@@ -15,7 +15,9 @@ import org.sodm.jobs.support.SodmException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "generate", sortOptions = false, description = {
+@Command(name = "generate", sortOptions = false,
+    header = "Write synthetic LIBSVM data with a known nonlinear boundary.",
+    description = {
     "Write synthetic LIBSVM data with a known nonlinear boundary: x uniform in [-1,1]^d, label +1",
     "inside a ball in the first min(3,d) coordinates (radius balancing the classes), labels flipped",
     "with probability --noise (Bayes accuracy 1 - noise). Ends in .gz: gzip-compressed.",

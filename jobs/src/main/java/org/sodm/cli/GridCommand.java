@@ -9,7 +9,9 @@ import org.sodm.jobs.train.GridSearch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "grid", sortOptions = false, description = {
+@Command(name = "grid", sortOptions = false,
+    header = "Grid search of C and gamma by k-fold cross-validation, as LIBSVM's grid.py.",
+    description = {
     "Grid search of C and gamma by k-fold cross-validation, as LIBSVM's grid.py: every (C, gamma, fold) is a",
     "sub-problem of the same jobs (one job per gamma row; its reducers solve one (gamma, fold) each along the C",
     "values, each C warm-started from the previous C's solution rescaled by C'/C). The folds are sodm cv's",

@@ -10,7 +10,9 @@ import org.sodm.jobs.support.OutputGuard;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "predict", sortOptions = false, description = {
+@Command(name = "predict", sortOptions = false,
+    header = "Score data with a model (map-only job, model in the distributed cache).",
+    description = {
     "Score data with a model (map-only job, model in the distributed cache). Output: OUTPUT/part-m-*.avro",
     "records {id, label, decision, predicted}; with labelled input also OUTPUT/metrics.json and a summary.",
     "Binary kernel models score 1,024 rows at a time against one expansion (the blocks' identical support",

@@ -9,7 +9,9 @@ import org.sodm.jobs.train.TrainPipeline;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "train", sortOptions = false, description = {
+@Command(name = "train", sortOptions = false,
+    header = "Train a classifier: SODM's merge tree (kernel), exact mode, or a linear method (BQO, DSVRG, Saddle).",
+    description = {
     "Train a kernel classifier with SODM's merge tree: ingest (if the input is raw), landmarks, stratified",
     "partition into K blocks solved in reducers, then p-ary merge rounds warm-started from the children's",
     "solutions, down to p blocks; the model (OUTPUT/model.avro) averages the final blocks' decision values.",

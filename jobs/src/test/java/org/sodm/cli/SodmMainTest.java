@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,6 +82,28 @@ class SodmMainTest {
       assertFalse(h[1].contains("%n"), c + " --help: " + h[1]);
     }
     assertTrue(run("train", "--help")[1].contains("2% noise"));
+  }
+
+  /** The command list of `sodm --help` gives each command's whole one-line summary, not a description's first line cut mid-sentence. */
+  @Test
+  void theCommandListShowsWholeSummaries() throws Exception {
+    String h = run("--help")[1];
+    String list = h.substring(h.indexOf("Commands:") + "Commands:".length(), h.indexOf("Run 'sodm COMMAND --help'"));
+    Map<String, String> entries = new java.util.LinkedHashMap<>();
+    String current = null;
+    for (String line : list.split("\\R")) {
+      if (line.isBlank()) continue;
+      Matcher m = Pattern.compile("^  (\\S+)\\s+(.*)$").matcher(line);
+      if (m.matches() && SodmMain.COMMANDS.containsKey(m.group(1))) {
+        current = m.group(1);
+        entries.put(current, m.group(2).trim());
+      } else {
+        assertNotNull(current, line);
+        entries.put(current, entries.get(current) + " " + line.trim());
+      }
+    }
+    assertEquals(SodmMain.COMMANDS.keySet(), entries.keySet());
+    entries.forEach((c, summary) -> assertTrue(summary.endsWith("."), c + ": '" + summary + "'"));
   }
 
   @Test
