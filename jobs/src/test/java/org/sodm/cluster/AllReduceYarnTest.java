@@ -138,7 +138,7 @@ class AllReduceYarnTest {
     String[] a = args(hdfsData("data3"), hdfs + "/user/sodm/model-k4");
     for (int i = 0; i < a.length; i++) if (a[i].equals("--linear-blocks")) a[i + 1] = "4";
     Configuration c = new Configuration(clusterConf);
-    c.setInt(org.sodm.jobs.spec.Param.ALLREDUCE_RENDEZVOUS_TIMEOUT.key(), 25);
+    c.setInt(org.sodm.jobs.spec.Param.ALLREDUCE_RENDEZVOUS_TIMEOUT.key(), 10);
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     java.io.PrintStream saved = System.err;
     long t = System.nanoTime();
@@ -154,7 +154,7 @@ class AllReduceYarnTest {
     assertEquals(1, exit, msg);
     assertTrue(msg.contains("AllReduce rendezvous failed") && msg.contains("of 4 tasks registered") && msg.contains("--linear-blocks")
         && msg.contains("--iteration-mode jobs"), msg);
-    assertTrue(seconds < 25 + 120, "failed after " + seconds + " s");
+    assertTrue(seconds < 10 + 120, "failed after " + seconds + " s");
     FileSystem fs = dfs.getFileSystem();
     org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/user/sodm/model-k4");
     assertFalse(fs.exists(new org.apache.hadoop.fs.Path(out, "model.avro")));

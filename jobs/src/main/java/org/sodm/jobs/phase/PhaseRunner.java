@@ -91,6 +91,8 @@ public final class PhaseRunner implements AutoCloseable {
   private OutputLock lock;
   /** Tests: milliseconds to wait once the output's lock is taken. */
   public static final String TEST_PAUSE_AFTER_LOCK = "sodm.internal.test.pause.after.lock.ms";
+  /** Tests: with {@link #TEST_PAUSE_AFTER_LOCK}, a local file whose appearance ends the wait early. */
+  public static final String TEST_PAUSE_UNTIL_FILE = "sodm.internal.test.pause.after.lock.until";
   /** This run created the output directory (not a --resume), phases it committed, and whether it ended as planned. */
   private boolean created;
   private int committed;
@@ -154,8 +156,12 @@ public final class PhaseRunner implements AutoCloseable {
     lock = OutputLock.acquire(fs, out, Param.LOCK_LEASE.longValue(conf) * 1000, progress);
     long pause = conf.getLong(TEST_PAUSE_AFTER_LOCK, 0); // tests: a run that holds its lock while another starts
     if (pause > 0) {
+      String until = conf.get(TEST_PAUSE_UNTIL_FILE);
+      long end = System.nanoTime() + pause * 1_000_000;
       try {
-        Thread.sleep(pause);
+        do {
+          Thread.sleep(until == null ? pause : 50);
+        } while (until != null && !new java.io.File(until).exists() && System.nanoTime() < end);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

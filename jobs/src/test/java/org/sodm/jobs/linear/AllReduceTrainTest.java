@@ -118,7 +118,11 @@ class AllReduceTrainTest {
         Configuration conf = bqo();
         conf.set(SodmConf.LINEAR_BLOCKS, "3");
         conf.set(SodmConf.ITERATION_MODE, mode);
-        if (multi) conf.set(org.sodm.jobs.spec.Param.MULTICLASS.key(), scheme);
+        if (multi) {
+          conf.set(org.sodm.jobs.spec.Param.MULTICLASS.key(), scheme);
+          // 4 iterations of every task: enough to compare the iterates; in jobs mode each one is a job per task
+          conf.set(org.sodm.jobs.spec.Param.LINEAR_MAX_ITERATIONS.key(), "4");
+        }
         List<String> lines = new ArrayList<>();
         String in = multi ? resource("/multiclass/blobs4.libsvm") : org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
         rs.add(TrainPipeline.run(conf, new TrainPipeline.Request(List.of(in), List.of(),
@@ -148,6 +152,7 @@ class AllReduceTrainTest {
           Configuration f = bqo();
           f.set(SodmConf.LINEAR_BLOCKS, "3");
           f.set(org.sodm.jobs.spec.Param.MULTICLASS.key(), scheme);
+          f.set(org.sodm.jobs.spec.Param.LINEAR_MAX_ITERATIONS.key(), "4");
           f.set(AllReduceKeys.TEST_FAIL, "1:3");
           f.setInt(AllReduceKeys.CHECKPOINT_ITERATIONS, 2);
           List<String> fl = new ArrayList<>();

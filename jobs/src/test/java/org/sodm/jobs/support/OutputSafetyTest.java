@@ -170,22 +170,28 @@ class OutputSafetyTest {
     List<String> both = new ArrayList<>(List.of("-i", data.toString(), "-o", tmp.resolve("both").toString()));
     both.addAll(List.of(common));
     // two processes (one JVM's System.out and System.err cannot be told apart between two in-process runs); the
-    // first holds its lock for 15 s before training, and the second starts once the lock is there, so that they
-    // overlap however slow the machine is
+    // first holds its lock until the second has ended (at most 120 s), and the second starts once the lock is there,
+    // so that they overlap however slow the machine is
     List<Process> procs = new ArrayList<>();
     Path lock = tmp.resolve(".both.sodm-lock");
+    Path release = tmp.resolve("release");
     for (int i = 0; i < 2; i++) {
       List<String> cmd = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
           "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")), "org.sodm.cli.SodmMain", "train",
           "-D", "hadoop.tmp.dir=" + tmp.resolve("h" + i), "-D", "mapreduce.jobtracker.staging.root.dir=" + tmp.resolve("st" + i),
           "-D", "mapreduce.framework.name=local", "-D", "fs.defaultFS=file:///"));
-      if (i == 0) cmd.addAll(List.of("-D", org.sodm.jobs.phase.PhaseRunner.TEST_PAUSE_AFTER_LOCK + "=15000"));
+      if (i == 0) {
+        cmd.addAll(List.of("-D", org.sodm.jobs.phase.PhaseRunner.TEST_PAUSE_AFTER_LOCK + "=120000", "-D",
+            org.sodm.jobs.phase.PhaseRunner.TEST_PAUSE_UNTIL_FILE + "=" + release));
+      }
       cmd.addAll(both);
       procs.add(new ProcessBuilder(cmd).redirectError(tmp.resolve("err" + i).toFile()).redirectOutput(tmp.resolve("out" + i).toFile()).start());
       long t0 = System.nanoTime();
       while (i == 0 && !Files.exists(lock) && procs.get(0).isAlive() && System.nanoTime() - t0 < 120e9) Thread.sleep(50);
     }
-    int[] exit = {procs.get(0).waitFor(), procs.get(1).waitFor()};
+    int second = procs.get(1).waitFor();
+    Files.createFile(release);
+    int[] exit = {procs.get(0).waitFor(), second};
     String err = Files.readString(tmp.resolve("err1"));
     assertEquals(0, exit[0], Files.readString(tmp.resolve("err0")));
     assertEquals(1, exit[1], err);
