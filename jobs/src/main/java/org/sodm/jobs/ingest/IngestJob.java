@@ -266,6 +266,12 @@ public final class IngestJob {
   }
 
   /**
+   * false: the ingest draws no per-file row sample (a training whose method never reads it, a validation set); the
+   * {@code sodm ingest} command and the kernel methods keep the default, true.
+   */
+  public static final String SAMPLE_KEY = "sodm.internal.ingest.sample";
+
+  /**
    * The directory (in an ingest directory) of the per-file row samples drawn with this
    * configuration's candidate count and seed: {@code sample-c<candidates>-s<seed>/sample-fNNNNNN.avro},
    * each a seeded reservoir sample of one input file's Instances in id order. Training selects its

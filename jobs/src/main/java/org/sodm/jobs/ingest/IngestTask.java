@@ -92,7 +92,7 @@ final class IngestTask {
 
   /** Rows per file in the ingest sample: the landmark candidates a map task of training draws. */
   static int sampleSize(Configuration conf) {
-    return (int) SodmConf.requireLong(conf, SodmConf.LANDMARK_CANDIDATES);
+    return conf.getBoolean(IngestJob.SAMPLE_KEY, true) ? (int) SodmConf.requireLong(conf, SodmConf.LANDMARK_CANDIDATES) : 0;
   }
 
   /** The sample of file {@code ordinal} depends on the seed and the file's place only. */

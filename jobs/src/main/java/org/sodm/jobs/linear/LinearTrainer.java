@@ -76,6 +76,12 @@ public abstract class LinearTrainer implements Trainer {
     return false;
   }
 
+  /** Only the strata's landmarks ({@link LinearStrata}) are chosen from the ingest's sample. */
+  @Override
+  public boolean readsIngestSample(TrainSpec spec) {
+    return stratified(spec);
+  }
+
   /**
    * True when {@link #solveTogether} solves every task of a multi-class problem on {@code k} blocks in one run (one phase
    * named {@link #name()}, no partition phase) instead of one partition and solve per task.

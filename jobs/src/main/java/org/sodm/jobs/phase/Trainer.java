@@ -21,6 +21,14 @@ public interface Trainer {
     return false;
   }
 
+  /**
+   * Whether the run reads the ingest's per-file row sample (landmarks and k-means centres chosen in the driver, DSVRG's
+   * strata). A trainer that does not gets an ingest that draws none.
+   */
+  default boolean readsIngestSample(TrainSpec spec) {
+    return true;
+  }
+
   /** Runs the phases and builds the model. */
   Trained train(TrainContext ctx) throws IOException;
 

@@ -103,7 +103,7 @@ public final class TrainPipeline {
     params.putAll(org.sodm.jobs.support.Fingerprints.of(conf, req.validation()));
     try (runner) {
       runner.prepare(params, resume, overwrite);
-      IngestJob.Result data = ingest(conf, runner, req.inputs(), "ingest");
+      IngestJob.Result data = ingest(conf, runner, req.inputs(), "ingest", trainer.readsIngestSample(spec));
       List<String> classes = classes(data.stats());
       if (classes.size() < 2) {
         throw new SodmException("training needs at least two labels; " + req.inputs() + " has " + classes.size() + ": " + classes);
@@ -118,7 +118,7 @@ public final class TrainPipeline {
       spec.checkRows(data.stats().getRows());
       List<Instance> validationRows = null;
       if (hasValidation) {
-        IngestJob.Result v = ingest(conf, runner, req.validation(), "validation");
+        IngestJob.Result v = ingest(conf, runner, req.validation(), "validation", false);
         List<String> unknown = v.stats().getLabels().stream().map(l -> l.getLabel().toString())
             .filter(l -> !classes.contains(l)).toList();
         if (!unknown.isEmpty()) {
@@ -233,6 +233,12 @@ public final class TrainPipeline {
 
   /** Ingest of the training or validation data as a phase; an ingest directory given as input is used as it is. */
   static IngestJob.Result ingest(Configuration conf, PhaseRunner runner, List<String> inputs, String phase) throws IOException {
+    return ingest(conf, runner, inputs, phase, true);
+  }
+
+  /** The ingest phase; {@code sample}: whether it draws the per-file row sample ({@link IngestJob#SAMPLE_KEY}). */
+  static IngestJob.Result ingest(Configuration conf, PhaseRunner runner, List<String> inputs, String phase, boolean sample)
+      throws IOException {
     if (inputs.size() == 1) {
       Path p = new Path(inputs.get(0));
       FileSystem ifs = p.getFileSystem(conf);
@@ -258,6 +264,7 @@ public final class TrainPipeline {
         // the classes a training set may have: --max-classes (validation: any number, unknown labels are refused by name)
         c.set(Param.INGEST_MAX_LABELS.key(), phase.equals("validation") ? "1000000" : Integer.toString(TrainSpec.from(conf).maxClasses()));
         c.set(IngestJob.MAX_LABELS_NAME, Param.MAX_CLASSES.key() + ", " + Param.MAX_CLASSES.optionName());
+        if (!sample) c.setBoolean(IngestJob.SAMPLE_KEY, false);
         result[0] = IngestJob.run(c, inputs, temp);
       }
 

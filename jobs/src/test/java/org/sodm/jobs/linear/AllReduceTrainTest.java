@@ -134,6 +134,9 @@ class AllReduceTrainTest {
       String partition = multi ? "partition-t0" : "partition";
       assertTrue(Files.isDirectory(jobsWork.resolve(partition)), partition);
       assertFalse(Files.exists(arWork.resolve(partition)), "no partition phase when the tasks deal");
+      try (var in = Files.list(arWork.resolve("ingest"))) { // BQO reads no row sample: the ingest draws none
+        assertTrue(in.noneMatch(p -> p.getFileName().toString().startsWith("sample-")), scheme + ": a row sample in the ingest");
+      }
       assertTrue(ls.get(1).stream().noneMatch(l -> l.startsWith("blocks")), ls.get(1).toString());
       if (multi) {
         assertTrue(Files.isDirectory(arWork.resolve("bqo")) && !Files.exists(arWork.resolve("bqo-t0")), "one solve phase for every task");

@@ -45,6 +45,11 @@ class DsvrgStratifiedTest {
         lines::add);
     assertTrue(lines.stream().anyMatch(l -> l.contains("stratified:")), String.join("\n", lines));
     LinearModel m = (LinearModel) r.model();
+    // the strata's landmarks come from the training ingest's row sample; the validation ingest draws none
+    assertTrue(java.nio.file.Files.isDirectory(tmp.resolve("s/work/ingest/" + IngestJob.sampleDirName(conf))));
+    try (var v = java.nio.file.Files.list(tmp.resolve("s/work/validation"))) {
+      assertTrue(v.noneMatch(p -> p.getFileName().toString().startsWith("sample-")), "a sample of the validation set");
+    }
 
     // the blocks, and which ingested part (stream) each row came from
     List<TrainRecord> recs = new ArrayList<>();
