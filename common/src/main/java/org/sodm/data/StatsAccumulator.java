@@ -124,19 +124,21 @@ public final class StatsAccumulator {
       int g = theirs[1][k];
       accumulate(slot(theirs[0][k]), o.acc[4 * g], o.acc[4 * g + 1], o.acc[4 * g + 2], o.acc[4 * g + 3]);
     }
-    for (Map.Entry<String, Object[]> e : o.labels.entrySet()) {
-      Object[] v = e.getValue();
-      Object[] c = byLabel.get(e.getKey());
-      if (c == null) {
-        c = new Object[] {v[0], v[1], v[2]};
-        labels.put(e.getKey(), c);
-        byLabel.put(e.getKey(), c);
-      } else {
-        c[0] = (Long) c[0] + (Long) v[0];
-        if ((Long) v[2] < (Long) c[2]) {
-          c[1] = v[1];
-          c[2] = v[2];
-        }
+    for (Map.Entry<String, Object[]> e : o.labels.entrySet()) mergeLabel(e.getKey(), e.getValue());
+  }
+
+  /** Adds a label's {count, first-seen location, first-seen id} (copied). */
+  private void mergeLabel(String label, Object[] v) {
+    Object[] c = byLabel.get(label);
+    if (c == null) {
+      c = new Object[] {v[0], v[1], v[2]};
+      labels.put(label, c);
+      byLabel.put(label, c);
+    } else {
+      c[0] = (Long) c[0] + (Long) v[0];
+      if ((Long) v[2] < (Long) c[2]) {
+        c[1] = v[1];
+        c[2] = v[2];
       }
     }
   }
@@ -206,22 +208,41 @@ public final class StatsAccumulator {
 
   /** The accumulator {@link #toBytes} encoded; an IOException names what in {@code bytes} is not such an encoding. */
   public static StatsAccumulator fromBytes(byte[] bytes) throws java.io.IOException {
+    StatsAccumulator a = new StatsAccumulator();
+    a.decode(bytes, java.util.function.UnaryOperator.identity(), false);
+    return a;
+  }
+
+  /**
+   * Adds the accumulator {@code bytes} encodes ({@link #toBytes}), each label's first-seen location mapped by {@code where}:
+   * exactly {@code merge(fromBytes(bytes))} after {@code relocate(where)}, the same additions in the same order, without
+   * building that accumulator (the driver's merge of its tasks' statistics: 100,000 features a task read into slots twice).
+   * An IOException names what is not such an encoding; this accumulator is then partly merged, to be dropped.
+   */
+  public void mergeBytes(byte[] bytes, java.util.function.UnaryOperator<String> where) throws java.io.IOException {
+    decode(bytes, where, true);
+  }
+
+  /** Reads {@code bytes} into this accumulator: set (a new one, {@link #fromBytes}) or added ({@link #mergeBytes}). */
+  private void decode(byte[] bytes, java.util.function.UnaryOperator<String> relocate, boolean add) throws java.io.IOException {
     java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
     try {
       int version = b.get() & 0xFF;
       if (version != ENCODING) throw new java.io.IOException("statistics encoding " + version + ", expected " + ENCODING);
-      StatsAccumulator a = new StatsAccumulator();
-      a.rows = b.getLong();
-      a.nonZeros = b.getLong();
-      a.badRecords = b.getLong();
+      long r = b.getLong();
+      long nz = b.getLong();
+      long bad = b.getLong();
+      rows = add ? rows + r : r;
+      nonZeros = add ? nonZeros + nz : nz;
+      badRecords = add ? badRecords + bad : bad;
+      List<Object[]> theirs = new ArrayList<>();
+      List<String> names = new ArrayList<>();
       for (int l = b.getInt(); l > 0; l--) {
-        String label = text(b, b.getInt());
+        names.add(text(b, b.getInt()));
         long count = b.getLong();
         int wl = b.getInt();
-        String where = wl < 0 ? null : text(b, wl);
-        Object[] c = new Object[] {count, where, b.getLong()};
-        a.labels.put(label, c);
-        a.byLabel.put(label, c);
+        String at = wl < 0 ? null : text(b, wl);
+        theirs.add(new Object[] {count, relocate.apply(at), b.getLong()});
       }
       int n = b.getInt();
       int previous = 0;
@@ -229,14 +250,22 @@ public final class StatsAccumulator {
         int index = b.getInt();
         if (index <= previous) throw new java.io.IOException("statistics: feature " + index + " after " + previous);
         previous = index;
-        int f = a.slot(index);
-        a.acc[4 * f] = b.getDouble();
-        a.acc[4 * f + 1] = b.getDouble();
-        a.acc[4 * f + 2] = b.getDouble();
-        a.acc[4 * f + 3] = b.getLong();
+        int f = slot(index);
+        double lo = b.getDouble();
+        double hi = b.getDouble();
+        double sum = b.getDouble();
+        long count = b.getLong();
+        if (add) {
+          accumulate(f, lo, hi, sum, count);
+        } else {
+          acc[4 * f] = lo;
+          acc[4 * f + 1] = hi;
+          acc[4 * f + 2] = sum;
+          acc[4 * f + 3] = count;
+        }
       }
       if (b.hasRemaining()) throw new java.io.IOException("statistics: " + b.remaining() + " bytes after the last feature");
-      return a;
+      for (int l = 0; l < names.size(); l++) mergeLabel(names.get(l), theirs.get(l));
     } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
       throw new java.io.IOException("statistics: truncated or not a statistics encoding (" + bytes.length + " bytes)", e);
     }

@@ -123,6 +123,16 @@ class ScalerAndStatsTest {
     assertTrue(e.getMessage().contains("truncated"), e.getMessage());
     e = assertThrows(java.io.IOException.class, () -> StatsAccumulator.fromBytes(java.util.Arrays.copyOf(whole, whole.length + 1)));
     assertTrue(e.getMessage().contains("1 bytes after the last feature"), e.getMessage());
+
+    // the driver's merge straight from the bytes: the same accumulator, byte for byte, as decoding each part and merging it
+    StatsAccumulator direct = new StatsAccumulator();
+    for (StatsAccumulator p : parts) direct.mergeBytes(p.toBytes(), w -> w == null ? null : "file " + w);
+    assertArrayEquals(merged.toBytes(), direct.toBytes());
+    assertEquals(merged.toAvro(), direct.toAvro());
+    e = assertThrows(java.io.IOException.class, () -> new StatsAccumulator().mergeBytes(java.util.Arrays.copyOf(whole, whole.length - 3), w -> w));
+    assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    e = assertThrows(java.io.IOException.class, () -> new StatsAccumulator().mergeBytes(new byte[] {7}, w -> w));
+    assertTrue(e.getMessage().contains("encoding 7"), e.getMessage());
   }
 
   @Test

@@ -310,11 +310,9 @@ public final class IngestJob {
       long[] osn = IngestTask.parseStatsFileName(p.getName());
       if (osn[0] != lastOrdinal) linesBefore = 0;
       lastOrdinal = osn[0];
-      StatsAccumulator s = IngestTask.readStats(conf, p);
       long before = linesBefore;
-      s.relocate(where -> where != null && !where.isEmpty() && where.charAt(0) == IngestTask.RELATIVE
+      IngestTask.mergeStats(conf, p, total, where -> where != null && !where.isEmpty() && where.charAt(0) == IngestTask.RELATIVE
           ? files[(int) osn[0]] + ":" + (before + Long.parseLong(where.substring(1))) : where);
-      total.merge(s);
       linesBefore += osn[2];
     }
     fs.delete(statsDir, true);

@@ -241,7 +241,7 @@ final class IngestTask {
     }
   }
 
-  /** A task's statistics as {@link StatsAccumulator#toBytes} encodes them (read back at once by {@link #readStats}). */
+  /** A task's statistics as {@link StatsAccumulator#toBytes} encodes them (read back at once by {@link #mergeStats}). */
   static void writeStats(Configuration conf, Path file, StatsAccumulator stats) throws IOException {
     byte[] bytes = stats.toBytes();
     try (java.io.OutputStream out = file.getFileSystem(conf).create(file, true)) {
@@ -249,15 +249,16 @@ final class IngestTask {
     }
   }
 
-  /** The statistics {@link #writeStats} wrote to {@code file}. */
-  static StatsAccumulator readStats(Configuration conf, Path file) throws IOException {
+  /** Adds the statistics of a task's file ({@link #writeStats}) to {@code total}, the labels' locations mapped by {@code where}. */
+  static void mergeStats(Configuration conf, Path file, StatsAccumulator total, java.util.function.UnaryOperator<String> where)
+      throws IOException {
     FileSystem fs = file.getFileSystem(conf);
     long length = fs.getFileStatus(file).getLen();
     if (length > Integer.MAX_VALUE - 8) throw new IOException(file + ": " + length + " bytes is not a task's statistics");
     byte[] bytes = new byte[(int) length];
     try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(file)) {
       in.readFully(0, bytes);
-      return StatsAccumulator.fromBytes(bytes);
+      total.mergeBytes(bytes, where);
     } catch (IOException e) {
       throw new IOException(file + ": cannot read a task's statistics: " + e.getMessage(), e);
     }

@@ -70,8 +70,10 @@ class IngestMapperTest {
     assertEquals(List.of(1, 3), a.getFeatures().getIndices());
     assertEquals(List.of(0.5, 2.0), a.getFeatures().getValues());
     assertEquals(3, driver.getCounters().findCounter(IngestTask.COUNTER_GROUP, "records").getValue());
-    org.sodm.avro.FeatureStats st = IngestTask.readStats(new Configuration(),
-        new org.apache.hadoop.fs.Path(statsDir.resolve(IngestTask.statsFileName(1, 0, 4)).toString())).toAvro();
+    org.sodm.data.StatsAccumulator read = new org.sodm.data.StatsAccumulator();
+    IngestTask.mergeStats(new Configuration(), new org.apache.hadoop.fs.Path(statsDir.resolve(IngestTask.statsFileName(1, 0, 4)).toString()),
+        read, w -> w);
+    org.sodm.avro.FeatureStats st = read.toAvro();
     assertEquals(3, st.getRows());
     assertEquals(4, st.getDimension());
     assertEquals(2, st.getLabels().size());
