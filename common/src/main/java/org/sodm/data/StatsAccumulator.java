@@ -215,7 +215,7 @@ public final class StatsAccumulator {
 
   /**
    * Adds the accumulator {@code bytes} encodes ({@link #toBytes}), each label's first-seen location mapped by {@code where}:
-   * exactly {@code merge(fromBytes(bytes))} after {@code relocate(where)}, the same additions in the same order, without
+   * exactly {@code merge(fromBytes(bytes))} with those locations, the same additions in the same order, without
    * building that accumulator (the driver's merge of its tasks' statistics: 100,000 features a task read into slots twice).
    * An IOException names what is not such an encoding; this accumulator is then partly merged, to be dropped.
    */
@@ -277,8 +277,4 @@ public final class StatsAccumulator {
     return new String(t, java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  /** Rewrites every label's first-seen location ({@code where} maps an old location to the new one). */
-  public void relocate(java.util.function.UnaryOperator<String> where) {
-    for (Object[] c : labels.values()) c[1] = where.apply((String) c[1]);
-  }
 }

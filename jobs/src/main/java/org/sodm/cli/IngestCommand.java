@@ -8,7 +8,8 @@ import org.sodm.jobs.spec.Param;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "ingest", header = "Parse LIBSVM text, CSV or Avro into Avro rows with ids, a label map, per-feature statistics and a scaler.", sortOptions = false,
+@Command(name = "ingest", sortOptions = false,
+    header = "Parse LIBSVM text, CSV or Avro into Avro rows with ids, a label map, per-feature statistics and a scaler.",
     description = {
         "Parse LIBSVM text, CSV or Avro (plain, .gz, .bz2, .xz) into Avro Instances with stable ids,",
         "a label map, per-feature statistics and (with --scale) a scaler. Map-only: uncompressed text files are split over several tasks.",
