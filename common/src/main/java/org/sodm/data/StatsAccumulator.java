@@ -235,14 +235,12 @@ public final class StatsAccumulator {
       rows = add ? rows + r : r;
       nonZeros = add ? nonZeros + nz : nz;
       badRecords = add ? badRecords + bad : bad;
-      List<Object[]> theirs = new ArrayList<>();
-      List<String> names = new ArrayList<>();
       for (int l = b.getInt(); l > 0; l--) {
-        names.add(text(b, b.getInt()));
+        String label = text(b, b.getInt());
         long count = b.getLong();
         int wl = b.getInt();
         String at = wl < 0 ? null : text(b, wl);
-        theirs.add(new Object[] {count, relocate.apply(at), b.getLong()});
+        mergeLabel(label, new Object[] {count, relocate.apply(at), b.getLong()});
       }
       int n = b.getInt();
       int previous = 0;
@@ -265,7 +263,6 @@ public final class StatsAccumulator {
         }
       }
       if (b.hasRemaining()) throw new java.io.IOException("statistics: " + b.remaining() + " bytes after the last feature");
-      for (int l = 0; l < names.size(); l++) mergeLabel(names.get(l), theirs.get(l));
     } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
       throw new java.io.IOException("statistics: truncated or not a statistics encoding (" + bytes.length + " bytes)", e);
     }

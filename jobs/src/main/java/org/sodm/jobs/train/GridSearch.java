@@ -194,7 +194,7 @@ public final class GridSearch {
     FileSystem fs = runner.fs();
     try (runner) {
       runner.prepare(params, req.resume(), overwrite);
-      IngestJob.Result data = TrainPipeline.ingest(conf, runner, req.inputs(), "ingest");
+      IngestJob.Result data = TrainPipeline.ingest(conf, runner, req.inputs(), "ingest", true); // the kernel's landmarks read the sample
       List<String> classes = TrainPipeline.classes(data.stats());
       if (classes.size() < 2) throw new SodmException("training needs at least two labels; " + req.inputs() + " has " + classes.size() + ": " + classes);
       org.sodm.model.Subproblems plan = TrainPipeline.plan(spec, data, classes, req.folds());

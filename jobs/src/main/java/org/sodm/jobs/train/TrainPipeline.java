@@ -231,12 +231,10 @@ public final class TrainPipeline {
     return String.format(Locale.ROOT, "%d block(s), %,d support vectors", k.blockCount(), k.supportVectors());
   }
 
-  /** Ingest of the training or validation data as a phase; an ingest directory given as input is used as it is. */
-  static IngestJob.Result ingest(Configuration conf, PhaseRunner runner, List<String> inputs, String phase) throws IOException {
-    return ingest(conf, runner, inputs, phase, true);
-  }
-
-  /** The ingest phase; {@code sample}: whether it draws the per-file row sample ({@link IngestJob#SAMPLE_KEY}). */
+  /**
+   * Ingest of the training or validation data as a phase; an ingest directory given as input is used as it is.
+   * {@code sample}: whether it draws the per-file row sample ({@link IngestJob#SAMPLE_KEY}).
+   */
   static IngestJob.Result ingest(Configuration conf, PhaseRunner runner, List<String> inputs, String phase, boolean sample)
       throws IOException {
     if (inputs.size() == 1) {
