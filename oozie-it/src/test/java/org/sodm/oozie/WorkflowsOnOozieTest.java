@@ -64,12 +64,12 @@ class WorkflowsOnOozieTest {
     oozie.putSampleData();
     System.out.printf("WorkflowsOnOozieTest: MiniDFS + MiniYARN + LocalOozie started in %.1f s%n", oozie.startSeconds());
 
-    // the train workflow: job.properties as it is (16 partitions, fanout 4), other trees, a bad cost
+    // the train workflow: job.properties as it is (16 partitions, fanout 4: levels 2 and 1), its train action's launcher
+    // killed once level-2 is complete and the workflow rerun (the rerun case below); a bad cost. The other tree, 4/4 (level 1
+    // only), is the coordinator's day below: two train workflows fewer on the 2 cores than one per case
     jobs.put("16/4", submit(Map.of("output", output("p16f4"))));
-    jobs.put("8/2", submit(Map.of("output", output("p8f2"), "partitions", "8", "fanout", "2")));
-    killer = new Killer(jobs.get("8/2"), output("p8f2"), "level-3");
+    killer = new Killer(jobs.get("16/4"), output("p16f4"), "level-2", "level-1");
     killer.start();
-    jobs.put("4/4", submit(Map.of("output", output("p4f4"), "partitions", "4", "fanout", "4")));
     jobs.put("bad", submit(Map.of("output", output("bad"), "cost", "-1")));
 
     // retrain-daily for today: its data complete (done-flag _SUCCESS) in dataRoot, incomplete in another root
@@ -94,9 +94,6 @@ class WorkflowsOnOozieTest {
     // the references: sodm train in local mode with the same parameters, meanwhile
     Properties job = oozie.jobProperties("train", "job.properties", Map.of());
     localModel("16/4", job);
-    job.setProperty("partitions", "8");
-    job.setProperty("fanout", "2");
-    localModel("8/2", job);
     job.setProperty("partitions", "4");
     job.setProperty("fanout", "4");
     localModel("4/4", job);
@@ -171,31 +168,44 @@ class WorkflowsOnOozieTest {
 
   @Test
   void trainWithJobPropertiesSucceedsWithTheLocalModel() throws Exception {
-    EmbeddedOozie.Run r = await("16/4");
-    assertTrained("16/4", r, output("p16f4"));
+    EmbeddedOozie.Run r = rerun();
+    assertEquals(WorkflowJob.Status.SUCCEEDED, r.status(), r.toString());
     WorkflowJob job = oozie.client().getJobInfo(r.id());
+    // every action OK as the workflow records them after the rerun (ingest and validation from the first run, train rerun)
+    for (String name : List.of("ingest", "validation", "train")) assertEquals("OK", action(job, name).getStatus().toString(), name);
+    assertEquals(content(localModels.get("16/4")), content(hdfsModel(output("p16f4"))),
+        "16/4: the workflow's model is the local-mode model of the same parameters");
     List<org.apache.hadoop.yarn.api.records.ApplicationReport> yarnApps = oozie.applicationsOf(job);
     int apps = yarnApps.size();
     long launchers = yarnApps.stream().filter(a -> a.getName().startsWith("oozie:launcher")).count();
+    // the actions' launchers as the workflow records them now: the killed train launcher is replaced by the rerun's
     assertEquals(3, launchers, "one launcher per action: " + yarnApps.stream().map(a -> a.getName()).toList());
-    assertTrue(apps >= 3 + 2 + 2, "the launchers, the two ingest jobs and at least two level jobs: " + apps);
-    // every phase of the 16/4 tree was run by sodm inside the train action
+    assertTrue(apps >= 3 + 2 + 1, "the launchers, the two ingest jobs and at least the rerun's level job: " + apps);
+    // every phase of the 16/4 tree was run by sodm inside the train action (level-2 before the kill, level-1 after it)
     for (String phase : List.of("ingest", "validation", "landmarks", "level-2", "level-1")) {
       assertTrue(fs.exists(new org.apache.hadoop.fs.Path(output("p16f4"), "work/" + phase)), phase);
     }
-    System.out.printf("WorkflowsOnOozieTest: figure: train workflow (16/4) %.1f s on the embedded Oozie, side by side with the other"
-        + " runs, %d YARN applications (%d launchers); sodm train local %.1f s (same JVM, meanwhile)%n", EmbeddedOozie.seconds(job), apps,
-        launchers, localSeconds.get("16/4"));
+    System.out.printf("WorkflowsOnOozieTest: figure: train workflow (16/4) on the embedded Oozie, side by side with the other runs:"
+        + " %.1f s to the kill node (its train action's launcher killed), the rerun %.1f s; %d YARN applications (%d launchers); sodm"
+        + " train local %.1f s (same JVM, meanwhile)%n", EmbeddedOozie.seconds(beforeRerun), EmbeddedOozie.seconds(job), apps, launchers,
+        localSeconds.get("16/4"));
   }
 
-  /** Other trees than job.properties' 16/4, deeper (8/2: levels 3, 2, 1) and shallower (4/4: level 1 only). */
+  /**
+   * Another tree than job.properties' 16/4 (levels 2 and 1): 4/4, level 1 only. The 4/4 tree is the one retrain-daily's day
+   * trains (the same train workflow, its output the day's model directory).
+   */
   @Test
   void otherPartitionsAndFanoutsRunTheirOwnLevels() throws Exception {
-    EmbeddedOozie.Run r = await("4/4");
-    assertTrained("4/4", r, output("p4f4"));
-    assertTrue(fs.exists(new org.apache.hadoop.fs.Path(output("p4f4"), "work/level-1")));
-    assertFalse(fs.exists(new org.apache.hadoop.fs.Path(output("p4f4"), "work/level-2")), "4 blocks, fanout 4: one level");
-    // 8/2 is the rerun case below: it ends SUCCEEDED with levels 3, 2 and 1 and the local model
+    String model = dayModel();
+    EmbeddedOozie.Run r = await("retrain-daily " + day, awaitCoordinatorWorkflow(jobs.get("coord"), 600).getExternalId());
+    assertTrained("4/4", r, model);
+    assertTrue(fs.exists(new org.apache.hadoop.fs.Path(model, "work/level-1")));
+    assertFalse(fs.exists(new org.apache.hadoop.fs.Path(model, "work/level-2")), "4 blocks, fanout 4: one level");
+  }
+
+  static String dayModel() throws java.io.IOException {
+    return oozie.nameNode() + oozie.path("/user/%s/sodm/models/daily/") + day;
   }
 
   @Test
@@ -218,53 +228,73 @@ class WorkflowsOnOozieTest {
   }
 
   /**
-   * The 8/2 run's train action loses its launcher (killed on YARN once level-3 is complete, while
-   * level-2 runs); the workflow ends at the kill node; a rerun with oozie.wf.rerun.failnodes=true
-   * keeps the actions that succeeded and the phases that completed and resumes at level-2.
+   * The 16/4 run's train action loses its launcher (killed on YARN once level-2 is complete, while level-1 runs); the
+   * workflow ends at the kill node; a rerun with oozie.wf.rerun.failnodes=true keeps the actions that succeeded and the phases
+   * that completed and resumes at level-1.
    */
   @Test
   void aKilledActionRerunWithFailNodesResumesFromItsPhaseAndGivesTheSameModel() throws Exception {
-    String id = jobs.get("8/2");
-    EmbeddedOozie.Run first = await("8/2", id);
+    EmbeddedOozie.Run second = rerun();
+    assertEquals(WorkflowJob.Status.SUCCEEDED, second.status(), second.toString());
+    assertNull(killer.error, () -> "the killer failed: " + killer.error);
+    assertNotNull(killer.killed, "the train action's launcher was killed");
+    assertFalse(killer.laterPhaseExisted, "killed while level-1 was running, not after");
+    assertEquals(WorkflowJob.Status.KILLED, killedRun.status(), killedRun.toString());
+    assertEquals(List.of("OK", "OK"), List.of(killedRun.action("ingest").status(), killedRun.action("validation").status()));
+    EmbeddedOozie.ActionState train = killedRun.action("train");
+    assertTrue(train == null || !"OK".equals(train.status()), "the train action did not succeed: " + killedRun);
+    assertFalse(killedLaterPhase, "no level-1 when the workflow ended at the kill node");
+    WorkflowJob after = oozie.client().getJobInfo(second.id());
+    for (String name : List.of("ingest", "validation")) {
+      assertEquals(external(beforeRerun, name), external(after, name), name + " was not run again");
+    }
+    assertNotEquals(killer.killed, external(after, "train"), "train ran again, in a new launcher");
+    assertEquals("OK", action(after, "train").getStatus().toString());
+    String out = output("p16f4");
+    assertEquals(keptPhaseTime, fs.getFileStatus(new org.apache.hadoop.fs.Path(out, "work/level-2")).getModificationTime(),
+        "level-2 was kept");
+    assertTrue(fs.getFileStatus(new org.apache.hadoop.fs.Path(out, "work/level-1")).getModificationTime() >= rerunAt,
+        "level-1 was made by the rerun");
+    assertEquals(content(localModels.get("16/4")), content(hdfsModel(out)), "the rerun's model is the local-mode model (16/4)");
+  }
+
+  static EmbeddedOozie.Run rerunRun;
+  static EmbeddedOozie.Run killedRun;
+  static WorkflowJob beforeRerun;
+  static long keptPhaseTime;
+  static boolean killedLaterPhase;
+  static long rerunAt;
+
+  /**
+   * The 16/4 workflow to its end: its first run (its train action's launcher killed by {@link #killer}) to the kill node,
+   * then the rerun with oozie.wf.rerun.failnodes=true to its end; once for the class (both the job.properties case and the
+   * rerun case read it), the first run's state kept for the rerun case.
+   */
+  static synchronized EmbeddedOozie.Run rerun() throws Exception {
+    if (rerunRun != null) return rerunRun;
+    String id = jobs.get("16/4");
+    EmbeddedOozie.Run first = await("16/4", id);
     if (first.status() == WorkflowJob.Status.SUSPENDED) {
       // seen once in 3 CI runs (2026-11-25): Oozie took the killed launcher for a transient start error and suspended the
       // workflow instead of failing the action; end it as the kill node would, so that the rerun below starts from the same state
       oozie.client().kill(id);
-      first = await("8/2", id);
+      first = await("16/4", id);
     }
     killer.join(10_000);
-    assertNull(killer.error, () -> "the killer failed: " + killer.error);
-    assertNotNull(killer.killed, "the train action's launcher was killed: " + first);
-    assertFalse(killer.laterPhaseExisted, "killed while level-2 was running, not after");
-    assertEquals(WorkflowJob.Status.KILLED, first.status(), first.toString());
-    assertEquals(List.of("OK", "OK"), List.of(first.action("ingest").status(), first.action("validation").status()));
-    EmbeddedOozie.ActionState train = first.action("train");
-    assertTrue(train == null || !"OK".equals(train.status()), "the train action did not succeed: " + first);
-    String out = output("p8f2");
-    org.apache.hadoop.fs.Path level3 = new org.apache.hadoop.fs.Path(out, "work/level-3");
-    long level3Time = fs.getFileStatus(level3).getModificationTime();
-    assertFalse(fs.exists(new org.apache.hadoop.fs.Path(out, "work/level-2")));
-    WorkflowJob before = oozie.client().getJobInfo(id);
+    killedRun = first;
+    String out = output("p16f4");
+    keptPhaseTime = fs.getFileStatus(new org.apache.hadoop.fs.Path(out, "work/level-2")).getModificationTime();
+    killedLaterPhase = fs.exists(new org.apache.hadoop.fs.Path(out, "work/level-1"));
+    beforeRerun = oozie.client().getJobInfo(id);
 
-    Properties p = oozie.jobProperties("train", "job.properties", Map.of("output", out, "partitions", "8", "fanout", "2"));
+    Properties p = oozie.jobProperties("train", "job.properties", Map.of("output", out));
     p.setProperty(OozieClient.RERUN_FAIL_NODES, "true");
-    long rerunAt = System.currentTimeMillis();
+    rerunAt = System.currentTimeMillis();
     oozie.client().reRun(id, p);
     for (int i = 0; i < 120 && oozie.client().getJobInfo(id).getStatus() == WorkflowJob.Status.KILLED; i++) Thread.sleep(500);
-    EmbeddedOozie.Run second = oozie.await(id, 1200, new java.util.Date(rerunAt - 1000), EmbeddedOozie.printer(System.out,
-        "WorkflowsOnOozieTest[8/2 rerun] "), null);
-    assertEquals(WorkflowJob.Status.SUCCEEDED, second.status(), second.toString());
-    WorkflowJob after = oozie.client().getJobInfo(id);
-    for (String name : List.of("ingest", "validation")) {
-      assertEquals(external(before, name), external(after, name), name + " was not run again");
-    }
-    assertNotEquals(killer.killed, external(after, "train"), "train ran again, in a new launcher");
-    assertEquals("OK", action(after, "train").getStatus().toString());
-    assertEquals(level3Time, fs.getFileStatus(level3).getModificationTime(), "level-3 was kept");
-    assertTrue(fs.getFileStatus(new org.apache.hadoop.fs.Path(out, "work/level-2")).getModificationTime() >= rerunAt,
-        "level-2 was made by the rerun");
-    assertTrue(fs.exists(new org.apache.hadoop.fs.Path(out, "work/level-1")));
-    assertEquals(content(localModels.get("8/2")), content(hdfsModel(out)), "the rerun's model is the local-mode model (8/2)");
+    rerunRun = oozie.await(id, 1200, new java.util.Date(rerunAt - 1000), EmbeddedOozie.printer(System.out,
+        "WorkflowsOnOozieTest[16/4 rerun] "), null);
+    return rerunRun;
   }
 
   static WorkflowAction action(WorkflowJob j, String name) {
@@ -280,8 +310,7 @@ class WorkflowsOnOozieTest {
     String coord = jobs.get("coord");
     CoordinatorAction a = awaitCoordinatorWorkflow(coord, 600);
     EmbeddedOozie.Run r = await("retrain-daily " + day, a.getExternalId());
-    String model = oozie.nameNode() + oozie.path("/user/%s/sodm/models/daily/") + day;
-    assertTrained("4/4", r, model);
+    assertTrained("4/4", r, dayModel());
     CoordinatorJob c = oozie.coordinator(coord);
     assertEquals(1, c.getActions().size(), "one day, one action: " + c.getActions());
 
@@ -311,38 +340,40 @@ class WorkflowsOnOozieTest {
 
   /**
    * Kills the launcher of a workflow's train action on YARN once {@code phase} is complete in its
-   * output (the next phase then runs in a job the launcher started): the fault of the rerun case.
+   * output ({@code next} then runs in a job the launcher started): the fault of the rerun case.
    */
   static final class Killer extends Thread {
     final String id;
     final String output;
     final String phase;
+    final String next;
     volatile String killed;
     volatile boolean laterPhaseExisted;
     volatile Throwable error;
 
-    Killer(String id, String output, String phase) {
+    Killer(String id, String output, String phase, String next) {
       super("launcher-killer");
       setDaemon(true);
       this.id = id;
       this.output = output;
       this.phase = phase;
+      this.next = next;
     }
 
     @Override
     public void run() {
       try {
         org.apache.hadoop.fs.Path done = new org.apache.hadoop.fs.Path(output, "work/" + phase);
-        org.apache.hadoop.fs.Path next = new org.apache.hadoop.fs.Path(output, "work/level-2");
+        org.apache.hadoop.fs.Path later = new org.apache.hadoop.fs.Path(output, "work/" + next);
         while (!isInterrupted()) {
           WorkflowJob j = oozie.client().getJobInfo(id);
           if (j.getStatus() != WorkflowJob.Status.RUNNING && j.getStatus() != WorkflowJob.Status.PREP) return;
           WorkflowAction train = j.getActions().stream().filter(a -> a.getName().equals("train")).findFirst().orElse(null);
           if (train != null && train.getExternalId() != null && fs.exists(done)) {
-            laterPhaseExisted = fs.exists(next);
+            laterPhaseExisted = fs.exists(later);
             oozie.killApplication(train.getExternalId());
             killed = train.getExternalId();
-            System.out.printf("WorkflowsOnOozieTest[8/2] killed the train action's launcher %s once %s was complete%n", killed, phase);
+            System.out.printf("WorkflowsOnOozieTest[16/4] killed the train action's launcher %s once %s was complete%n", killed, phase);
             return;
           }
           Thread.sleep(200);
