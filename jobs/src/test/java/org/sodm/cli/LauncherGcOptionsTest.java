@@ -1,0 +1,74 @@
+package org.sodm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.testing.LocalConf;
+
+/**
+ * bin/sodm's garbage collector in local mode: the parallel collector by default, none of its own when SODM_JAVA_OPTS selects
+ * one (two collectors on one command line stop the JVM: "Conflicting collector combinations"), what SODM_GC_OPTS says when
+ * it is set. bin/sodm runs from a copy of the project's layout whose jars are empty files and whose {@code java} is a stand-in
+ * that prints its arguments.
+ */
+class LauncherGcOptionsTest {
+  @TempDir Path tmp;
+
+  @BeforeEach
+  void layout() throws Exception {
+    Files.createDirectories(tmp.resolve("bin"));
+    Files.copy(LocalConf.projectDir().resolve("bin/sodm"), tmp.resolve("bin/sodm"));
+    Files.createDirectories(tmp.resolve("jobs/target"));
+    Files.createFile(tmp.resolve("jobs/target/sodm-jobs-0-all.jar"));
+    Files.createFile(tmp.resolve("jobs/target/sodm-jobs-0-cluster.jar"));
+    Path java = tmp.resolve("path/java");
+    Files.createDirectories(java.getParent());
+    Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /** The java arguments bin/sodm gives for {@code sodm --version} with {@code env}. */
+  private List<String> javaArgs(Map<String, String> env) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("bash", tmp.resolve("bin/sodm").toString(), "--version").redirectErrorStream(true);
+    pb.environment().keySet().removeIf(k -> k.startsWith("SODM_"));
+    pb.environment().put("PATH", tmp.resolve("path") + ":/usr/bin:/bin");
+    pb.environment().put("SODM_LOCAL", "1");
+    pb.environment().put("SODM_CDS", "0");
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    String out = new String(p.getInputStream().readAllBytes());
+    assertEquals(0, p.exitValue(), out);
+    return Arrays.asList(out.split("\n"));
+  }
+
+  @Test
+  void theParallelCollectorUnlessTheJavaOptionsChooseOne() throws Exception {
+    List<String> plain = javaArgs(Map.of());
+    assertTrue(plain.contains("-XX:+UseParallelGC"), plain.toString());
+    assertTrue(plain.contains("-Xmx3g") && plain.contains("-jar") && plain.get(plain.size() - 1).equals("--version"), plain.toString());
+
+    List<String> own = javaArgs(Map.of("SODM_JAVA_OPTS", "-Xmx1g -XX:+UseG1GC"));
+    assertTrue(own.contains("-XX:+UseG1GC") && own.contains("-Xmx1g"), own.toString());
+    assertFalse(own.contains("-XX:+UseParallelGC"), "one collector on the command line: " + own);
+
+    List<String> heapOnly = javaArgs(Map.of("SODM_JAVA_OPTS", "-Xmx1g"));
+    assertTrue(heapOnly.contains("-XX:+UseParallelGC") && heapOnly.contains("-Xmx1g"), heapOnly.toString());
+
+    List<String> g1 = javaArgs(Map.of("SODM_GC_OPTS", ""));
+    assertFalse(g1.stream().anyMatch(a -> a.matches("-XX:\\+Use.*GC")), "the JVM's default collector: " + g1);
+    List<String> serial = javaArgs(Map.of("SODM_GC_OPTS", "-XX:+UseSerialGC"));
+    assertTrue(serial.contains("-XX:+UseSerialGC") && !serial.contains("-XX:+UseParallelGC"), serial.toString());
+  }
+}
