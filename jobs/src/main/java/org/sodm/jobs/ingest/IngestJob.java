@@ -54,7 +54,12 @@ public final class IngestJob {
   public static final String SCALER = "scaler.avro";
 
   /** What an ingest produced. */
-  public record Result(Path dir, FeatureStats stats, LabelMap labelMap, Scaler scaler, double seconds) {}
+  public record Result(Path dir, FeatureStats stats, LabelMap labelMap, Scaler scaler, double seconds) {
+    /** The same artifacts in {@code dir} (where the phase moved the directory they were written to). */
+    public Result at(Path dir) {
+      return new Result(dir, stats, labelMap, scaler, seconds);
+    }
+  }
 
   private IngestJob() {}
 

@@ -268,7 +268,8 @@ public final class TrainPipeline {
 
       @Override
       public String summary(Path dir, boolean resumed) throws IOException {
-        IngestJob.Result r = IngestJob.read(conf, dir);
+        // a fresh run keeps what it wrote (reading the statistics back took ~0.2 s at 2M features); a resumed one reads it
+        IngestJob.Result r = resumed || result[0] == null ? IngestJob.read(conf, dir) : result[0].at(dir.getFileSystem(conf).makeQualified(dir));
         result[0] = r;
         return resumed ? String.format(Locale.ROOT, "(complete, resumed) %,d rows", r.stats().getRows())
             : String.format(Locale.ROOT, "%,d rows, %d features, labels %s", r.stats().getRows(), r.stats().getDimension(),
