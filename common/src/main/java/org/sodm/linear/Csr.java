@@ -62,8 +62,47 @@ public final class Csr {
     public void add(SparseVector x) {
       int[] idx = x.indices();
       double[] val = x.values();
-      int s = start[rows];
+      int s = reserve(idx.length);
       long end = (long) s + idx.length;
+      for (int k = 0; k < idx.length; k++) index[s + k] = idx[k] - 1;
+      System.arraycopy(val, 0, value, s, val.length);
+      squaredNorm[rows] = x.squaredNorm();
+      start[++rows] = (int) end;
+    }
+
+    /**
+     * Appends the row of the first {@code n} of {@code idx} (1-based) and {@code val} (copied), checked as
+     * {@link SparseVector}'s constructor checks a row (the same messages) and with its squared norm summed in the same order.
+     *
+     * @throws IllegalArgumentException if an index is not positive or does not ascend, or a value is not finite
+     */
+    public void add(int[] idx, double[] val, int n) {
+      int s = reserve(n);
+      long end = (long) s + n;
+      int[] ix = index;
+      double[] vx = value;
+      double sq = 0;
+      int prev = 0;
+      for (int k = 0; k < n; k++) {
+        int f = idx[k];
+        double v = val[k];
+        if (f <= prev || !Double.isFinite(v)) {
+          new SparseVector(java.util.Arrays.copyOf(idx, n), java.util.Arrays.copyOf(val, n)); // throws its message
+          throw new IllegalStateException("row check disagrees with SparseVector's at feature " + f);
+        }
+        prev = f;
+        ix[s + k] = f - 1;
+        vx[s + k] = v;
+        sq += v * v;
+      }
+      squaredNorm[rows] = sq;
+      start[++rows] = (int) end;
+    }
+
+    /** Room for a row of {@code n} values after the rows so far: where it starts. */
+    private int reserve(int n) {
+      int s = start[rows];
+      long end = (long) s + n;
       if (end > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("a block holds more than 2^31 stored values; use more blocks");
       if (end > index.length) {
         int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end, index.length + (index.length >> 1) + 16));
@@ -74,10 +113,7 @@ public final class Csr {
         squaredNorm = java.util.Arrays.copyOf(squaredNorm, 2 * squaredNorm.length);
         start = java.util.Arrays.copyOf(start, squaredNorm.length + 1);
       }
-      for (int k = 0; k < idx.length; k++) index[s + k] = idx[k] - 1;
-      System.arraycopy(val, 0, value, s, val.length);
-      squaredNorm[rows] = x.squaredNorm();
-      start[++rows] = (int) end;
+      return s;
     }
 
     public int rows() {

@@ -208,4 +208,102 @@ class InstanceCodecTest {
     assertFalse(data.createDatumReader(other) instanceof InstanceReader);
     assertFalse(data.createDatumWriter(other) instanceof InstanceWriter);
   }
+
+  /** Every row of a file through {@link InstanceBlockDecoder}, block by block as DataFileStream hands them out. */
+  private static List<Instance> blockDecoded(byte[] file) throws IOException {
+    List<Instance> got = new ArrayList<>();
+    InstanceBlockDecoder d = new InstanceBlockDecoder();
+    try (DataFileStream<Object> s = new DataFileStream<>(new ByteArrayInputStream(file), new org.apache.avro.generic.GenericDatumReader<>())) {
+      while (s.hasNext()) {
+        long count = s.getBlockCount();
+        java.nio.ByteBuffer b = s.nextBlock();
+        d.decode(b.array(), b.arrayOffset() + b.position(), b.remaining(), count, collect(got));
+      }
+    }
+    return got;
+  }
+
+  /** Rows as records (copies of the decoder's arrays, which it reuses). */
+  private static InstanceBlockDecoder.Rows collect(List<Instance> out) {
+    return (id, label, idx, val, n) -> {
+      List<Integer> i = new ArrayList<>();
+      List<Double> v = new ArrayList<>();
+      for (int k = 0; k < n; k++) {
+        i.add(idx[k]);
+        v.add(val[k]);
+      }
+      out.add(new Instance(id, label, new Features(i, v)));
+    };
+  }
+
+  /**
+   * The block decoder gives Avro's own records, bit for bit (-0.0, the smallest subnormal, -MAX_VALUE, ids at both ends of
+   * long, non-ASCII labels, null labels, empty rows), over a file of several blocks and more distinct labels than it caches.
+   */
+  @Test
+  void blockDecoderGivesAvrosRecords() throws IOException {
+    List<Instance> want = instances(new Random(5), 700);
+    assertTrue(want.stream().map(Instance::getLabel).distinct().count() > 100);
+    List<Instance> got = blockDecoded(file(want));
+    assertEquals(want.size(), got.size());
+    for (int r = 0; r < want.size(); r++) {
+      Instance w = want.get(r);
+      Instance g = got.get(r);
+      assertEquals(w.getId(), g.getId(), "row " + r);
+      assertEquals(w.getLabel(), g.getLabel(), "row " + r);
+      assertEquals(w.getFeatures().getIndices(), g.getFeatures().getIndices(), "row " + r);
+      List<Double> wv = w.getFeatures().getValues();
+      List<Double> gv = g.getFeatures().getValues();
+      assertEquals(wv.size(), gv.size());
+      for (int k = 0; k < wv.size(); k++) {
+        assertEquals(Double.doubleToRawLongBits(wv.get(k)), Double.doubleToRawLongBits(gv.get(k)), "row " + r + " value " + k);
+      }
+    }
+  }
+
+  /** Arrays in several counted blocks with their byte sizes (a blocking encoder's), and large indices, decode whole. */
+  @Test
+  void blockDecoderReadsArraysInSeveralBlocks() throws IOException {
+    List<Instance> want = new ArrayList<>(instances(new Random(6), 40));
+    want.add(new Instance(9L, "big", new Features(List.of(1, 128, 16_384, 2_097_152, Integer.MAX_VALUE), List.of(1.0, 2.0, 3.0, 4.0, 5.0))));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    BinaryEncoder enc = new EncoderFactory().configureBlockSize(64).blockingBinaryEncoder(bytes, null);
+    SpecificDatumWriter<Instance> w = new SpecificDatumWriter<>(Instance.class);
+    for (Instance i : want) w.write(i, enc);
+    enc.flush();
+    byte[] b = bytes.toByteArray();
+    ByteArrayOutputStream plain = new ByteArrayOutputStream();
+    BinaryEncoder pe = EncoderFactory.get().binaryEncoder(plain, null);
+    for (Instance i : want) w.write(i, pe);
+    pe.flush();
+    assertTrue(b.length > plain.size(), "the blocking encoder wrote arrays in sized blocks");
+    List<Instance> got = new ArrayList<>();
+    new InstanceBlockDecoder().decode(b, 0, b.length, want.size(), collect(got));
+    assertEquals(want, got);
+  }
+
+  /** A block that ends inside a record, or holds more than its count, is refused (never rows from past its end). */
+  @Test
+  void blockDecoderRefusesTruncatedAndOverlongBlocks() throws IOException {
+    List<Instance> rows = instances(new Random(7), 30);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    BinaryEncoder enc = EncoderFactory.get().binaryEncoder(bytes, null);
+    SpecificDatumWriter<Instance> w = new SpecificDatumWriter<>(Instance.class);
+    for (Instance i : rows) w.write(i, enc);
+    enc.flush();
+    byte[] b = bytes.toByteArray();
+    byte[] padded = new byte[b.length + 50];
+    System.arraycopy(b, 0, padded, 10, b.length);
+    List<Instance> got = new ArrayList<>();
+    new InstanceBlockDecoder().decode(padded, 10, b.length, rows.size(), collect(got)); // an offset into a larger array
+    assertEquals(rows, got);
+    for (int cut : new int[] {1, 5, 200}) {
+      IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+          () -> new InstanceBlockDecoder().decode(padded, 10, b.length - cut, rows.size(), (id, l, i, v, n) -> {}));
+      assertTrue(e.getMessage().contains("ends inside a record"), e.getMessage());
+    }
+    IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        () -> new InstanceBlockDecoder().decode(b, 0, b.length, rows.size() - 1, (id, l, i, v, n) -> {}));
+    assertTrue(e.getMessage().contains("byte(s) after the block's 29 records"), e.getMessage());
+  }
 }

@@ -112,4 +112,58 @@ class CsrTest {
     assertArrayEquals(b.d(), a.d(), 0.0);
     assertArrayEquals(b.dw(), a.dw(), 0.0);
   }
+
+  /**
+   * Rows appended from reused arrays ({@link Csr.Builder#add(int[], double[], int)}: only the first n of each array, the
+   * arrays changed after each call) give the CSR of the same rows appended as vectors, bit for bit; a row that is not a
+   * valid vector is refused with {@link SparseVector}'s message and leaves the rows before it as they were.
+   */
+  @Test
+  void rowsFromReusedArraysEqualRowsFromVectors() {
+    Object[] sp = LinearTestData.sparse(new Random(21), 2500, 300, 0.04);
+    SparseVector[] x = (SparseVector[]) sp[0];
+    x[3] = new SparseVector(new int[0], new double[0]);
+    Csr.Builder vectors = new Csr.Builder();
+    Csr.Builder raw = new Csr.Builder(10, 10); // grows past both
+    int[] idx = new int[1];
+    double[] val = new double[1];
+    for (SparseVector v : x) {
+      vectors.add(v);
+      int n = v.nnz();
+      if (idx.length < n + 3) {
+        idx = new int[n + 3];
+        val = new double[n + 3];
+      }
+      java.util.Arrays.fill(idx, 999_999); // what lies past n must not be read
+      java.util.Arrays.fill(val, Double.NaN);
+      System.arraycopy(v.indices(), 0, idx, 0, n);
+      System.arraycopy(v.values(), 0, val, 0, n);
+      raw.add(idx, val, n);
+    }
+    Csr a = vectors.build();
+    Csr b = raw.build();
+    assertEquals(a.rows(), b.rows());
+    for (int i = 0; i < x.length; i++) {
+      assertEquals(a.to[i] - a.from[i], b.to[i] - b.from[i], "row " + i);
+      for (int k = 0; k < a.to[i] - a.from[i]; k++) {
+        assertEquals(a.index[a.from[i] + k], b.index[b.from[i] + k]);
+        assertEquals(Double.doubleToRawLongBits(a.value[a.from[i] + k]), Double.doubleToRawLongBits(b.value[b.from[i] + k]));
+      }
+      assertEquals(Double.doubleToRawLongBits(a.squaredNorm[i]), Double.doubleToRawLongBits(b.squaredNorm[i]), "row " + i);
+    }
+    Csr.Builder bad = new Csr.Builder();
+    bad.add(new int[] {2, 5}, new double[] {1, 2}, 2);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> bad.add(new int[] {3, 3}, new double[] {1, 1}, 2));
+    assertEquals("feature index 3 does not ascend (after 3)", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> bad.add(new int[] {0}, new double[] {1}, 1));
+    assertEquals("feature index 0 is not positive", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> bad.add(new int[] {4, 6}, new double[] {1, Double.NaN}, 2));
+    assertEquals("feature 6 has non-finite value NaN", e.getMessage());
+    bad.add(new int[] {7}, new double[] {3}, 1);
+    Csr c = bad.build();
+    assertEquals(2, c.rows());
+    assertEquals(5.0, c.squaredNorm[0], 0.0);
+    assertEquals(9.0, c.squaredNorm[1], 0.0);
+    assertEquals(6, c.index[c.from[1]]);
+  }
 }

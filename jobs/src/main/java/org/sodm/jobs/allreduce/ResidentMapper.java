@@ -41,6 +41,14 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
   /** Called once before the first {@link #load}. */
   protected void beforeLoad(Configuration conf) {}
 
+  /**
+   * Loads this task's block by reading its split directly, without a record per row; false (the default) when it does not
+   * (then every record of the split goes to {@link #load}).
+   */
+  protected boolean loadSplit(Context context) throws IOException {
+    return false;
+  }
+
   private boolean freshRecords;
 
   /** Whether {@link #load} gets a new record per row (a {@link BlockSplit}'s reader), which it may keep without copying. */
@@ -135,7 +143,9 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
       if (!reg.isEmpty()) throw new Aborted("the tracker refused rank " + rank + ": " + reg);
       LOG.info("rank {} of {} ({}) registered, listening at {}:{}", rank, size, source, host, listener.getLocalPort());
       beforeLoad(conf);
-      while (context.nextKeyValue()) load(context.getCurrentKey().datum());
+      if (!loadSplit(context)) {
+        while (context.nextKeyValue()) load(context.getCurrentKey().datum());
+      }
       List<InetSocketAddress> topology = new ArrayList<>();
       while (true) {
         String t = tracker.topology(submission);

@@ -143,15 +143,29 @@ public final class BqoResident {
     @Override
     protected final void load(TrainRecord r) {
       SparseVector x = Instances.features(r.getFeatures());
+      rows.add(x);
+      added(r.getId(), r.getY(), x.maxIndex());
+    }
+
+    /** A block dealt from the ingested data: its rows straight into the arrays ({@link DealtInputFormat#dealRows}). */
+    @Override
+    protected final boolean loadSplit(Context context) throws IOException {
+      if (!(context.getInputSplit() instanceof DealtInputFormat.Split split)) return false;
+      return DealtInputFormat.dealRows(split, context.getConfiguration(), (id, y, idx, val, nnz) -> {
+        rows.add(idx, val, nnz);
+        added(id, y, nnz == 0 ? 0 : idx[nnz - 1]);
+      }, context::progress);
+    }
+
+    private void added(long id, double y, int max) {
       if (n == ids.length) {
         ids = java.util.Arrays.copyOf(ids, 2 * n);
         ys = java.util.Arrays.copyOf(ys, 2 * n);
         maxIndex = java.util.Arrays.copyOf(maxIndex, 2 * n);
       }
-      ids[n] = r.getId();
-      ys[n] = r.getY();
-      maxIndex[n++] = x.maxIndex();
-      rows.add(x);
+      ids[n] = id;
+      ys[n] = y;
+      maxIndex[n++] = max;
     }
 
     /** The block's rows by id (as {@link BqoJob} sorts them), checked against the training dimension; the caller's to keep. */

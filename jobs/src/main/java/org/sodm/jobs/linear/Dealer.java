@@ -70,29 +70,45 @@ final class Dealer {
 
   /** The block of an instance (whether or not it belongs to this problem). */
   int blockOf(Instance inst) {
+    return blockOf(inst.getId());
+  }
+
+  /** The block of the instance {@code id}. */
+  int blockOf(long id) {
     if (strata != null) throw new IllegalStateException("stratified blocks are dealt per stream by the partition job, not per row");
-    return RandomPartitioner.partitionOf(inst.getId(), blocks, seed);
+    return RandomPartitioner.partitionOf(id, blocks, seed);
+  }
+
+  /**
+   * The y of the row {@code id} labelled {@code label} in this problem: +-1, or the class index; NaN when the row is not
+   * this problem's (another class pair's, or the held-out fold's).
+   *
+   * @throws IOException when the row has no label, or a label the problem does not know
+   */
+  double y(long id, String label) throws IOException {
+    if (label == null) throw new IOException("training row " + id + " has no label");
+    if (folds != null && folds.of(id) == heldOut) return Double.NaN; // sodm cv: the fold this problem does not see
+    if (heldOut >= 0 && hashFolds > 0 && org.sodm.data.Seeds.fold(seed, id, hashFolds) == heldOut) return Double.NaN; // --probability
+    if (classIndex != null) {
+      Integer c = classIndex.get(label);
+      if (c == null) throw new IOException("training row " + id + " has label " + label + ", not one of the classes " + classIndex.keySet());
+      return c;
+    }
+    if (positive == null) return labels.signed(label);
+    if (label.equals(positive)) return 1;
+    if (negative.isEmpty() || label.equals(negative)) return -1;
+    return Double.NaN;
+  }
+
+  /** The scaler of the run, or null (rows as ingested). */
+  Scaler scaler() {
+    return scaler;
   }
 
   /** The training record of {@code inst}, or null when it is not a row of this problem (another class pair's, or the held-out fold's). */
   TrainRecord deal(Instance inst) throws IOException {
-    if (inst.getLabel() == null) throw new IOException("training row " + inst.getId() + " has no label");
-    if (folds != null && folds.of(inst.getId()) == heldOut) return null; // sodm cv: the fold this problem does not see
-    if (heldOut >= 0 && hashFolds > 0 && org.sodm.data.Seeds.fold(seed, inst.getId(), hashFolds) == heldOut) return null; // --probability
-    double y;
-    if (classIndex != null) {
-      Integer c = classIndex.get(inst.getLabel().toString());
-      if (c == null) throw new IOException("training row " + inst.getId() + " has label " + inst.getLabel() + ", not one of the classes "
-          + classIndex.keySet());
-      y = c;
-    } else if (positive == null) {
-      y = labels.signed(inst.getLabel());
-    } else {
-      String l = inst.getLabel().toString();
-      if (l.equals(positive)) y = 1;
-      else if (negative.isEmpty() || l.equals(negative)) y = -1;
-      else return null;
-    }
+    double y = y(inst.getId(), inst.getLabel() == null ? null : inst.getLabel().toString());
+    if (Double.isNaN(y)) return null;
     SparseVector x = Instances.features(inst.getFeatures());
     if (scaler != null) x = scaler.apply(x);
     int stratum = -1;

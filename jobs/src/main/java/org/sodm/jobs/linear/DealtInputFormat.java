@@ -22,6 +22,9 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.sodm.avro.Instance;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
+import org.sodm.data.InstanceBlockDecoder;
+import org.sodm.data.Instances;
+import org.sodm.data.SparseVector;
 import org.sodm.jobs.allreduce.BlockSplit;
 import org.sodm.jobs.support.AvroFiles;
 
@@ -121,6 +124,76 @@ public final class DealtInputFormat extends InputFormat<AvroKey<TrainRecord>, Nu
 
   static Path dataDir(Configuration conf) {
     return new Path(new Path(conf.get(LinearKeys.INGEST_DIR)), org.sodm.jobs.ingest.IngestJob.DATA);
+  }
+
+  /** Receives a block's rows as they are dealt; {@code indices} and {@code values} are the caller's, valid until it returns. */
+  interface Rows {
+    void row(long id, double y, int[] indices, double[] values, int nnz) throws IOException;
+  }
+
+  /**
+   * Deals {@code split}'s block into {@code out} straight from the ingested files' Avro blocks ({@link InstanceBlockDecoder}:
+   * no record, list or vector per row), the rows and order {@link Reader} gives; a file written with another Instance schema
+   * goes through Avro's reader. Stratified blocks are dealt per stream by {@link Reader}: this returns false for them
+   * without reading.
+   *
+   * @param progress called after each Avro block
+   * @throws IOException naming the file, on a row or a block it cannot read
+   */
+  static boolean dealRows(Split split, Configuration conf, Rows out, Runnable progress) throws IOException {
+    AvroClasses.trust();
+    Dealer dealer = new Dealer(conf);
+    if (dealer.stratified()) return false;
+    int block = split.block();
+    org.sodm.data.Scaler scaler = dealer.scaler();
+    InstanceBlockDecoder.Rows rows = (id, label, idx, val, n) -> {
+      if (dealer.blockOf(id) != block) return;
+      double y = dealer.y(id, label);
+      if (Double.isNaN(y)) return;
+      if (scaler == null) {
+        out.row(id, y, idx, val, n);
+      } else {
+        SparseVector x = scaler.apply(new SparseVector(java.util.Arrays.copyOf(idx, n), java.util.Arrays.copyOf(val, n)));
+        out.row(id, y, x.indices(), x.values(), x.nnz());
+      }
+    };
+    InstanceBlockDecoder decoder = new InstanceBlockDecoder();
+    for (Path file : split.files()) {
+      try (InputStream in = file.getFileSystem(conf).open(file);
+          DataFileStream<Instance> stream = new DataFileStream<>(in, new org.sodm.data.InstanceReader())) {
+        boolean direct = Instance.getClassSchema().equals(stream.getSchema());
+        long blocks = 0;
+        Instance reuse = null;
+        while (stream.hasNext()) {
+          if (direct) {
+            long count = stream.getBlockCount();
+            java.nio.ByteBuffer b = stream.nextBlock();
+            blocks++;
+            try {
+              if (b.hasArray()) {
+                decoder.decode(b.array(), b.arrayOffset() + b.position(), b.remaining(), count, rows);
+              } else {
+                byte[] copy = new byte[b.remaining()];
+                b.duplicate().get(copy);
+                decoder.decode(copy, 0, copy.length, count, rows);
+              }
+            } catch (IOException | RuntimeException e) {
+              throw new IOException(file + ", Avro block " + blocks + ": " + e.getMessage(), e);
+            }
+            progress.run();
+          } else {
+            try {
+              reuse = stream.next(reuse);
+              SparseVector x = Instances.features(reuse.getFeatures());
+              rows.row(reuse.getId(), reuse.getLabel() == null ? null : reuse.getLabel().toString(), x.indices(), x.values(), x.nnz());
+            } catch (IOException | RuntimeException e) {
+              throw new IOException(file + ": " + e.getMessage(), e);
+            }
+          }
+        }
+      }
+    }
+    return true;
   }
 
   @Override
