@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sodm.testing.LocalConf;
 
 /**
- * bin/sodm's garbage collector in local mode: the parallel collector by default, none of its own when SODM_JAVA_OPTS selects
+ * bin/sodm's garbage collector and heap pages in local mode: the parallel collector by default, none of its own when SODM_JAVA_OPTS selects
  * one (two collectors on one command line stop the JVM: "Conflicting collector combinations"), what SODM_GC_OPTS says when
  * it is set. bin/sodm runs from a copy of the project's layout whose jars are empty files and whose {@code java} is a stand-in
  * that prints its arguments.
@@ -70,5 +70,27 @@ class LauncherGcOptionsTest {
     assertFalse(g1.stream().anyMatch(a -> a.matches("-XX:\\+Use.*GC")), "the JVM's default collector: " + g1);
     List<String> serial = javaArgs(Map.of("SODM_GC_OPTS", "-XX:+UseSerialGC"));
     assertTrue(serial.contains("-XX:+UseSerialGC") && !serial.contains("-XX:+UseParallelGC"), serial.toString());
+  }
+
+  /**
+   * Transparent huge pages for the heap when the kernel gives them on request ([madvise]), not when it gives them always or
+   * never (the JVM would warn), nor when the kernel's setting cannot be read, nor when SODM_JAVA_OPTS or SODM_PAGE_OPTS
+   * decides.
+   */
+  @Test
+  void hugePagesWhenTheKernelGivesThemOnRequest() throws Exception {
+    String thp = "-XX:+UseTransparentHugePages";
+    Path sysfs = tmp.resolve("thp-enabled");
+    Files.writeString(sysfs, "always [madvise] never\n");
+    List<String> madvise = javaArgs(Map.of("SODM_THP_SYSFS", sysfs.toString()));
+    assertTrue(madvise.contains(thp) && madvise.contains("-XX:+UseParallelGC"), madvise.toString());
+    assertFalse(javaArgs(Map.of("SODM_THP_SYSFS", sysfs.toString(), "SODM_PAGE_OPTS", "")).contains(thp));
+    List<String> own = javaArgs(Map.of("SODM_THP_SYSFS", sysfs.toString(), "SODM_JAVA_OPTS", "-Xmx1g -XX:-UseTransparentHugePages"));
+    assertTrue(own.contains("-XX:-UseTransparentHugePages") && !own.contains(thp), own.toString());
+    for (String setting : new String[] {"[always] madvise never\n", "always madvise [never]\n"}) {
+      Files.writeString(sysfs, setting);
+      assertFalse(javaArgs(Map.of("SODM_THP_SYSFS", sysfs.toString())).contains(thp), setting);
+    }
+    assertFalse(javaArgs(Map.of("SODM_THP_SYSFS", tmp.resolve("absent").toString())).contains(thp));
   }
 }
