@@ -33,7 +33,9 @@ import org.sodm.jobs.support.AvroFiles;
  * partition job: split k lists every ingested data file, and its reader keeps the instances that
  * {@link Dealer} deals to block k (the same records, labels and scaling as {@link PartitionJob}'s
  * block k; the resident tasks sort them by id). Each task reads the whole ingested data once, so
- * this is for a few blocks: it saves the partition job's shuffle, sort and second write.
+ * this is for a few blocks: it saves the partition job's shuffle, sort and second write. A task that keeps rows in arrays reads
+ * its split through {@link #dealRows} (the same rows, decoded from the Avro blocks without a record per row); the record
+ * reader serves the others, and stratified blocks.
  *
  * <p>Configuration: {@link LinearKeys#INGEST_DIR} (the ingest directory, whose data it reads) and
  * {@link LinearKeys#BLOCKS} (K).
