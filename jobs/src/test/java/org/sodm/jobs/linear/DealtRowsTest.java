@@ -114,6 +114,26 @@ class DealtRowsTest {
     sameRows(ingested("scaled", "-1,1"), 3, "scaled");
   }
 
+  /** Ingested files written with a codec (their blocks come out of DataFileStream decompressed) deal the same rows. */
+  @Test
+  void compressedIngestedFilesDealTheSameRows() throws Exception {
+    Configuration conf = LocalConf.create(tmp.resolve("deflate-conf"));
+    conf.setBoolean("mapreduce.output.fileoutputformat.compress", true);
+    conf.set("avro.output.codec", "deflate");
+    IngestJob.Result data = IngestJob.run(conf, List.of(LocalConf.sampleData("svmguide1").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("deflate").toString()));
+    org.sodm.jobs.spec.TrainSpec.from(conf).withDimension(4).writeTo(conf);
+    conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
+    for (org.apache.hadoop.fs.Path p : org.sodm.jobs.support.AvroFiles.dataFiles(conf, DealtInputFormat.dataDir(conf))) {
+      if (!p.getName().endsWith(".avro")) continue;
+      try (org.apache.avro.file.DataFileStream<Object> s = new org.apache.avro.file.DataFileStream<>(
+          p.getFileSystem(conf).open(p), new org.apache.avro.generic.GenericDatumReader<>())) {
+        assertEquals("deflate", s.getMetaString("avro.codec"), p.toString());
+      }
+    }
+    sameRows(conf, 2, "deflate");
+  }
+
   /** A row whose label is not the problem's fails naming the ingested file, on the block path as on the record path. */
   @Test
   void aRowThatCannotBeDealtNamesItsFile() throws Exception {
