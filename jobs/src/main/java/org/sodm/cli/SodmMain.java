@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         "Runs in Hadoop local mode by default; on a cluster use `hadoop jar` with -fs/-jt or a site configuration.",
         "Generic Hadoop options (-D key=value, -conf FILE, -fs URI, -jt HOST:PORT) go right after the subcommand.",
         "Every parameter and its default: conf/sodm-default.xml.",
+        "SODM_DAEMON=1 bin/sodm runs local commands in a warm JVM kept between them (README: A warm JVM between commands).",
         "As the main class of an Oozie java action it also reads the action's configuration (oozie.action.conf.xml) beneath its "
             + "options, so sodm.* keys of a workflow's <global><configuration> apply (workflows/oozie)."},
     footer = {"", "Run 'sodm COMMAND --help' for a command's options."})
