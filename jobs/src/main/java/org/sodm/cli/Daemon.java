@@ -241,7 +241,7 @@ public final class Daemon {
       System.setErr(err);
       System.setIn(InputStream.nullInputStream());
       try {
-        return SodmMain.execute(null, r.args()).code();
+        return SodmMain.execute(OozieAction.confFile(), r.args()).code(); // as SodmMain.main, without its exit
       } catch (Throwable e) {
         err.println("sodm: the daemon's command failed: " + e);
         e.printStackTrace(err);

@@ -80,7 +80,8 @@ class BadInputCorpusTest {
       localDefines.add("-D");
       localDefines.add(k + "=" + lc.get(k));
     }
-    followStderr(true); // log lines (and any stack trace a logger prints) go to the captured stderr, as on a terminal
+    // log lines (and any stack trace a logger prints) go to the captured stderr, as on a terminal: sodm's log4j.properties has
+    // its console appender follow System.err
 
     // one small model shared by every case (309 rows of svmguide1), and its predictions
     model = root.resolve("model");
@@ -134,18 +135,7 @@ class BadInputCorpusTest {
 
   @AfterAll
   static void cleanup() {
-    followStderr(false);
     if (liveHolder != null) liveHolder.destroy();
-  }
-
-  private static void followStderr(boolean follow) {
-    java.util.Enumeration<?> e = org.apache.log4j.Logger.getRootLogger().getAllAppenders();
-    while (e.hasMoreElements()) {
-      if (e.nextElement() instanceof org.apache.log4j.ConsoleAppender c) {
-        c.setFollow(follow);
-        c.activateOptions();
-      }
-    }
   }
 
   private static int indexOf(byte[] hay, byte[] needle) {
