@@ -126,6 +126,12 @@ class LauncherDaemonTest {
     assertTrue(otherOptions[2].contains("starting a daemon"), "other JVM options, another daemon: " + otherOptions[2]);
     assertEquals(2, portFiles());
 
+    String[] vector = sodm(Map.of("SODM_VECTOR", "1"), "--version");
+    assertEquals("0", vector[0], vector[2]);
+    assertEquals(cold[1], vector[1]);
+    assertFalse(vector[2].contains("starting a daemon"), vector[2]);
+    assertEquals(2, portFiles(), "a command with the Vector API module runs in its own JVM");
+
     String[] stop = sodm(Map.of("SODM_DAEMON", "stop"));
     assertEquals("0", stop[0], stop[2]);
     for (int i = 0; i < 200 && portFiles() > 0; i++) Thread.sleep(50);
