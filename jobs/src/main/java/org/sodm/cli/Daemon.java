@@ -139,6 +139,7 @@ public final class Daemon {
       if (Files.isRegularFile(tokenFile()) && Files.readString(tokenFile()).trim().equals(token)) {
         Files.deleteIfExists(portFile());
         Files.deleteIfExists(tokenFile());
+        Files.deleteIfExists(dir.resolve(key + ".log")); // bin/sodm's redirect; a daemon that crashed keeps it
       }
     } catch (IOException e) {
       System.err.println("sodm daemon: could not remove " + portFile() + ": " + e.getMessage());
@@ -168,6 +169,17 @@ public final class Daemon {
     } catch (Refused e) {
       System.err.println("sodm daemon: refused a connection: " + e.getMessage());
       reply.write(("refused " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
+      reply.flush();
+      s.shutdownOutput();
+      // read what the client still sends (bounded): closing on unread input resets the connection, which can take the
+      // answer with it, and the client's writes would fail
+      byte[] sink = new byte[8192];
+      long left = 16L << 20;
+      try {
+        for (int k; left > 0 && (k = in.read(sink, 0, (int) Math.min(sink.length, left))) > 0; ) left -= k;
+      } catch (IOException ignored) {
+        // the client went away or took too long: nothing more to tell it
+      }
       return;
     }
     s.setSoTimeout(0);
