@@ -101,7 +101,8 @@ public final class Daemon {
       Path portTmp = dir.resolve(key + ".port.tmp");
       Files.writeString(portTmp, server.getLocalPort() + " " + ProcessHandle.current().pid() + "\n");
       move(portTmp, portFile());
-      Runtime.getRuntime().addShutdownHook(new Thread(this::removeOwnFiles, "sodm-daemon-files"));
+      Thread onKill = new Thread(this::removeOwnFiles, "sodm-daemon-files");
+      Runtime.getRuntime().addShutdownHook(onKill);
       System.err.println("sodm daemon " + ProcessHandle.current().pid() + " on 127.0.0.1:" + server.getLocalPort() + ", " + cwd);
       try {
         while (true) {
@@ -123,6 +124,11 @@ public final class Daemon {
         }
       } finally {
         removeOwnFiles();
+        try {
+          Runtime.getRuntime().removeShutdownHook(onKill); // a JVM serving several daemons in turn (the tests) keeps none
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running or has run
+        }
       }
     }
   }
