@@ -60,4 +60,41 @@ class AllReduceInProcessTest {
     Exception m = assertThrows(IllegalArgumentException.class, () -> InProcessAllReduce.run(2, ar -> ar.sum(new double[ar.rank() + 1])));
     assertTrue(m.getMessage().contains("different lengths"), m.getMessage());
   }
+
+  /**
+   * Waiting ranks spin, then block on the monitor: rounds where one rank arrives late (the others past their spins, blocked)
+   * and rounds where all arrive at once (spinning) both give every rank its own round's result, for more ranks than cores too.
+   */
+  @Test
+  void roundsOfLateAndPromptRanksEachGetTheirOwnResult() throws Exception {
+    for (int k : new int[] {2, 5}) {
+      int rounds = 3000;
+      List<long[]> got = InProcessAllReduce.run(k, ar -> {
+        long[] bad = new long[1];
+        for (int t = 0; t < rounds; t++) {
+          if (t % 500 == ar.rank()) Thread.sleep(20); // later than any spin
+          double[] s = ar.sum(new double[] {t, ar.rank()});
+          if (s[0] != (double) t * k || s[1] != k * (k - 1) / 2.0) bad[0]++;
+        }
+        return bad;
+      });
+      for (long[] b : got) assertEquals(0, b[0], k + " ranks: rounds with another round's result");
+    }
+  }
+
+  /** A rank that fails while the others are blocked (past their spins) wakes them with the break, at once. */
+  @Test
+  void aRankFailingWhileTheOthersAreBlockedWakesThem() {
+    long t0 = System.nanoTime();
+    Exception e = assertThrows(IllegalStateException.class, () -> InProcessAllReduce.run(3, ar -> {
+      if (ar.rank() == 1) {
+        Thread.sleep(200);
+        throw new IllegalStateException("rank 1 broke late");
+      }
+      ar.barrier();
+      return null;
+    }));
+    assertEquals("rank 1 broke late", e.getMessage());
+    assertTrue((System.nanoTime() - t0) / 1e9 < 5, "the blocked ranks woke at the break");
+  }
 }
