@@ -62,29 +62,31 @@ final class RbfSumsVector {
           d2 = DoubleVector.fromArray(S, dense, base + 2 * n).fma(a, d2);
           d3 = DoubleVector.fromArray(S, dense, base + 3 * n).fma(a, d3);
         }
-        sa = term(d0, xa, norms, coef, j, g, zero, sa);
-        sa = term(d1, xa, norms, coef, j + n, g, zero, sa);
-        sa = term(d2, xa, norms, coef, j + 2 * n, g, zero, sa);
-        sa = term(d3, xa, norms, coef, j + 3 * n, g, zero, sa);
+        // the terms written out here, not in a helper taking and returning vectors: a helper C2 compiled on its own (it
+        // does, as a hot method) may then not be inlined ("already compiled into a big method"), and out of line its
+        // lanewise operations miss their intrinsics and run the Vector API's boxed fallback, 3-4x slower overall (seen
+        // in a long-lived JVM: predict after other commands, bench/PROFILE.md)
+        sa = DoubleVector.fromArray(S, norms, j).add(xa).sub(d0.mul(2)).max(zero).mul(g).lanewise(VectorOperators.EXP)
+            .fma(DoubleVector.fromArray(S, coef, j), sa);
+        sa = DoubleVector.fromArray(S, norms, j + n).add(xa).sub(d1.mul(2)).max(zero).mul(g).lanewise(VectorOperators.EXP)
+            .fma(DoubleVector.fromArray(S, coef, j + n), sa);
+        sa = DoubleVector.fromArray(S, norms, j + 2 * n).add(xa).sub(d2.mul(2)).max(zero).mul(g).lanewise(VectorOperators.EXP)
+            .fma(DoubleVector.fromArray(S, coef, j + 2 * n), sa);
+        sa = DoubleVector.fromArray(S, norms, j + 3 * n).add(xa).sub(d3.mul(2)).max(zero).mul(g).lanewise(VectorOperators.EXP)
+            .fma(DoubleVector.fromArray(S, coef, j + 3 * n), sa);
       }
       for (; j < end; j += n) {
         DoubleVector d0 = zero;
         for (int p = 0; p < na; p++) {
           d0 = DoubleVector.fromArray(S, dense, (ia[p] - 1) * m + j).fma(DoubleVector.broadcast(S, va[p]), d0);
         }
-        sa = term(d0, xa, norms, coef, j, g, zero, sa);
+        sa = DoubleVector.fromArray(S, norms, j).add(xa).sub(d0.mul(2)).max(zero).mul(g).lanewise(VectorOperators.EXP)
+            .fma(DoubleVector.fromArray(S, coef, j), sa);
       }
       double ta = sa.reduceLanes(VectorOperators.ADD);
       for (; j < c1; j++) ta += coef[j] * Math.exp(g * Math.max(0, xa + norms[j] - 2 * dotAt(dense, m, j, ia, va, na)));
       acc[r] += ta;
     }
-  }
-
-  /** sum + coef[j..] exp(g max(0, xn + norms[j..] - 2 dots)). */
-  private static DoubleVector term(DoubleVector dots, double xn, double[] norms, double[] coef, int j, double g, DoubleVector zero,
-      DoubleVector sum) {
-    return DoubleVector.fromArray(S, norms, j).add(xn).sub(dots.mul(2)).max(zero).mul(g).lanewise(VectorOperators.EXP)
-        .fma(DoubleVector.fromArray(S, coef, j), sum);
   }
 
   /** The number of leading indices that are <= dim. */
