@@ -92,7 +92,9 @@ public enum Param {
   KERNEL("sodm.kernel", "rbf", Group.KERNEL, Type.choice("linear", "poly", "rbf", "sigmoid"), "-k,--kernel", "K",
       "Kernel: linear, poly, rbf or sigmoid (as LIBSVM)."),
   GAMMA("sodm.kernel.gamma", "0", Group.KERNEL, Type.real(0, true, Double.POSITIVE_INFINITY, false), "-g,--gamma", "G",
-      "Kernel gamma (rbf, poly, sigmoid); 0 means 1 / number of features, as LIBSVM."),
+      "Kernel gamma (rbf, poly, sigmoid); 0 means 1 / number of features, as LIBSVM. An rbf gamma that makes the kernel "
+          + "degenerate on the data (gamma x the median squared distance between rows > 100; unscaled features, usually) "
+          + "gets a warning that names --scale."),
   COEF0("sodm.kernel.coef0", "0", Group.KERNEL, Type.real(Double.NEGATIVE_INFINITY, false, Double.POSITIVE_INFINITY, false),
       "--coef0", "R", "Kernel coef0 (poly, sigmoid)."),
   DEGREE("sodm.kernel.degree", "3", Group.KERNEL, Type.integer(1, Integer.MAX_VALUE), "--degree", "D", "Kernel degree (poly)."),

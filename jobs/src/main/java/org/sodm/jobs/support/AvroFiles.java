@@ -116,6 +116,22 @@ public final class AvroFiles {
     }
   }
 
+  /** The first {@code limit} records of the .avro data files of a directory (in file-name order); reads no further. */
+  public static <T extends SpecificRecord> List<T> readFirst(Configuration conf, Path dir, Class<T> type, int limit) throws IOException {
+    List<T> out = new ArrayList<>();
+    for (Path p : dataFiles(conf, dir)) {
+      if (out.size() >= limit) break;
+      if (!p.getName().endsWith(".avro")) continue;
+      try (InputStream in = p.getFileSystem(conf).open(p);
+          DataFileStream<T> r = new DataFileStream<>(in, reader(type))) {
+        while (out.size() < limit && r.hasNext()) out.add(r.next());
+      } catch (IOException | RuntimeException e) {
+        throw new IOException(p + ": cannot read " + type.getSimpleName() + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
   /** Every record of the .avro data files of a directory. */
   public static <T extends SpecificRecord> List<T> readDir(Configuration conf, Path dir, Class<T> type) throws IOException {
     List<T> out = new ArrayList<>();

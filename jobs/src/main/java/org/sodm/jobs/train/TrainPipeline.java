@@ -131,6 +131,8 @@ public final class TrainPipeline {
         runner.passed("validation", "none");
       }
       spec = spec.withDimension(data.stats().getDimension());
+      String scaleWarning = KernelScaleCheck.warning(conf, spec, data);
+      if (scaleWarning != null) runner.note("warning      " + scaleWarning);
       spec = KernelTreeTrainer.resolveNu(spec, data, plan, classes, conf);
       conf.setBoolean(TrainKeys.EXACT_OFFSET, exactOffset(spec, data));
       spec = resolveOffset(spec, data, runner);
