@@ -9,8 +9,8 @@ import org.sodm.data.SparseVector;
  * distributed, at LIBSVM's default gamma (1/d) and at the tuned ones, gamma x median is 0.04-8; on
  * unscaled svmguide1, pendigits and skin_nonskin at the default gamma it is 1,800-5,500:
  * exp(-gamma ||x - x'||^2) is then zero to double precision for a typical pair, the kernel matrix
- * the identity, nearly every row a support vector, and a prediction rests on the few nearest
- * training rows alone (svmguide1 unscaled: svm-train 66.9% with 3,053 of 3,089 rows support
+ * the identity, nearly every row a support vector, and a prediction away from the training rows
+ * falls to the offset (svmguide1 unscaled: svm-train 66.9% with 3,053 of 3,089 rows support
  * vectors, 95.1% scaled to [0,1]).
  */
 public final class KernelScale {

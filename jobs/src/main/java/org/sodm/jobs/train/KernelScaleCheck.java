@@ -48,7 +48,7 @@ final class KernelScaleCheck {
     }
     return String.format(Locale.ROOT, "the RBF kernel is degenerate on these data: gamma %s x the median squared distance between %d "
         + "rows %s = %s, so exp(-gamma ||x - x'||^2) < e^-%s for a typical pair: nearly every row becomes a support vector and a "
-        + "prediction rests on the few nearest training rows alone. %s", num(k.gamma()), rows.length, num(median), num(exponent),
+        + "prediction away from the training rows falls to the offset. %s", num(k.gamma()), rows.length, num(median), num(exponent),
         num(KernelScale.DEGENERATE), advice);
   }
 
