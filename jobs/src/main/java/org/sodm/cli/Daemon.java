@@ -36,7 +36,8 @@ import java.util.List;
  * presents no token, another one, or a request out of the bounds below is answered {@code refused ...} and closed
  * without running anything. Commands run one at a time (a second client waits for the first). The daemon exits after
  * {@code idle} seconds without a command, or when killed (the launcher kills it when its caller is interrupted, as
- * Ctrl-C would stop a command's own JVM), removing its files.
+ * Ctrl-C would stop a command's own JVM), removing its files; after a command that left its heap above
+ * {@link #LARGE_HEAP_BYTES} committed, after {@link #LARGE_HEAP_IDLE_SECONDS} without the next.
  *
  * <p>Protocol, lines in UTF-8: {@code sodm-daemon-1}, the token, the working directory (must equal the daemon's), the
  * paths of the standard output and error pipes, the argument count, then per argument its length in bytes on a line and
@@ -52,18 +53,35 @@ public final class Daemon {
   /** Seconds a client has to send its request once connected. */
   static final int REQUEST_TIMEOUT_MS = 10_000;
 
+  /** A committed heap above this after a command: the daemon waits {@link #LARGE_HEAP_IDLE_SECONDS} at most for the next. */
+  static final long LARGE_HEAP_BYTES = 1L << 30;
+  static final int LARGE_HEAP_IDLE_SECONDS = 60;
+
   private final Path dir;
   private final String key;
   private final int idleSeconds;
+  private final long largeHeapBytes;
+  private final int largeHeapIdleSeconds;
   private final String token;
   private final String cwd;
   private volatile ServerSocket server;
   private volatile boolean closed;
 
   Daemon(Path dir, String key, int idleSeconds) throws IOException {
+    this(dir, key, idleSeconds, LARGE_HEAP_BYTES, LARGE_HEAP_IDLE_SECONDS);
+  }
+
+  /**
+   * {@code largeHeapBytes}, {@code largeHeapIdleSeconds}: the parallel collector does not give a grown heap back to the
+   * system, so a daemon whose committed heap is above the first after a command (a large training run) waits only the
+   * second for the next command before it exits, not {@code idleSeconds}.
+   */
+  Daemon(Path dir, String key, int idleSeconds, long largeHeapBytes, int largeHeapIdleSeconds) throws IOException {
     this.dir = dir;
     this.key = key;
     this.idleSeconds = idleSeconds;
+    this.largeHeapBytes = largeHeapBytes;
+    this.largeHeapIdleSeconds = largeHeapIdleSeconds;
     byte[] t = new byte[32];
     new SecureRandom().nextBytes(t);
     this.token = HexFormat.of().formatHex(t);
@@ -105,12 +123,14 @@ public final class Daemon {
       Runtime.getRuntime().addShutdownHook(onKill);
       System.err.println("sodm daemon " + ProcessHandle.current().pid() + " on 127.0.0.1:" + server.getLocalPort() + ", " + cwd);
       try {
+        int wait = idleSeconds;
         while (true) {
           Socket s;
           try {
             s = server.accept();
           } catch (SocketTimeoutException idle) {
-            System.err.println("sodm daemon: no command for " + idleSeconds + " s, exiting");
+            System.err.printf("sodm daemon: no command for %d s (committed heap %d MB), exiting%n", wait,
+                Runtime.getRuntime().totalMemory() >> 20);
             return;
           } catch (java.net.SocketException e) {
             if (closed) return;
@@ -121,6 +141,8 @@ public final class Daemon {
           } catch (IOException | RuntimeException e) {
             System.err.println("sodm daemon: connection dropped: " + e);
           }
+          wait = Runtime.getRuntime().totalMemory() > largeHeapBytes ? Math.min(idleSeconds, largeHeapIdleSeconds) : idleSeconds;
+          server.setSoTimeout(wait * 1000);
         }
       } finally {
         removeOwnFiles();

@@ -185,4 +185,32 @@ class DaemonTest {
     assertFalse(Files.exists(d.portFile()));
     assertFalse(Files.exists(d.tokenFile()));
   }
+
+  /** After a command that left the heap "large" (here: any heap), the daemon waits the shorter idle, not its 60 s. */
+  @Test
+  void aDaemonWhoseHeapIsLargeAfterACommandExitsAfterTheShorterIdle() throws Exception {
+    daemon.close();
+    serving.join(10_000);
+    Path dir = Files.createDirectory(tmp.resolve("large"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Daemon d = new Daemon(dir, "l", 60, 1, 1);
+    daemon = d;
+    serving = new Thread(() -> {
+      try {
+        d.serve();
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    }, "daemon-under-test-large");
+    serving.setDaemon(true);
+    serving.start();
+    for (int i = 0; i < 200 && !Files.exists(d.portFile()); i++) Thread.sleep(25);
+    Thread.sleep(1500);
+    assertTrue(serving.isAlive(), "before any command the daemon waits its whole idle time");
+    assertEquals("exit 0", send(token(), cwd(), "--version").answer());
+    long t0 = System.nanoTime();
+    serving.join(20_000);
+    assertFalse(serving.isAlive(), "the daemon exited after the shorter idle");
+    assertTrue((System.nanoTime() - t0) / 1e9 < 15);
+    assertFalse(Files.exists(d.portFile()));
+  }
 }
