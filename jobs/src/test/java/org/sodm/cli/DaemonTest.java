@@ -35,19 +35,24 @@ class DaemonTest {
   @BeforeEach
   void start() throws Exception {
     Path dir = Files.createDirectory(tmp.resolve("d"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    daemon = new Daemon(dir, "k", 60);
+    startServing(new Daemon(dir, "k", 60));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(daemon.tokenFile())));
+  }
+
+  /** {@code d} serving on a thread of its own (the fields {@link #daemon} and {@link #serving}), once it wrote its port file. */
+  private void startServing(Daemon d) throws Exception {
+    daemon = d;
     serving = new Thread(() -> {
       try {
-        daemon.serve();
+        d.serve();
       } catch (Exception e) {
         throw new RuntimeException(e);
       }
     }, "daemon-under-test");
     serving.setDaemon(true);
     serving.start();
-    for (int i = 0; i < 200 && !Files.exists(daemon.portFile()); i++) Thread.sleep(25);
-    assertTrue(Files.exists(daemon.portFile()), "the daemon wrote no port file");
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(daemon.tokenFile())));
+    for (int i = 0; i < 200 && !Files.exists(d.portFile()); i++) Thread.sleep(25);
+    assertTrue(Files.exists(d.portFile()), "the daemon wrote no port file");
   }
 
   @AfterEach
@@ -193,17 +198,7 @@ class DaemonTest {
     serving.join(10_000);
     Path dir = Files.createDirectory(tmp.resolve("large"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Daemon d = new Daemon(dir, "l", 60, 1, 1);
-    daemon = d;
-    serving = new Thread(() -> {
-      try {
-        d.serve();
-      } catch (Exception e) {
-        throw new RuntimeException(e);
-      }
-    }, "daemon-under-test-large");
-    serving.setDaemon(true);
-    serving.start();
-    for (int i = 0; i < 200 && !Files.exists(d.portFile()); i++) Thread.sleep(25);
+    startServing(d);
     Thread.sleep(1500);
     assertTrue(serving.isAlive(), "before any command the daemon waits its whole idle time");
     assertEquals("exit 0", send(token(), cwd(), "--version").answer());
