@@ -11,10 +11,10 @@ import java.util.List;
  * For tests and for running a resident solver without Hadoop ({@link #run}).
  */
 public final class InProcessAllReduce implements AllReduce {
-  /** The shared state of one group; every operation is one generation, completed by the last rank to arrive. */
   /** How many times a waiting rank checks for the round's end before it blocks. */
   private static final int SPINS = 1 << 14;
 
+  /** The shared state of one group; every operation is one generation, completed by the last rank to arrive. */
   private static final class Group {
     final int size;
     final double[][] posted;

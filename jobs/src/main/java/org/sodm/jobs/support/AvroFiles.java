@@ -102,34 +102,32 @@ public final class AvroFiles {
   /** Streams every record of the .avro data files of a directory (in file-name order) to {@code sink}. */
   public static <T extends SpecificRecord> void forEach(Configuration conf, Path dir, Class<T> type,
       java.util.function.Consumer<T> sink) throws IOException {
+    forEach(conf, dir, type, sink, Long.MAX_VALUE);
+  }
+
+  /** The first {@code limit} records of the .avro data files of a directory (in file-name order); reads no further. */
+  public static <T extends SpecificRecord> List<T> readFirst(Configuration conf, Path dir, Class<T> type, int limit) throws IOException {
+    List<T> out = new ArrayList<>();
+    forEach(conf, dir, type, out::add, limit);
+    return out;
+  }
+
+  private static <T extends SpecificRecord> void forEach(Configuration conf, Path dir, Class<T> type,
+      java.util.function.Consumer<T> sink, long limit) throws IOException {
+    long n = 0;
     for (Path p : dataFiles(conf, dir)) {
+      if (n >= limit) return;
       if (!p.getName().endsWith(".avro")) continue;
       FileSystem fs = p.getFileSystem(conf);
       try (InputStream in = fs.open(p);
           DataFileStream<T> r = new DataFileStream<>(in, reader(type))) {
-        while (r.hasNext()) sink.accept(r.next());
+        for (; n < limit && r.hasNext(); n++) sink.accept(r.next());
       } catch (SodmException e) {
         throw e; // the sink's own, already user-facing
       } catch (IOException | RuntimeException e) {
         throw new IOException(p + ": cannot read " + type.getSimpleName() + ": " + e.getMessage(), e);
       }
     }
-  }
-
-  /** The first {@code limit} records of the .avro data files of a directory (in file-name order); reads no further. */
-  public static <T extends SpecificRecord> List<T> readFirst(Configuration conf, Path dir, Class<T> type, int limit) throws IOException {
-    List<T> out = new ArrayList<>();
-    for (Path p : dataFiles(conf, dir)) {
-      if (out.size() >= limit) break;
-      if (!p.getName().endsWith(".avro")) continue;
-      try (InputStream in = p.getFileSystem(conf).open(p);
-          DataFileStream<T> r = new DataFileStream<>(in, reader(type))) {
-        while (out.size() < limit && r.hasNext()) out.add(r.next());
-      } catch (IOException | RuntimeException e) {
-        throw new IOException(p + ": cannot read " + type.getSimpleName() + ": " + e.getMessage(), e);
-      }
-    }
-    return out;
   }
 
   /** Every record of the .avro data files of a directory. */

@@ -82,4 +82,15 @@ class KernelScaleWarningTest {
     assertTrue(w.get(0).endsWith("Choose a smaller --gamma."), w.get(0));
     assertFalse(w.get(0).contains("--scale"), w.get(0));
   }
+
+  @Test
+  void numbersKeepTheirIntegerZeros() {
+    assertEquals("1570", KernelScaleCheck.num(1570.2));
+    assertEquals("100", KernelScaleCheck.num(100));
+    assertEquals("0.25", KernelScaleCheck.num(0.25));
+    assertEquals("3", KernelScaleCheck.num(3));
+    assertEquals("1.206e+04", KernelScaleCheck.num(12060));
+    assertEquals("1e+05", KernelScaleCheck.num(100000));
+    assertEquals("0.05556", KernelScaleCheck.num(1 / 18.0));
+  }
 }
