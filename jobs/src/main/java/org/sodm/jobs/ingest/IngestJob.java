@@ -286,6 +286,20 @@ public final class IngestJob {
     return "sample-c" + IngestTask.sampleSize(conf) + "-s" + conf.getLong(SodmConf.SEED, 1);
   }
 
+  /** The per-file sample files ({@code sample-f*.avro}) in {@code ingestDir}'s {@link #sampleDirName}, sorted; none when it has no sample. */
+  public static List<Path> sampleFiles(Configuration conf, Path ingestDir) throws IOException {
+    Path dir = new Path(ingestDir, sampleDirName(conf));
+    FileSystem fs = dir.getFileSystem(conf);
+    List<Path> files = new ArrayList<>();
+    if (!fs.isDirectory(dir)) return files;
+    for (FileStatus f : fs.listStatus(dir)) {
+      String name = f.getPath().getName();
+      if (name.startsWith("sample-f") && name.endsWith(".avro")) files.add(f.getPath());
+    }
+    files.sort(null);
+    return files;
+  }
+
   static double[] parseScale(Configuration conf) {
     try {
       return Scaler.parseRange(SodmConf.require(conf, SodmConf.INGEST_SCALE));

@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.avro.FeatureStat;
 import org.sodm.avro.Instance;
@@ -76,21 +74,14 @@ final class KernelScaleCheck {
 
   /** {@link #ROWS} rows, scaled: evenly spaced (by id) over the ingest's sample when there is one, else the first rows. */
   static SparseVector[] rows(Configuration conf, IngestJob.Result data) throws IOException {
+    List<Instance> sample = new ArrayList<>();
+    for (Path f : IngestJob.sampleFiles(conf, data.dir())) sample.addAll(AvroFiles.readAll(conf, f, Instance.class));
+    sample.sort((a, b) -> Long.compare(a.getId(), b.getId()));
     List<Instance> picked = new ArrayList<>();
-    Path sampleDir = new Path(data.dir(), IngestJob.sampleDirName(conf));
-    FileSystem fs = sampleDir.getFileSystem(conf);
-    if (fs.isDirectory(sampleDir)) {
-      List<Instance> sample = new ArrayList<>();
-      for (FileStatus f : fs.listStatus(sampleDir)) {
-        String name = f.getPath().getName();
-        if (name.startsWith("sample-f") && name.endsWith(".avro")) sample.addAll(AvroFiles.readAll(conf, f.getPath(), Instance.class));
-      }
-      sample.sort((a, b) -> Long.compare(a.getId(), b.getId()));
-      if (sample.size() <= ROWS) {
-        picked = sample;
-      } else {
-        for (int i = 0; i < ROWS; i++) picked.add(sample.get((int) ((long) i * sample.size() / ROWS)));
-      }
+    if (sample.size() <= ROWS) {
+      picked = sample;
+    } else {
+      for (int i = 0; i < ROWS; i++) picked.add(sample.get((int) ((long) i * sample.size() / ROWS)));
     }
     if (picked.size() < 2) picked = AvroFiles.readFirst(conf, new Path(data.dir(), IngestJob.DATA), Instance.class, ROWS);
     Scaler scaler = data.scaler();

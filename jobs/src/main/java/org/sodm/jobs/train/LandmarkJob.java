@@ -10,8 +10,6 @@ import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapred.AvroValue;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -222,17 +220,10 @@ public final class LandmarkJob {
     conf.set(MODE, mode);
     TrainSpec spec = TrainSpec.of(conf);
     long cap = spec.tree().landmarkDriverRows();
-    Path dir = new Path(ingestDir, IngestJob.sampleDirName(conf));
-    FileSystem fs = dir.getFileSystem(conf);
-    if (cap <= 0 || !fs.isDirectory(dir)) return false;
-    List<Path> files = new ArrayList<>();
-    for (FileStatus f : fs.listStatus(dir)) {
-      String name = f.getPath().getName();
-      if (name.startsWith("sample-f") && name.endsWith(".avro")) files.add(f.getPath());
-    }
+    if (cap <= 0) return false;
+    List<Path> files = IngestJob.sampleFiles(conf, ingestDir);
     long perFile = spec.tree().candidates();
     if (files.isEmpty() || files.size() * perFile > cap) return false;
-    files.sort(null);
     Scaler scaler = TrainKeys.scaler(conf);
     List<TrainRecord> all = new ArrayList<>();
     for (Path f : files) all.addAll(candidates(conf, AvroFiles.readAll(conf, f, Instance.class), scaler));
