@@ -168,6 +168,15 @@ public final class Subproblems {
     }
   }
 
+  /**
+   * The most sub-problems one row belongs to ({@link #forEach}'s calls for a row): per task of its class (ovo: K - 1 tasks,
+   * ovr: all K), the full problem and every fold's but its own.
+   */
+  public int membershipsPerRow() {
+    int perTask = (full ? 1 : 0) + Math.max(0, folds - 1);
+    return (scheme == Scheme.OVO ? classes - 1 : tasks()) * perTask;
+  }
+
   /** A (sub-problem, y) pair of {@link #forEach}. */
   @FunctionalInterface
   public interface Membership {

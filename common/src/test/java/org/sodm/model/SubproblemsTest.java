@@ -34,6 +34,26 @@ class SubproblemsTest {
   }
 
   @Test
+  void membershipsPerRowIsTheLargestMembershipOfTheDefinition() {
+    for (int k : new int[] {2, 3, 5, 26}) {
+      for (Subproblems.Scheme s : Subproblems.Scheme.values()) {
+        for (int folds : new int[] {0, 2, 5}) {
+          for (boolean full : new boolean[] {true, false}) {
+            if (!full && folds == 0) continue;
+            int most = 0;
+            for (int c = 0; c < k; c++) {
+              for (int fold = folds == 0 ? -1 : 0; fold < Math.max(folds, 0); fold++) {
+                most = Math.max(most, direct(k, s, folds, full, c, fold).size());
+              }
+            }
+            assertEquals(most, new Subproblems(k, s, folds, full).membershipsPerRow(), k + " " + s + " folds " + folds + " full " + full);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void membershipMatchesTheDefinition() {
     for (int k : new int[] {2, 3, 5}) {
       for (Subproblems.Scheme s : Subproblems.Scheme.values()) {

@@ -45,7 +45,10 @@ import org.sodm.solver.WarmStart;
 public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<TrainRecord>, NullWritable> {
   @Override
   public void run(Context context) throws java.io.IOException, InterruptedException {
-    org.sodm.jobs.support.Causes.reporting(context, "BlockSolveReducer", () -> super.run(context));
+    org.sodm.jobs.support.Causes.reporting(context, "BlockSolveReducer", () -> {
+      super.run(context);
+      writeStats(context); // after every block of the task solved: a failed attempt leaves no stats file
+    });
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(BlockSolveReducer.class);
@@ -73,6 +76,8 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
   /** The run's sub-problems (multi-class, --probability, cv), or null. */
   private org.sodm.model.Subproblems plan;
   private final AvroKey<TrainRecord> out = new AvroKey<>();
+  /** The BlockStats of this task's blocks, written to one file when the task ends ({@link #writeStats}). */
+  private final List<BlockStats> stats = new ArrayList<>();
 
   @Override
   protected void setup(Context context) {
@@ -98,6 +103,19 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
       JobFailure.report(context, "solve task could not start: " + e.getMessage());
       throw e;
     }
+  }
+
+  /**
+   * Writes this task's BlockStats, one record per block in the order solved, to {@code part-r-NNNNN.avro} of the level's
+   * stats directory (named by the task's partition, so a re-executed attempt rewrites the same file with the same records:
+   * the solves are deterministic). One file per task, not per block: 325 class pairs of a 26-class problem made 325 files
+   * that the driver read back three times.
+   */
+  private void writeStats(Context context) throws IOException {
+    if (stats.isEmpty()) return;
+    Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
+    AvroFiles.write(context.getConfiguration(), new Path(dir, String.format("part-r-%05d.avro",
+        context.getTaskAttemptID().getTaskID().getId())), BlockStats.getClassSchema(), stats);
   }
 
   /**
@@ -207,9 +225,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
       out.datum(r.toRecord(zero, block));
       context.write(out, NullWritable.get());
     }
-    Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
-    AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
-        BlockStats.getClassSchema(), s);
+    stats.add(s);
     context.getCounter("sodm.solve", "blocks").increment(1);
     context.getCounter("sodm.solve", "epochs").increment(s.getEpochs());
     context.getCounter("sodm.solve", "support vectors").increment(s.getSupportVectors());
@@ -266,9 +282,7 @@ public class BlockSolveReducer extends Reducer<BlockKey, TrainRow, AvroKey<Train
     BlockStats s = new BlockStats(level, block, n, positives, res.objective(), res.initialViolation(), res.maxViolation(),
         (int) Math.min(Integer.MAX_VALUE, res.iterations() / Math.max(1, n)), res.supportVectors(), res.kernelEvaluations(),
         res.cacheHits(), (System.nanoTime() - t0) / 1e9, res.peakCacheBytes() + dataBytes(x) + 32L * n, res.converged(), res.bias());
-    Path dir = new Path(context.getConfiguration().get(TrainKeys.STATS_DIR));
-    AvroFiles.writeOne(context.getConfiguration(), new Path(dir, String.format("block-%06d.avro", block)),
-        BlockStats.getClassSchema(), s);
+    stats.add(s);
     context.getCounter("sodm.solve", "blocks").increment(1);
     context.getCounter("sodm.solve", "support vectors").increment(res.supportVectors());
     context.getCounter("sodm.solve", "kernel evaluations").increment(res.kernelEvaluations());

@@ -68,7 +68,10 @@ final class SolveJob {
     job.setPartitionerClass(BlockKey.ByBlock.class);
     job.setSortComparatorClass(BlockKey.Comparator.class);
     job.setGroupingComparatorClass(BlockKey.GroupByBlock.class);
-    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job, TrainKeys.subproblems(conf)); // (block, id): a row once per block it is in
+    // (block, id): a row once per block it is in; at the bottom a row is sent to each sub-problem of its class (ovo: K - 1 of
+    // K (K - 1) / 2), above it every record is already one sub-problem's
+    org.sodm.model.Subproblems plan = TrainKeys.plan(conf);
+    org.sodm.jobs.support.InProcessJob.distinctMapKeys(job, bottom && plan != null ? plan.membershipsPerRow() : 1);
     job.setReducerClass(BlockSolveReducer.class);
     job.setNumReduceTasks(reducers(conf, blocks * TrainKeys.subproblems(conf))); // every sub-problem's blocks in the same job
     job.setOutputFormatClass(org.sodm.jobs.support.UncountedAvroOutputFormat.class);

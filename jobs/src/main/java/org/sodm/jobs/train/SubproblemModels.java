@@ -45,14 +45,14 @@ final class SubproblemModels {
     this.builders = new ModelBuilder[plan.count()];
   }
 
+  /** Adds one record of the level; takes {@code r} (its block becomes the block within its sub-problem). */
   void add(TrainRecord r) {
     int sub = r.getBlock() / blocksPerSub;
     if (sub >= builders.length) throw new IllegalStateException("record of block " + r.getBlock() + " is beyond " + builders.length + " sub-problems");
     ModelBuilder b = builders[sub];
     if (b == null) builders[sub] = b = new ModelBuilder();
-    TrainRecord c = TrainRecord.newBuilder(r).build();
-    c.setBlock(r.getBlock() % blocksPerSub);
-    b.add(c);
+    r.setBlock(r.getBlock() % blocksPerSub); // the record is the caller's to give (a fresh one per record read)
+    b.add(r);
   }
 
   /** The binary model of every sub-problem (fails naming a sub-problem without rows). */

@@ -168,8 +168,12 @@ class TrainMapReduceTest {
       assertEquals(ref.alpha()[i], r.getAlpha().get(0), 1e-5);
       assertTrue(r.getAlpha().get(0) >= 0 && r.getAlpha().get(0) <= 1 + 1e-12, "box constraint");
     }
-    BlockStats s = AvroFiles.readOne(conf, new org.apache.hadoop.fs.Path(tmp.resolve("stats/block-000001.avro").toString()),
-        BlockStats.class);
+    // one stats file per task, written when the task has solved all its blocks
+    List<BlockStats> all = TrainIO.readStats(conf, new org.apache.hadoop.fs.Path(tmp.resolve("stats").toString()));
+    assertEquals(1, all.size());
+    assertEquals(1, new java.io.File(tmp.resolve("stats").toFile(), "part-r-00000.avro").exists() ? 1 : 0, "the task's file");
+    BlockStats s = all.get(0);
+    assertEquals(1, s.getBlock());
     assertEquals(30, s.getSize());
     assertEquals(2, s.getLevel());
     assertTrue(s.getMaxViolation() <= 1e-8);
