@@ -36,11 +36,15 @@ public final class KernelExpansion {
       d = Math.max(d, sv[i].maxIndex());
     }
     this.dim = d;
-    if (k.dotBased() && (long) d * m <= (1L << 25) && d <= 1024) {
-      dense = SparseVector.featureMajor(this.sv, d);
-    } else {
-      dense = null;
-    }
+    this.dense = denseCopy(k, this.sv, d);
+  }
+
+  /**
+   * The feature-major dense copy of support vectors ({@link SparseVector#featureMajor}) that batched evaluation reads, or
+   * null: only for a dot-based kernel, at most 1,024 features and 2^25 doubles (256 MB).
+   */
+  static double[] denseCopy(Kernel k, SparseVector[] sv, int dim) {
+    return k.dotBased() && (long) dim * sv.length <= (1L << 25) && dim <= 1024 ? SparseVector.featureMajor(sv, dim) : null;
   }
 
   /** The expansion over the x_i with coef_i != 0 (the support vectors of a dual solution). */

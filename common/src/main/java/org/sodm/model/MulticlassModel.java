@@ -52,6 +52,10 @@ public final class MulticlassModel implements Model {
   private final int[][][] index; // [task][block][i] -> unique
   private final double[][][] coef; // [task][block][i]
   private final double[][] bias; // [task][block]
+  /** The distinct support vectors' squared norms and features up to {@link #dim}, feature-major (or null: see KernelExpansion). */
+  private final double[] norms;
+  private final int dim;
+  private final double[] dense;
 
   /**
    * @param plan the tasks (no folds)
@@ -88,6 +92,9 @@ public final class MulticlassModel implements Model {
       index = null;
       coef = null;
       bias = null;
+      norms = null;
+      dim = 0;
+      dense = null;
       return;
     }
     Map<Long, Integer> byId = new HashMap<>();
@@ -123,6 +130,14 @@ public final class MulticlassModel implements Model {
     }
     kernel = k != null ? k : kernelSpec.create();
     unique = u.toArray(new SparseVector[0]);
+    norms = new double[unique.length];
+    int d = 0;
+    for (int i = 0; i < unique.length; i++) {
+      norms[i] = unique[i].squaredNorm();
+      d = Math.max(d, unique[i].maxIndex());
+    }
+    dim = d;
+    dense = KernelExpansion.denseCopy(kernel, unique, d);
   }
 
   /** The order of {@link #CLASS_ORDER} in {@code provenance}, checked to be a permutation of 0..k-1; identity without it. */
@@ -196,7 +211,14 @@ public final class MulticlassModel implements Model {
       return f;
     }
     double[] kx = new double[unique.length];
-    kernel.column(x, unique, kx);
+    if (dense != null) {
+      // the inner products with every distinct support vector at once (dense columns: letter's 13,716 vectors of 16
+      // features, 0.6 ms a row as sparse dot products), then the kernel from them as Kernel#column computes it
+      x.dotColumns(dense, unique.length, dim, kx, 0, unique.length);
+      kernel.fromDots(kx, x.squaredNorm(), norms, 0, unique.length);
+    } else {
+      kernel.column(x, unique, kx);
+    }
     for (int t = 0; t < sub.length; t++) {
       int nb = index[t].length;
       double s = 0;

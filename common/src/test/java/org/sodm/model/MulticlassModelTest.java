@@ -142,6 +142,71 @@ class MulticlassModelTest {
     }
   }
 
+  /**
+   * The distinct support vectors' kernel values come from dense feature-major columns: on sparse vectors with holes, an
+   * augmented (bias) kernel and rows with a feature beyond every support vector's, each task's value equals its own sum
+   * of k(sv_i, x) evaluated pair by pair.
+   */
+  @Test
+  void sharedDenseColumnsEqualTheKernelPairByPairOnSparseRows() {
+    Random r = new Random(7);
+    for (KernelSpec ks : new KernelSpec[] {KernelSpec.rbf(0.7), KernelSpec.poly(0.5, 1, 3), KernelSpec.linear()}) {
+      for (boolean augmented : new boolean[] {false, true}) {
+        Kernel k = augmented ? new org.sodm.kernel.AugmentedKernel(ks.create()) : ks.create();
+        int n = 30;
+        SparseVector[] pts = new SparseVector[n];
+        for (int i = 0; i < n; i++) pts[i] = sparse(r, 6, 0.6);
+        Subproblems plan = new Subproblems(3, Subproblems.Scheme.OVO);
+        Model[] sub = new Model[plan.tasks()];
+        for (int t = 0; t < plan.tasks(); t++) {
+          List<Integer> members = new ArrayList<>();
+          for (int i = 0; i < n; i++) if (i % 3 != t && r.nextDouble() < 0.8) members.add(i);
+          SparseVector[] sv = new SparseVector[members.size()];
+          double[] c = new double[sv.length];
+          long[][] ids = {new long[sv.length]};
+          for (int m = 0; m < sv.length; m++) {
+            sv[m] = pts[members.get(m)];
+            c[m] = r.nextGaussian();
+            ids[0][m] = members.get(m);
+          }
+          KernelExpansion[] ex = {new KernelExpansion(k, sv, c, r.nextGaussian())};
+          sub[t] = new KernelModel(ks, Loss.hinge(1), ModelCodec.taskLabels(List.of("a", "b", "c"), plan, t), null, new int[] {0}, ids,
+              ex, null);
+        }
+        MulticlassModel m = new MulticlassModel(ks, Loss.hinge(1), null, List.of("a", "b", "c"), plan, sub, null, PROV);
+        for (int q = 0; q < 50; q++) {
+          SparseVector x = sparse(r, q % 2 == 0 ? 6 : 9, 0.5); // odd rows: features 7-9 no support vector has
+          double[] f = m.decisionValues(x);
+          for (int t = 0; t < plan.tasks(); t++) {
+            KernelExpansion e = ((KernelModel) sub[t]).block(0);
+            double want = e.bias();
+            for (int i = 0; i < e.size(); i++) want += e.coef(i) * k.eval(e.supportVector(i), x);
+            assertEquals(want, f[t], 1e-12 * (1 + Math.abs(want)), ks + (augmented ? " +1" : "") + " task " + t + " row " + q);
+          }
+        }
+      }
+    }
+  }
+
+  /** A sparse vector of features 1..d, each present with probability p. */
+  private static SparseVector sparse(Random r, int d, double p) {
+    List<Integer> idx = new ArrayList<>();
+    List<Double> val = new ArrayList<>();
+    for (int f = 1; f <= d; f++) {
+      if (r.nextDouble() < p) {
+        idx.add(f);
+        val.add(r.nextGaussian());
+      }
+    }
+    int[] i = new int[idx.size()];
+    double[] v = new double[idx.size()];
+    for (int t = 0; t < i.length; t++) {
+      i[t] = idx.get(t);
+      v[t] = val.get(t);
+    }
+    return new SparseVector(i, v);
+  }
+
   @Test
   void ovrTakesTheLargestDecisionValueSmallerIndexOnTies() {
     MulticlassModel ovo = randomOvo(1, false);
