@@ -205,9 +205,19 @@ public final class MulticlassModel implements Model {
 
   /** The decision value of every task on a prepared vector. */
   public double[] decisionValues(SparseVector x) {
+    return decisionValues(x, -1);
+  }
+
+  /**
+   * The decision values of the tasks that involve class {@code cls} (ovo: its K - 1 pairs; ovr: every task) on a prepared
+   * vector, each equal to its entry of {@link #decisionValues(SparseVector)}; the other entries are NaN. {@code cls} -1:
+   * every task. Platt's cross-validation scores each training row only for its own class's tasks.
+   */
+  public double[] decisionValues(SparseVector x, int cls) {
     double[] f = new double[sub.length];
+    if (cls >= 0) java.util.Arrays.fill(f, Double.NaN);
     if (unique == null) {
-      for (int t = 0; t < sub.length; t++) f[t] = sub[t].decisionPrepared(x);
+      for (int t = 0; t < sub.length; t++) if (cls < 0 || plan.y(t, cls) != 0) f[t] = sub[t].decisionPrepared(x);
       return f;
     }
     double[] kx = new double[unique.length];
@@ -220,6 +230,7 @@ public final class MulticlassModel implements Model {
       kernel.column(x, unique, kx);
     }
     for (int t = 0; t < sub.length; t++) {
+      if (cls >= 0 && plan.y(t, cls) == 0) continue;
       int nb = index[t].length;
       double s = 0;
       for (int b = 0; b < nb; b++) {

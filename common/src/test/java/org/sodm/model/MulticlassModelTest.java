@@ -142,6 +142,29 @@ class MulticlassModelTest {
     }
   }
 
+  @Test
+  void oneClassesDecisionValuesAreItsTasksEntriesAndNanElsewhere() {
+    MulticlassModel m = randomOvo(4, false);
+    Random r = new Random(5);
+    for (int q = 0; q < 50; q++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      double[] all = m.decisionValues(x);
+      for (int c = 0; c < 4; c++) {
+        double[] one = m.decisionValues(x, c);
+        int involved = 0;
+        for (int t = 0; t < all.length; t++) {
+          if (m.plan().y(t, c) != 0) {
+            assertEquals(all[t], one[t], 0, "task " + t + " of class " + c);
+            involved++;
+          } else {
+            assertTrue(Double.isNaN(one[t]), "task " + t + " does not involve class " + c);
+          }
+        }
+        assertEquals(3, involved, "ovo: K - 1 pairs per class");
+      }
+    }
+  }
+
   /**
    * The distinct support vectors' kernel values come from dense feature-major columns: on sparse vectors with holes, an
    * augmented (bias) kernel and rows with a feature beyond every support vector's, each task's value equals its own sum

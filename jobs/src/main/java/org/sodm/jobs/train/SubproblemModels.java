@@ -140,7 +140,7 @@ final class SubproblemModels {
         cls[i] = classIndex.get(in.getLabel().toString());
         int fold = Seeds.fold(seed, in.getId(), folds);
         SparseVector x = Instances.features(in.getFeatures());
-        f[i] = byFold[fold].decisionValues(scaler == null ? x : scaler.apply(x));
+        f[i] = byFold[fold].decisionValues(scaler == null ? x : scaler.apply(x), cls[i]); // only the tasks of its class
       });
       for (int i = 0; i < n; i++) {
         for (int t = 0; t < plan.tasks(); t++) {
@@ -157,7 +157,7 @@ final class SubproblemModels {
       batch.clear();
     };
     AvroFiles.forEach(conf, data, Instance.class, in -> {
-      batch.add(Instance.newBuilder(in).build());
+      batch.add(in); // a fresh record per row read
       if (batch.size() == 8192) flush.run();
     });
     flush.run();
