@@ -48,6 +48,10 @@ final class SolveJob {
   @SuppressWarnings("rawtypes")
   static void run(Configuration base, Path input, boolean bottom, int level, int blocks, int childBlocks, Path data, Path stats)
       throws IOException {
+    if (SubproblemSolveJob.applies(base, input, bottom, blocks)) {
+      SubproblemSolveJob.run(base, input, level, data, stats); // no shuffle: each sub-problem's rows from the rows held once
+      return;
+    }
     Configuration conf = new Configuration(base);
     conf.setInt(TrainKeys.CHILD_BLOCKS, childBlocks);
     conf.setInt(TrainKeys.LEVEL, level);

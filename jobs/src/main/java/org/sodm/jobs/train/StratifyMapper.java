@@ -167,7 +167,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       case KMEANS -> kmeans.assign(x);
       default -> -1;
     };
-    int fold = cvFolds != null ? cvFolds.of(inst.getId()) : plan.folds() > 0 ? org.sodm.data.Seeds.fold(seed, inst.getId(), plan.folds()) : -1;
+    int fold = fold(cvFolds, plan, seed, inst.getId());
     members = 0;
     plan.forEach(c, fold, (sub, y) -> {
       subs[members] = sub;
@@ -184,6 +184,11 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
       int global = sub * blocks + block;
       context.write(key.set(global, inst.getId()), value.set(inst.getId(), y, x, stratum, global));
     }
+  }
+
+  /** A row's fold: sodm cv's ({@code cvFolds}), else a seeded hash of its id over --probability's folds, else -1. */
+  static int fold(CvFolds cvFolds, org.sodm.model.Subproblems plan, long seed, long id) {
+    return cvFolds != null ? cvFolds.of(id) : plan.folds() > 0 ? org.sodm.data.Seeds.fold(seed, id, plan.folds()) : -1;
   }
 
   private StreamingStratifiedAssigner dealer(int sub) {
