@@ -98,27 +98,34 @@ public class SubproblemSolveMapper extends Mapper<IntWritable, NullWritable, Avr
       for (int c = 0; c < classes.size(); c++) classIndex.put(classes.get(c), c);
       String cv = conf.get(TrainKeys.CV_FOLDS_FILE);
       CvFolds cvFolds = cv == null ? null : CvFolds.read(conf, new Path(cv));
-      List<Instance> all = new ArrayList<>();
-      AvroFiles.forEach(conf, new Path(conf.get(SubproblemSolveJob.DATA)), Instance.class, all::add);
-      all.sort((a, b) -> Long.compare(a.getId(), b.getId()));
-      int n = all.size();
+      // streamed: one row's record at a time (not the whole data set as records), then put in id order
+      List<long[]> meta = new ArrayList<>(); // {id, class}
+      List<SparseVector> vectors = new ArrayList<>();
+      AvroFiles.forEach(conf, new Path(conf.get(SubproblemSolveJob.DATA)), Instance.class, in -> {
+        long rowId = in.getId();
+        if (in.getLabel() == null) throw new SodmException("training row " + rowId + " has no label");
+        Integer c = classIndex.get(in.getLabel().toString());
+        if (c == null) {
+          throw new SodmException("training row " + rowId + " has label '" + in.getLabel() + "', not one of the classes " + classIndex.keySet());
+        }
+        meta.add(new long[] {rowId, c});
+        SparseVector v = Instances.features(in.getFeatures());
+        vectors.add(scaler == null ? v : scaler.apply(v));
+      });
+      int n = meta.size();
+      Integer[] order = new Integer[n];
+      for (int i = 0; i < n; i++) order[i] = i;
+      java.util.Arrays.sort(order, (a, b) -> Long.compare(meta.get(a)[0], meta.get(b)[0]));
       long[] id = new long[n];
       int[] cls = new int[n];
       int[] fold = new int[n];
       SparseVector[] x = new SparseVector[n];
       for (int i = 0; i < n; i++) {
-        Instance in = all.get(i);
-        id[i] = in.getId();
-        if (in.getLabel() == null) throw new SodmException("training row " + id[i] + " has no label");
-        Integer c = classIndex.get(in.getLabel().toString());
-        if (c == null) {
-          throw new SodmException("training row " + id[i] + " has label '" + in.getLabel() + "', not one of the classes " + classIndex.keySet());
-        }
-        cls[i] = c;
+        long[] m = meta.get(order[i]);
+        id[i] = m[0];
+        cls[i] = (int) m[1];
         fold[i] = StratifyMapper.fold(cvFolds, plan, seed, id[i]);
-        SparseVector v = Instances.features(in.getFeatures());
-        x[i] = scaler == null ? v : scaler.apply(v);
-        all.set(i, null);
+        x[i] = vectors.get(order[i]);
       }
       return new Rows(id, cls, fold, x);
     }
