@@ -9,11 +9,11 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.sodm.avro.TrainRecord;
 
 /**
- * Solves one block: receives its instances in id order (secondary sort), warm-starts from the
- * alpha they carry (cold when any is missing, as at the bottom level), runs the dual
- * coordinate descent solver, writes every instance back with its new alpha and block, and one
- * BlockStats record to the level's stats directory (rewritten identically by a re-executed
- * attempt: the solve is deterministic).
+ * Solves one block per reduce call: receives its instances in id order (secondary sort) and hands
+ * them to {@link BlockSolver} (warm start from the alpha they carry, the solve, every instance
+ * written back with its new alpha and block); when the task has solved all its blocks, their
+ * BlockStats go to one file of the level's stats directory (rewritten identically by a
+ * re-executed attempt: the solves are deterministic).
  *
  * <p>TEST ONLY: the {@code sodm.internal.test.fail.once.*} keys inject a fault for the fault
  * tests (issue 7). When {@link #FAIL_ONCE_DIR} is set, the first attempt to solve block

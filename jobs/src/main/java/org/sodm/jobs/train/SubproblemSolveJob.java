@@ -81,7 +81,8 @@ final class SubproblemSolveJob {
     conf.set(org.sodm.jobs.support.JobFailure.DIR_KEY, new Path(data.getParent(), "_failures").toString());
     conf.set(DATA, input.toString());
     Subproblems plan = TrainKeys.plan(conf);
-    long[] counts = TrainPipeline.classCounts(IngestJob.read(conf, input.getParent()).stats(), TrainKeys.classes(conf));
+    long[] counts = TrainPipeline.classCounts(AvroFiles.readOne(conf, new Path(input.getParent(), IngestJob.STATS),
+        org.sodm.avro.FeatureStats.class), TrainKeys.classes(conf)); // the ingest's statistics beside its data
     int tasks = Math.min(plan.count(), TASKS_PER_CORE * Math.max(1, conf.getInt("mapreduce.local.map.tasks.maximum", 1)));
     assign(conf, plan, counts, tasks);
     String token = UUID.randomUUID().toString();
