@@ -18,18 +18,36 @@ import org.sodm.solver.Loss;
 
 /** Builds the model of a level from its records: per block, the support vectors and coefficients. */
 final class ModelBuilder {
-  private final Map<Integer, List<TrainRecord>> svByBlock = new TreeMap<>();
+  /** A support vector as the model keeps it: its row id, coefficient and features (no record). */
+  private record Sv(long id, double coef, SparseVector x) {}
+
+  private final Map<Integer, List<Sv>> svByBlock = new TreeMap<>();
   private final Map<Integer, Double> coefSum = new TreeMap<>();
+  /** Features by row id, shared with the builders of other sub-problems (a row is a support vector of many), or null. */
+  private final Map<Long, SparseVector> vectors;
+
+  ModelBuilder() {
+    this(null);
+  }
+
+  /** @param vectors features by row id, shared between builders whose records of a row hold the same features; or null */
+  ModelBuilder(Map<Long, SparseVector> vectors) {
+    this.vectors = vectors;
+  }
 
   /**
-   * Adds one record of the level (every block must be seen, even one without support vectors). A support vector's record
-   * is kept until {@link #build}: the caller must not change it before then.
+   * Adds one record of the level (every block must be seen, even one without support vectors). A support vector is kept
+   * as its id, coefficient and features, not as the record: --probability's 1,950 sub-problems of letter held 756,380
+   * records (more than a 1 GB heap); their features are each row's once when the builders share {@link #vectors}.
    */
   void add(TrainRecord r) {
-    List<TrainRecord> l = svByBlock.computeIfAbsent(r.getBlock(), b -> new ArrayList<>());
+    List<Sv> l = svByBlock.computeIfAbsent(r.getBlock(), b -> new ArrayList<>());
     if (TrainIO.isSupportVector(r)) {
-      l.add(r); // kept, not copied (a deep copy of each of letter's 140,845 records took 0.2 s): see above
-      coefSum.merge(r.getBlock(), TrainIO.coef(r), Double::sum);
+      double coef = TrainIO.coef(r);
+      SparseVector x = vectors == null ? Instances.features(r.getFeatures())
+          : vectors.computeIfAbsent(r.getId(), id -> Instances.features(r.getFeatures()));
+      l.add(new Sv(r.getId(), coef, x));
+      coefSum.merge(r.getBlock(), coef, Double::sum);
     }
   }
 
@@ -45,16 +63,16 @@ final class ModelBuilder {
     long[][] svIds = new long[nb][];
     KernelExpansion[] ex = new KernelExpansion[nb];
     int b = 0;
-    for (Map.Entry<Integer, List<TrainRecord>> e : svByBlock.entrySet()) {
-      List<TrainRecord> l = e.getValue();
-      l.sort((p, q) -> Long.compare(p.getId(), q.getId()));
+    for (Map.Entry<Integer, List<Sv>> e : svByBlock.entrySet()) {
+      List<Sv> l = e.getValue();
+      l.sort((p, q) -> Long.compare(p.id(), q.id()));
       SparseVector[] sv = new SparseVector[l.size()];
       double[] coef = new double[l.size()];
       svIds[b] = new long[l.size()];
       for (int i = 0; i < sv.length; i++) {
-        sv[i] = Instances.features(l.get(i).getFeatures());
-        coef[i] = TrainIO.coef(l.get(i));
-        svIds[b][i] = l.get(i).getId();
+        sv[i] = l.get(i).x();
+        coef[i] = l.get(i).coef();
+        svIds[b][i] = l.get(i).id();
       }
       ids[b] = e.getKey();
       double bias = biases != null ? biases.get(e.getKey()) : loss.bias() ? coefSum.getOrDefault(e.getKey(), 0.0) : 0.0;

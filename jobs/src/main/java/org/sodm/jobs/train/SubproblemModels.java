@@ -38,6 +38,9 @@ final class SubproblemModels {
   private final int blocksPerSub;
   private final ModelBuilder[] builders;
 
+  /** Each support vector's features once, shared by the sub-problems' builders (their records of a row hold the same). */
+  private final java.util.Map<Long, org.sodm.data.SparseVector> vectors = new java.util.HashMap<>();
+
   SubproblemModels(Subproblems plan, List<String> classes, int blocksPerSub) {
     this.plan = plan;
     this.classes = classes;
@@ -50,7 +53,7 @@ final class SubproblemModels {
     int sub = r.getBlock() / blocksPerSub;
     if (sub >= builders.length) throw new IllegalStateException("record of block " + r.getBlock() + " is beyond " + builders.length + " sub-problems");
     ModelBuilder b = builders[sub];
-    if (b == null) builders[sub] = b = new ModelBuilder();
+    if (b == null) builders[sub] = b = new ModelBuilder(vectors);
     r.setBlock(r.getBlock() % blocksPerSub); // the record is the caller's to give (a fresh one per record read)
     b.add(r);
   }
