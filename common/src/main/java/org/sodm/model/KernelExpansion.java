@@ -28,23 +28,28 @@ public final class KernelExpansion {
     this.sv = sv.clone();
     this.coef = coef.clone();
     this.bias = bias;
-    int m = sv.length;
-    this.svNorms = new double[m];
-    int d = 0;
-    for (int i = 0; i < m; i++) {
-      svNorms[i] = sv[i].squaredNorm();
-      d = Math.max(d, sv[i].maxIndex());
-    }
-    this.dim = d;
-    this.dense = denseCopy(k, this.sv, d);
+    Columns c = Columns.of(k, this.sv);
+    this.svNorms = c.norms();
+    this.dim = c.dim();
+    this.dense = c.dense();
   }
 
   /**
-   * The feature-major dense copy of support vectors ({@link SparseVector#featureMajor}) that batched evaluation reads, or
-   * null: only for a dot-based kernel, at most 1,024 features and 2^25 doubles (256 MB).
+   * What batched evaluation reads of support vectors: their squared norms, their largest feature index and their
+   * feature-major dense copy ({@link SparseVector#featureMajor}), or null for it: only for a dot-based kernel, at most 1,024
+   * features and 2^25 doubles (256 MB). Shared with {@link MulticlassModel}'s distinct support vectors.
    */
-  static double[] denseCopy(Kernel k, SparseVector[] sv, int dim) {
-    return k.dotBased() && (long) dim * sv.length <= (1L << 25) && dim <= 1024 ? SparseVector.featureMajor(sv, dim) : null;
+  record Columns(double[] norms, int dim, double[] dense) {
+    static Columns of(Kernel k, SparseVector[] sv) {
+      double[] norms = new double[sv.length];
+      int d = 0;
+      for (int i = 0; i < sv.length; i++) {
+        norms[i] = sv[i].squaredNorm();
+        d = Math.max(d, sv[i].maxIndex());
+      }
+      boolean dense = k.dotBased() && (long) d * sv.length <= (1L << 25) && d <= 1024;
+      return new Columns(norms, d, dense ? SparseVector.featureMajor(sv, d) : null);
+    }
   }
 
   /** The expansion over the x_i with coef_i != 0 (the support vectors of a dual solution). */

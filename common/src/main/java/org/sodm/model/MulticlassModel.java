@@ -130,14 +130,10 @@ public final class MulticlassModel implements Model {
     }
     kernel = k != null ? k : kernelSpec.create();
     unique = u.toArray(new SparseVector[0]);
-    norms = new double[unique.length];
-    int d = 0;
-    for (int i = 0; i < unique.length; i++) {
-      norms[i] = unique[i].squaredNorm();
-      d = Math.max(d, unique[i].maxIndex());
-    }
-    dim = d;
-    dense = KernelExpansion.denseCopy(kernel, unique, d);
+    KernelExpansion.Columns c = KernelExpansion.Columns.of(kernel, unique);
+    norms = c.norms();
+    dim = c.dim();
+    dense = c.dense();
   }
 
   /** The order of {@link #CLASS_ORDER} in {@code provenance}, checked to be a permutation of 0..k-1; identity without it. */
