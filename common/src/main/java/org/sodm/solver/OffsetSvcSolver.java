@@ -48,7 +48,13 @@ public final class OffsetSvcSolver {
    * @param initialViolation, maxViolation m(a) - M(a) at the (feasible) start and at the end
    */
   public record Result(double[] alpha, double bias, double objective, double initialViolation, double maxViolation, long iterations,
-      int supportVectors, boolean converged, long kernelEvaluations, long cacheHits, long peakCacheBytes) {}
+      int supportVectors, boolean converged, long kernelEvaluations, long cacheHits, long peakCacheBytes, State state) {}
+
+  /**
+   * A solve's end state in row order: a, the gradient G = Qa - e, G_bar (the sum over the variables at their upper bound of
+   * C_i Q_i, LIBSVM's) and the bounds it was solved with; {@link #solveScaled} starts from it at other bounds.
+   */
+  public record State(double[] alpha, double[] gradient, double[] gBar, double cPos, double cNeg) {}
 
   /**
    * @param cPos, cNeg the upper bounds of the +1 and -1 rows
@@ -66,7 +72,47 @@ public final class OffsetSvcSolver {
       else throw new IllegalArgumentException("label y[" + i + "] = " + y[i] + " is not -1 or +1");
     }
     double[] alpha = feasibleStart(y, c, initial);
-    Run run = new Run(new QMatrix(kernel, x, y.clone(), true, new KernelCache(n, opts.cacheBytes()), new Trace(false)), alpha, c);
+    Run run = new Run(new QMatrix(kernel, x, y.clone(), true, new KernelCache(n, opts.cacheBytes()), new Trace(false)), alpha, c,
+        null, null, cPos, cNeg);
+    return run.solve(opts.eps(), opts.shrinking());
+  }
+
+  /**
+   * Solves the rows of {@code from}'s solve again at the bounds cPos, cNeg, in the same ratio as its own (grid.py's path
+   * along C), starting from its solution scaled by f = cPos / from.cPos: a_i = f a_i' (a variable at its old upper bound at
+   * the new one exactly, and one that would pass it by rounding just below it), so G = f (G' + e) - e and G_bar = f G_bar'
+   * come without a kernel column. A start from a alone ({@link #solve}) computes one column per non-zero a_i: on letter's
+   * one-vs-one pairs, where most rows are support vectors, more kernel evaluations than the whole cold solve.
+   *
+   * @throws IllegalArgumentException when the state is not of n rows or the bounds are not in its ratio (1e-12 relative)
+   */
+  public Result solveScaled(SparseVector[] x, double[] y, double cPos, double cNeg, State from) {
+    int n = x.length;
+    if (from.alpha().length != n || from.gradient().length != n || from.gBar().length != n) {
+      throw new IllegalArgumentException("a state of " + from.alpha().length + " rows for " + n + " rows");
+    }
+    double f = cPos / from.cPos();
+    if (!(Math.abs(cNeg - f * from.cNeg()) <= 1e-12 * cNeg)) {
+      throw new IllegalArgumentException("the bounds C+ " + cPos + ", C- " + cNeg + " are not in the ratio of the state's C+ "
+          + from.cPos() + ", C- " + from.cNeg());
+    }
+    if (y.length != n) throw new IllegalArgumentException(n + " rows but " + y.length + " labels");
+    if (!(cPos > 0) || !(cNeg > 0)) throw new IllegalArgumentException("the bounds must be positive: C+ " + cPos + ", C- " + cNeg);
+    double[] c = new double[n];
+    double[] alpha = new double[n];
+    double[] g = new double[n];
+    double[] gBar = new double[n];
+    for (int i = 0; i < n; i++) {
+      if (y[i] != 1 && y[i] != -1) throw new IllegalArgumentException("label y[" + i + "] = " + y[i] + " is not -1 or +1");
+      c[i] = y[i] == 1 ? cPos : cNeg;
+      double a = from.alpha()[i];
+      if (a >= (y[i] == 1 ? from.cPos() : from.cNeg())) alpha[i] = c[i];
+      else if (a > 0) alpha[i] = Math.min(f * a, Math.nextDown(c[i]));
+      g[i] = f * (from.gradient()[i] + 1) - 1;
+      gBar[i] = f * from.gBar()[i];
+    }
+    Run run = new Run(new QMatrix(kernel, x, y.clone(), true, new KernelCache(n, opts.cacheBytes()), new Trace(false)), alpha, c, g,
+        gBar, cPos, cNeg);
     return run.solve(opts.eps(), opts.shrinking());
   }
 
@@ -93,16 +139,21 @@ public final class OffsetSvcSolver {
     private final int[] swapI;
     private final int[] swapJ;
     private int active;
+    private final double cPos;
+    private final double cNeg;
 
-    Run(QMatrix q, double[] alpha, double[] c) {
+    /** @param g, gBar G and G_bar of {@code alpha} (taken as they are), or null to compute them from its columns */
+    Run(QMatrix q, double[] alpha, double[] c, double[] g, double[] gBar, double cPos, double cNeg) {
       this.q = q;
       this.n = alpha.length;
       this.yy = q.labels();
       this.qd = q.diagonal();
       this.alpha = alpha;
       this.c = c;
-      this.g = new double[n];
-      this.gBar = new double[n];
+      this.cPos = cPos;
+      this.cNeg = cNeg;
+      this.g = g != null ? g : new double[n];
+      this.gBar = gBar != null ? gBar : new double[n];
       this.orig = new int[n];
       this.swapI = new int[n];
       this.swapJ = new int[n];
@@ -113,14 +164,15 @@ public final class OffsetSvcSolver {
         orig[i] = i;
         updateStatus(i);
       }
-      java.util.Arrays.fill(g, -1);
+      active = n;
+      if (g != null) return;
+      java.util.Arrays.fill(this.g, -1);
       for (int i = 0; i < n; i++) {
         if (alpha[i] <= 0) continue;
         float[] col = q.column(i, n);
-        for (int j = 0; j < n; j++) g[j] += alpha[i] * col[j];
-        if (alpha[i] >= c[i]) for (int j = 0; j < n; j++) gBar[j] += c[i] * col[j];
+        for (int j = 0; j < n; j++) this.g[j] += alpha[i] * col[j];
+        if (alpha[i] >= c[i]) for (int j = 0; j < n; j++) this.gBar[j] += c[i] * col[j];
       }
-      active = n;
     }
 
     private boolean upper(int i) {
@@ -183,7 +235,11 @@ public final class OffsetSvcSolver {
       double obj = 0;
       int sv = 0;
       double[] out = new double[n];
+      double[] gOut = new double[n];
+      double[] gBarOut = new double[n];
       for (int i = 0; i < n; i++) {
+        gOut[orig[i]] = g[i];
+        gBarOut[orig[i]] = gBar[i];
         double yg = yy[i] * g[i];
         if (upper(i)) {
           if (yy[i] < 0) ub = Math.min(ub, yg);
@@ -201,7 +257,7 @@ public final class OffsetSvcSolver {
       }
       double rho = free > 0 ? sumFree / free : n == 0 ? 0 : (ub + lb) / 2;
       return new Result(out, -rho, obj / 2, initialViolation, violation, iter, sv, converged, q.kernelEvaluations(), q.cache().hits(),
-          q.cache().peakBytes());
+          q.cache().peakBytes(), new State(out, gOut, gBarOut, cPos, cNeg));
     }
 
     /** LIBSVM's select_working_set (WSS 2) on the active positions: {i, j} into {@code pair} (j = -1: none), m - M returned. */
@@ -458,7 +514,9 @@ public final class OffsetSvcSolver {
       if (y[i] > 0) pos += a[i];
       else neg += a[i];
     }
-    if (pos == neg) return a;
+    // sums equal but for rounding (a solution's, scaled): kept as they are, as SMO's own iterates are; scaling by 1 - 1e-16
+    // would move every variable at its bound C off it, into the free set and the working-set selection
+    if (Math.abs(pos - neg) <= 1e-12 * Math.max(pos, neg)) return a;
     boolean shrinkPos = pos > neg;
     double f = shrinkPos ? neg / pos : pos / neg;
     for (int i = 0; i < n; i++) if ((y[i] > 0) == shrinkPos) a[i] *= f;

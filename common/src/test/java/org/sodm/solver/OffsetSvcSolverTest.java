@@ -92,6 +92,53 @@ class OffsetSvcSolverTest {
     assertTrue(warm.iterations() < cold.iterations(), warm.iterations() + " vs " + cold.iterations());
   }
 
+  /**
+   * The end state's gradient and G_bar are Q a - e and sum_{a_i = C_i} C_i Q_i of its alpha (brute force, double kernel); a
+   * start from it at 4x the bounds (unequal ones, shrinking on) begins where a start from the scaled alpha alone, which
+   * computes G from the columns, begins (the same initial violation, 1e-6), reaches the KKT point of the new bounds and
+   * evaluates fewer kernel entries than that start; bounds out of the state's ratio are refused.
+   */
+  @Test
+  void scaledStartCarriesTheGradient() {
+    Random rnd = new Random(13);
+    Kernel k = KernelSpec.rbf(0.7).create();
+    int n = 160;
+    double[] y = new double[n];
+    SparseVector[] x = points(rnd, n, 3, y);
+    OffsetSvcSolver s = new OffsetSvcSolver(k, SolverOptions.defaults());
+    OffsetSvcSolver.Result first = s.solve(x, y, 0.5, 1, null);
+    OffsetSvcSolver.State st = first.state();
+    assertSame(first.alpha(), st.alpha());
+    int upper = 0;
+    for (int i = 0; i < n; i++) {
+      double qa = 0;
+      double bar = 0;
+      for (int j = 0; j < n; j++) {
+        double qij = y[i] * y[j] * k.eval(x[i], x[j]);
+        qa += qij * st.alpha()[j];
+        if (st.alpha()[j] >= (y[j] > 0 ? 0.5 : 1)) bar += qij * (y[j] > 0 ? 0.5 : 1);
+      }
+      assertEquals(qa - 1, st.gradient()[i], 1e-5, "G_" + i);
+      assertEquals(bar, st.gBar()[i], 1e-5, "G_bar_" + i);
+      if (st.alpha()[i] >= (y[i] > 0 ? 0.5 : 1)) upper++;
+    }
+    assertTrue(upper > 5, "variables at the upper bound: " + upper);
+    double[] start = new double[n];
+    for (int i = 0; i < n; i++) start[i] = 4 * st.alpha()[i];
+    OffsetSvcSolver.Result byColumns = s.solve(x, y, 2, 4, start);
+    OffsetSvcSolver.Result carried = s.solveScaled(x, y, 2, 4, st);
+    assertEquals(byColumns.initialViolation(), carried.initialViolation(), 1e-6 * byColumns.initialViolation());
+    assertTrue(carried.initialViolation() > 1e-3, "the scaled start is not the new optimum");
+    double[] c = new double[n];
+    for (int i = 0; i < n; i++) c[i] = y[i] > 0 ? 2 : 4;
+    assertTrue(kkt(k, x, y, c, carried) < 2e-3, "KKT violation " + kkt(k, x, y, c, carried));
+    assertEquals(byColumns.objective(), carried.objective(), 1e-3 * n * 4);
+    assertTrue(carried.kernelEvaluations() < byColumns.kernelEvaluations(),
+        carried.kernelEvaluations() + " vs " + byColumns.kernelEvaluations());
+    assertThrows(IllegalArgumentException.class, () -> s.solveScaled(x, y, 2, 3, st));
+    assertThrows(IllegalArgumentException.class, () -> s.solveScaled(java.util.Arrays.copyOf(x, n - 1), y, 2, 4, st));
+  }
+
   @Test
   void feasibleStartBalancesTheClassSums() {
     double[] y = {1, 1, -1, -1, -1};

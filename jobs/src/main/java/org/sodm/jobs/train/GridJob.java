@@ -46,7 +46,8 @@ import org.sodm.solver.SolveResult;
  * multi-class scheme along the C values in the given order, each C warm-started from the previous
  * C's solution rescaled by C'/C (LIBSVM practice; the rescaled alpha stays in the box [0, C'] of the
  * hinge loss and the squared hinge has no upper bound, so the start is feasible and the solver runs
- * to the same tolerance as from zero), scores the held-out fold with the models of each C and writes
+ * to the same tolerance as from zero; LIBSVM's C-SVC, the default, also carries the gradient and G_bar
+ * scaled, {@link OffsetSvcSolver#solveScaled}, so that the start costs no kernel column), scores the held-out fold with the models of each C and writes
  * one line per (gamma, C, fold): rows, correct, epochs, kernel evaluations, dual objective, SVs.
  *
  * <p>Each (C, gamma, fold) sub-problem is solved in one block, exactly as {@code sodm cv} solves a
@@ -238,7 +239,11 @@ final class GridJob {
     protected void reduce(BlockKey key, Iterable<AvroValue<TrainRecord>> values, Context context) throws IOException, InterruptedException {
       int g = key.block() / k;
       int h = key.block() % k;
-      List<TrainRecord> train = new ArrayList<>();
+      // each row's features once (a task's rows share them): records copied per task (K - 1 per row for ovo) were most of
+      // the heap, and of the CPU (garbage collection), on letter's 325 tasks
+      List<Long> trainId = new ArrayList<>();
+      List<SparseVector> trainX = new ArrayList<>();
+      List<Integer> trainClass = new ArrayList<>();
       List<SparseVector> test = new ArrayList<>();
       List<Integer> testClass = new ArrayList<>();
       for (AvroValue<TrainRecord> v : values) {
@@ -247,34 +252,33 @@ final class GridJob {
           test.add(Instances.features(r.getFeatures()));
           testClass.add((int) r.getY());
         } else {
-          train.add(TrainRecord.newBuilder(r).build());
+          trainId.add(r.getId());
+          trainX.add(Instances.features(r.getFeatures()));
+          trainClass.add((int) r.getY());
         }
       }
       KernelSpec kernel = withGamma(spec.resolvedKernel(), pow2(log2g[g]));
       int t = tasks.tasks();
       SparseVector[][] x = new SparseVector[t][];
       double[][] y = new double[t][];
-      TrainRecord[][] recs = new TrainRecord[t][];
+      long[][] ids = new long[t][];
       for (int task = 0; task < t; task++) {
-        List<TrainRecord> in = new ArrayList<>();
-        for (TrainRecord r : train) {
-          double yt = tasks.y(task, (int) r.getY());
+        int m = 0;
+        for (int cls : trainClass) if (tasks.y(task, cls) != 0) m++;
+        x[task] = new SparseVector[m];
+        y[task] = new double[m];
+        ids[task] = new long[m];
+        int i = 0;
+        for (int row = 0; row < trainClass.size(); row++) {
+          double yt = tasks.y(task, trainClass.get(row));
           if (yt == 0) continue;
-          TrainRecord c = TrainRecord.newBuilder(r).build();
-          c.setY(yt);
-          c.setBlock(0);
-          c.setStratum(-1);
-          in.add(c);
-        }
-        recs[task] = in.toArray(new TrainRecord[0]);
-        x[task] = new SparseVector[in.size()];
-        y[task] = new double[in.size()];
-        for (int i = 0; i < in.size(); i++) {
-          x[task][i] = Instances.features(in.get(i).getFeatures());
-          y[task][i] = in.get(i).getY();
+          x[task][i] = trainX.get(row);
+          y[task][i] = yt;
+          ids[task][i++] = trainId.get(row);
         }
       }
       double[][] previous = new double[t][];
+      OffsetSvcSolver.State[] previousState = new OffsetSvcSolver.State[t];
       double previousC = 0;
       for (int ci = 0; ci < log2c.length; ci++) {
         double c = pow2(log2c[ci]);
@@ -297,8 +301,14 @@ final class GridJob {
           try {
             if (spec.offset()) { // LIBSVM's C-SVC with its offset; the C-scaled start stays feasible (sum y alpha = 0 is kept)
               Loss.Hinge hinge = (Loss.Hinge) loss;
-              OffsetSvcSolver.Result r = new OffsetSvcSolver(kernel.create(), spec.solver()).solve(x[task], y[task],
-                  c * hinge.weights().positive(), c * hinge.weights().negative(), start);
+              OffsetSvcSolver solver = new OffsetSvcSolver(kernel.create(), spec.solver());
+              double cPos = c * hinge.weights().positive();
+              double cNeg = c * hinge.weights().negative();
+              // warm: the previous C's alpha, gradient and G_bar scaled by C'/C (no kernel column for the start)
+              OffsetSvcSolver.Result r = warm && previousState[task] != null
+                  ? solver.solveScaled(x[task], y[task], cPos, cNeg, previousState[task])
+                  : solver.solve(x[task], y[task], cPos, cNeg, null);
+              previousState[task] = r.state();
               alpha = r.alpha();
               bias = r.bias();
               epochs += r.iterations() / Math.max(1, x[task].length);
@@ -321,14 +331,12 @@ final class GridJob {
             JobFailure.report(context, msg);
             throw e;
           }
-          previous[task] = alpha;
+          previous[task] = spec.offset() ? null : alpha;
           ModelBuilder b = new ModelBuilder();
           int vars = alpha.length / Math.max(1, x[task].length);
-          for (int i = 0; i < recs[task].length; i++) {
-            List<Double> a = new ArrayList<>(vars);
-            for (int j = 0; j < vars; j++) a.add(alpha[i * vars + j]);
-            recs[task][i].setAlpha(a);
-            b.add(recs[task][i]);
+          for (int i = 0; i < x[task].length; i++) {
+            double gi = vars == 1 ? alpha[i * vars] : alpha[i * vars] - alpha[i * vars + 1]; // TrainIO.coef's gamma_i
+            b.add(0, ids[task][i], y[task][i] * gi, x[task][i]);
           }
           sub[task] = b.build(kernel, loss, ModelCodec.taskLabels(classes, tasks, task), scaler, null,
               bias == null ? null : java.util.Map.of(0, bias));

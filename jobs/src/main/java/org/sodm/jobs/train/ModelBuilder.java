@@ -41,13 +41,24 @@ final class ModelBuilder {
    * records (more than a 1 GB heap); their features are each row's once when the builders share {@link #vectors}.
    */
   void add(TrainRecord r) {
-    List<Sv> l = svByBlock.computeIfAbsent(r.getBlock(), b -> new ArrayList<>());
-    if (TrainIO.isSupportVector(r)) {
-      double coef = TrainIO.coef(r);
-      SparseVector x = vectors == null ? Instances.features(r.getFeatures())
-          : vectors.computeIfAbsent(r.getId(), id -> Instances.features(r.getFeatures()));
-      l.add(new Sv(r.getId(), coef, x));
-      coefSum.merge(r.getBlock(), coef, Double::sum);
+    if (!TrainIO.isSupportVector(r)) {
+      add(r.getBlock(), r.getId(), 0, null);
+      return;
+    }
+    SparseVector x = vectors == null ? Instances.features(r.getFeatures())
+        : vectors.computeIfAbsent(r.getId(), id -> Instances.features(r.getFeatures()));
+    add(r.getBlock(), r.getId(), TrainIO.coef(r), x);
+  }
+
+  /**
+   * Adds row {@code id} of {@code block} with its coefficient y_i gamma_i ({@link TrainIO#coef}): a support vector with
+   * features {@code x} when the coefficient is non-zero, else the block only (x may then be null).
+   */
+  void add(int block, long id, double coef, SparseVector x) {
+    List<Sv> l = svByBlock.computeIfAbsent(block, b -> new ArrayList<>());
+    if (coef != 0) {
+      l.add(new Sv(id, coef, x));
+      coefSum.merge(block, coef, Double::sum);
     }
   }
 
