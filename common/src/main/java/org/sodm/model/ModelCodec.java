@@ -9,6 +9,7 @@ import org.sodm.avro.LinearModelRecord;
 import org.sodm.avro.LocalRouting;
 import org.sodm.avro.LossRecord;
 import org.sodm.avro.ModelRecord;
+import org.sodm.avro.SupportVectorTable;
 import org.sodm.data.Instances;
 import org.sodm.data.LabelMap;
 import org.sodm.data.Scaler;
@@ -19,14 +20,19 @@ import org.sodm.partition.KernelKMeans;
 import org.sodm.solver.Loss;
 
 /**
- * The Avro form of a {@link Model} ({@code Model.avsc}, format version {@link #FORMAT_VERSION}):
- * a kernel model's blocks (support vector ids, coefficients, vectors, bias) and routing, or a
+ * The Avro form of a {@link Model} ({@code Model.avsc}): a kernel model's blocks (support vector ids, coefficients,
+ * vectors, bias) and routing - with the vectors once in a table by id when a row is a support vector of more than one
+ * block or task (format {@link #FORMAT_VERSION}; format {@link #FORMAT_WITHOUT_TABLE} otherwise, as before the table
+ * existed) - or a
  * linear model's w, b and solver in the {@code linear} field (with the linear kernel and no
  * blocks). The loss is stored flat: every loss's parameters, the ones it does not have at
  * neutral values (C = 1; lambda = 1, theta = 0, mu = 1).
  */
 public final class ModelCodec {
-  public static final int FORMAT_VERSION = 1;
+  /** The newest format: 2, a record with a {@link SupportVectorTable}; 1 is a record without one (as written before it). */
+  public static final int FORMAT_VERSION = 2;
+  /** The format of a record without a support vector table. */
+  public static final int FORMAT_WITHOUT_TABLE = 1;
 
   static {
     org.sodm.data.AvroClasses.trust(); // the digest encodes the generated record classes
@@ -35,22 +41,30 @@ public final class ModelCodec {
   private ModelCodec() {}
 
   /**
-   * The schemas a model's digest is computed with: ModelRecord's without the fields added after
-   * digests existed when the record leaves them null (its last field, multiclass, and the
-   * provenance's last field, dimension), so that a model written before them has the digest it was
-   * written with. [without multiclass][without dimension]; [0][0] is the full schema.
+   * The schemas a model's digest is computed with: ModelRecord's without the fields added after digests existed where the
+   * record leaves them null - its trailing fields, supportVectors and (when that is null) multiclass, and the provenance's
+   * last field, dimension - so that a model written before them has the digest it was written with. Indexed by
+   * {@link #digestIndex}; [0] is the full schema.
    */
-  static final org.apache.avro.Schema[][] DIGEST_SCHEMAS = {{ModelRecord.getClassSchema(), digestSchema(false, true)},
-      {digestSchema(true, false), digestSchema(true, true)}};
+  private static final org.apache.avro.Schema[] DIGEST_SCHEMAS = new org.apache.avro.Schema[8];
 
-  /** ModelRecord's schema without its last field, multiclass: the layout of every binary model. */
-  static final org.apache.avro.Schema BINARY_SCHEMA = DIGEST_SCHEMAS[1][0];
+  static {
+    for (int i = 0; i < DIGEST_SCHEMAS.length; i++) DIGEST_SCHEMAS[i] = digestSchema((i & 4) != 0, (i & 2) != 0, (i & 1) != 0);
+  }
 
-  private static org.apache.avro.Schema digestSchema(boolean noMulticlass, boolean noDimension) {
+  private static int digestIndex(boolean noTable, boolean noMulticlass, boolean noDimension) {
+    return (noTable ? 4 : 0) | (noMulticlass ? 2 : 0) | (noDimension ? 1 : 0);
+  }
+
+  private static org.apache.avro.Schema digestSchema(boolean noTable, boolean noMulticlass, boolean noDimension) {
     org.apache.avro.Schema full = ModelRecord.getClassSchema();
-    checkLast(full, "multiclass");
+    List<org.apache.avro.Schema.Field> all = full.getFields();
+    if (!all.get(all.size() - 1).name().equals("supportVectors") || !all.get(all.size() - 2).name().equals("multiclass")) {
+      throw new IllegalStateException("ModelRecord's last fields must be multiclass, supportVectors (the digest relies on it)");
+    }
     List<org.apache.avro.Schema.Field> fields = new ArrayList<>();
-    for (org.apache.avro.Schema.Field f : full.getFields()) {
+    for (org.apache.avro.Schema.Field f : all) {
+      if (noTable && f.name().equals("supportVectors")) continue;
       if (noMulticlass && f.name().equals("multiclass")) continue;
       org.apache.avro.Schema fs = f.schema();
       if (noDimension && f.name().equals("provenance")) fs = withoutLast(fs, "dimension");
@@ -59,14 +73,10 @@ public final class ModelCodec {
     return org.apache.avro.Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
   }
 
-  private static void checkLast(org.apache.avro.Schema record, String name) {
+  private static org.apache.avro.Schema withoutLast(org.apache.avro.Schema record, String name) {
     if (!record.getFields().get(record.getFields().size() - 1).name().equals(name)) {
       throw new IllegalStateException(record.getName() + "'s last field must be " + name + " (the digest relies on it)");
     }
-  }
-
-  private static org.apache.avro.Schema withoutLast(org.apache.avro.Schema record, String name) {
-    checkLast(record, name);
     List<org.apache.avro.Schema.Field> fields = new ArrayList<>();
     for (org.apache.avro.Schema.Field f : record.getFields()) {
       if (!f.name().equals(name)) fields.add(new org.apache.avro.Schema.Field(f, f.schema()));
@@ -81,24 +91,100 @@ public final class ModelCodec {
     LinearModelRecord lin = null;
     LocalRouting lr = null;
     org.sodm.avro.MulticlassRecord mc = null;
+    SupportVectorTable table = tableToAvro(sharedVectors(m));
     if (m instanceof MulticlassModel mm) {
-      mc = multiclassToAvro(mm);
+      mc = multiclassToAvro(mm, table == null);
     } else if (m instanceof LinearModel l) {
       lin = linearToAvro(l);
     } else {
       KernelModel km = (KernelModel) m;
-      for (int b = 0; b < km.blockCount(); b++) {
-        KernelExpansion e = km.block(b);
-        List<Long> ids = new ArrayList<>();
-        for (int i = 0; i < e.size(); i++) ids.add(km.supportVectorId(b, i));
-        bm.add(blockToAvro(km.blockId(b), e, ids));
-      }
+      bm = blocksToAvro(km, table == null);
       if (km.routing() != null) lr = routingToAvro(km.routing());
     }
-    ModelRecord r = new ModelRecord(FORMAT_VERSION, k, lossToAvro(m.loss()), m.labels().toAvro(),
-        m.scaler() == null ? null : m.scaler().toAvro(), "mean", bm, lin, m.provenance(), lr, null, mc);
+    ModelRecord r = new ModelRecord(table == null ? FORMAT_WITHOUT_TABLE : FORMAT_VERSION, k, lossToAvro(m.loss()), m.labels().toAvro(),
+        m.scaler() == null ? null : m.scaler().toAvro(), "mean", bm, lin, m.provenance(), lr, null, mc, table);
     r.setDigest(digest(r));
     return r;
+  }
+
+  /**
+   * Every support vector of the model by row id when some row is a support vector of more than one block or task (a
+   * multi-class model: a row is in K - 1 one-vs-one tasks), else null: then the blocks keep their vectors (format 1).
+   * Also null when an id is negative or one id has two different vectors (no table can hold them).
+   */
+  static java.util.TreeMap<Long, SparseVector> sharedVectors(Model m) {
+    List<KernelModel> parts = new ArrayList<>();
+    if (m instanceof MulticlassModel mm) {
+      for (int t = 0; t < mm.plan().tasks(); t++) if (mm.subModel(t) instanceof KernelModel km) parts.add(km);
+    } else if (m instanceof KernelModel km) {
+      parts.add(km);
+    }
+    java.util.HashMap<Long, SparseVector> byId = new java.util.HashMap<>();
+    long entries = 0;
+    for (KernelModel km : parts) {
+      for (int b = 0; b < km.blockCount(); b++) {
+        KernelExpansion e = km.block(b);
+        for (int i = 0; i < e.size(); i++) {
+          long id = km.supportVectorId(b, i);
+          if (id < 0) return null;
+          SparseVector v = e.supportVector(i);
+          SparseVector had = byId.putIfAbsent(id, v);
+          if (had != null && had != v && !had.equals(v)) return null;
+          entries++;
+        }
+      }
+    }
+    return entries > byId.size() ? new java.util.TreeMap<>(byId) : null;
+  }
+
+  private static SupportVectorTable tableToAvro(java.util.TreeMap<Long, SparseVector> vectors) {
+    if (vectors == null) return null;
+    List<Long> ids = new ArrayList<>(vectors.size());
+    List<Features> vec = new ArrayList<>(vectors.size());
+    vectors.forEach((id, v) -> {
+      ids.add(id);
+      vec.add(Instances.toAvro(v));
+    });
+    return new SupportVectorTable(ids, vec);
+  }
+
+  /** The support vectors of a format 2 record's table: ids strictly ascending, each id's vector. */
+  private record Table(long[] ids, SparseVector[] vectors) {
+    static Table of(SupportVectorTable t) {
+      if (t == null) return null;
+      int n = t.getIds().size();
+      if (t.getVectors().size() != n) {
+        throw new IllegalArgumentException("the model's support vector table has " + n + " ids and " + t.getVectors().size() + " vectors");
+      }
+      long[] ids = new long[n];
+      SparseVector[] v = new SparseVector[n];
+      for (int i = 0; i < n; i++) {
+        ids[i] = t.getIds().get(i);
+        if (i > 0 && ids[i] <= ids[i - 1]) {
+          throw new IllegalArgumentException("the model's support vector table is not in ascending id order at entry " + i + " (id "
+              + ids[i] + " after " + ids[i - 1] + ")");
+        }
+        v[i] = Instances.features(t.getVectors().get(i));
+      }
+      return new Table(ids, v);
+    }
+
+    SparseVector get(long id, int block) {
+      int at = java.util.Arrays.binarySearch(ids, id);
+      if (at < 0) throw new IllegalArgumentException("support vector id " + id + " of block " + block + " is not in the model's support vector table");
+      return vectors[at];
+    }
+  }
+
+  private static List<BlockModel> blocksToAvro(KernelModel km, boolean withVectors) {
+    List<BlockModel> blocks = new ArrayList<>();
+    for (int b = 0; b < km.blockCount(); b++) {
+      KernelExpansion e = km.block(b);
+      List<Long> ids = new ArrayList<>();
+      for (int i = 0; i < e.size(); i++) ids.add(km.supportVectorId(b, i));
+      blocks.add(blockToAvro(km.blockId(b), e, ids, withVectors));
+    }
+    return blocks;
   }
 
   /**
@@ -123,8 +209,9 @@ public final class ModelCodec {
       java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
       org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
       // a record without the fields added since digests exist encodes with the schema before them: the same bytes, the same digest
-      org.apache.avro.Schema schema = DIGEST_SCHEMAS[c.getMulticlass() == null ? 1 : 0][c.getProvenance() == null
-          || c.getProvenance().getDimension() == null ? 1 : 0];
+      boolean noTable = c.getSupportVectors() == null;
+      org.apache.avro.Schema schema = DIGEST_SCHEMAS[digestIndex(noTable, noTable && c.getMulticlass() == null,
+          c.getProvenance() == null || c.getProvenance().getDimension() == null)];
       new org.apache.avro.specific.SpecificDatumWriter<ModelRecord>(schema).write(c, enc);
       enc.flush();
       byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(out.toByteArray());
@@ -161,17 +248,22 @@ public final class ModelCodec {
    * costs a cold JVM 0.05-0.2 s, once per read).
    */
   public static Model fromVerified(ModelRecord r) {
-    if (r.getFormatVersion() != FORMAT_VERSION) {
+    if (r.getFormatVersion() != FORMAT_VERSION && r.getFormatVersion() != FORMAT_WITHOUT_TABLE) {
       throw new IllegalArgumentException("model format version " + r.getFormatVersion()
-          + " is not supported (this sodm reads " + FORMAT_VERSION + ")");
+          + " is not supported (this sodm reads " + FORMAT_WITHOUT_TABLE + " and " + FORMAT_VERSION + ")");
     }
+    if ((r.getFormatVersion() == FORMAT_VERSION) != (r.getSupportVectors() != null)) {
+      throw new IllegalArgumentException("a model of format " + r.getFormatVersion() + (r.getSupportVectors() == null
+          ? " without" : " with") + " a support vector table (format " + FORMAT_VERSION + " has one, " + FORMAT_WITHOUT_TABLE + " not)");
+    }
+    Table table = Table.of(r.getSupportVectors());
     if (!"mean".equals(r.getCombine())) throw new IllegalArgumentException("unknown block combination '" + r.getCombine() + "'");
     KernelSpec ks = kernelOf(r.getKernel());
     Kernel kernel = ks.create();
     Loss loss = lossFromAvro(r.getLoss());
     LabelMap labels = LabelMap.fromAvro(r.getLabels());
     Scaler scaler = r.getScaler() == null ? null : Scaler.fromAvro(r.getScaler());
-    if (r.getMulticlass() != null) return multiclassFromAvro(r.getMulticlass(), ks, kernel, loss, scaler, r.getProvenance());
+    if (r.getMulticlass() != null) return multiclassFromAvro(r.getMulticlass(), ks, kernel, loss, scaler, r.getProvenance(), table);
     if (r.getLinear() != null) return linearFromAvro(r.getLinear(), loss, labels, scaler, r.getProvenance());
     int nb = r.getBlocks().size();
     int[] ids = new int[nb];
@@ -181,7 +273,7 @@ public final class ModelCodec {
       BlockModel m = r.getBlocks().get(b);
       ids[b] = m.getBlock();
       sv[b] = m.getIds().stream().mapToLong(Long::longValue).toArray();
-      ex[b] = expansionFromAvro(kernel, m);
+      ex[b] = expansionFromAvro(kernel, m, table);
     }
     Routing routing = r.getRouting() == null ? null : routingFromAvro(r.getRouting(), kernel);
     return new KernelModel(ks, loss, labels, scaler, ids, sv, ex, r.getProvenance(), routing);
@@ -200,7 +292,7 @@ public final class ModelCodec {
     return new LinearModel(loss, labels, scaler, w, lin.getBias(), lin.getSolver(), provenance);
   }
 
-  private static org.sodm.avro.MulticlassRecord multiclassToAvro(MulticlassModel mm) {
+  private static org.sodm.avro.MulticlassRecord multiclassToAvro(MulticlassModel mm, boolean withVectors) {
     List<org.sodm.avro.TaskModel> tasks = new ArrayList<>();
     Subproblems plan = mm.plan();
     for (int t = 0; t < plan.tasks(); t++) {
@@ -210,13 +302,7 @@ public final class ModelCodec {
       if (sm instanceof LinearModel l) {
         lin = linearToAvro(l);
       } else {
-        KernelModel km = (KernelModel) sm;
-        for (int b = 0; b < km.blockCount(); b++) {
-          KernelExpansion e = km.block(b);
-          List<Long> ids = new ArrayList<>();
-          for (int i = 0; i < e.size(); i++) ids.add(km.supportVectorId(b, i));
-          blocks.add(blockToAvro(km.blockId(b), e, ids));
-        }
+        blocks = blocksToAvro((KernelModel) sm, withVectors);
       }
       Platt p = mm.platt(t);
       tasks.add(new org.sodm.avro.TaskModel(plan.negativeClass(t), plan.positiveClass(t), blocks, lin, p == null ? null : p.a(),
@@ -233,7 +319,7 @@ public final class ModelCodec {
   }
 
   private static MulticlassModel multiclassFromAvro(org.sodm.avro.MulticlassRecord mc, KernelSpec ks, Kernel kernel, Loss loss,
-      Scaler scaler, org.sodm.avro.Provenance provenance) {
+      Scaler scaler, org.sodm.avro.Provenance provenance, Table table) {
     List<String> classes = new ArrayList<>();
     for (Object c : mc.getClasses()) classes.add(c.toString());
     Subproblems plan = new Subproblems(classes.size(), Subproblems.Scheme.parse(mc.getScheme().toString()));
@@ -261,7 +347,7 @@ public final class ModelCodec {
           BlockModel m = tm.getBlocks().get(b);
           ids[b] = m.getBlock();
           sv[b] = m.getIds().stream().mapToLong(Long::longValue).toArray();
-          ex[b] = expansionFromAvro(kernel, m);
+          ex[b] = expansionFromAvro(kernel, m, table);
         }
         sub[t] = new KernelModel(ks, loss, lm, scaler, ids, sv, ex, null);
       }
@@ -306,23 +392,30 @@ public final class ModelCodec {
         l.getPositiveWeight(), l.getNegativeWeight());
   }
 
-  private static BlockModel blockToAvro(int block, KernelExpansion e, List<Long> ids) {
+  /** @param withVectors whether the block holds its vectors (format 1), or only ids and coefficients (the table has them) */
+  private static BlockModel blockToAvro(int block, KernelExpansion e, List<Long> ids, boolean withVectors) {
     List<Double> coef = new ArrayList<>();
     List<Features> vec = new ArrayList<>();
     for (int i = 0; i < e.size(); i++) {
       coef.add(e.coef(i));
-      vec.add(Instances.toAvro(e.supportVector(i)));
+      if (withVectors) vec.add(Instances.toAvro(e.supportVector(i)));
     }
     return new BlockModel(block, e.bias(), ids, coef, vec);
   }
 
-  private static KernelExpansion expansionFromAvro(Kernel kernel, BlockModel m) {
+  /** A block's expansion: its own vectors, or (format 2: none of its own) its ids' vectors from the table. */
+  private static KernelExpansion expansionFromAvro(Kernel kernel, BlockModel m, Table table) {
     int n = m.getCoef().size();
+    boolean own = !m.getVectors().isEmpty() || n == 0;
+    if (own ? m.getVectors().size() != n : table == null || m.getIds().size() != n) {
+      throw new IllegalArgumentException("block " + m.getBlock() + " of the model has " + n + " coefficients, " + m.getIds().size()
+          + " ids and " + m.getVectors().size() + " vectors" + (own || table != null ? "" : " and the model no support vector table"));
+    }
     SparseVector[] v = new SparseVector[n];
     double[] c = new double[n];
     for (int i = 0; i < n; i++) {
       c[i] = m.getCoef().get(i);
-      v[i] = Instances.features(m.getVectors().get(i));
+      v[i] = own ? Instances.features(m.getVectors().get(i)) : table.get(m.getIds().get(i), m.getBlock());
     }
     return new KernelExpansion(kernel, v, c, m.getBias());
   }
@@ -340,7 +433,7 @@ public final class ModelCodec {
         KernelExpansion e = routing.local()[b];
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < e.size(); i++) ids.add(-1L); // a correction has no instance ids
-        local.add(blockToAvro(routing.localIds()[b], e, ids));
+        local.add(blockToAvro(routing.localIds()[b], e, ids, true));
       }
     }
     return new LocalRouting(sample, mem, routing.kmeans().clusters(), cb, local);
@@ -360,7 +453,7 @@ public final class ModelCodec {
       local = new KernelExpansion[lr.getLocal().size()];
       localIds = new int[local.length];
       for (int b = 0; b < local.length; b++) {
-        local[b] = expansionFromAvro(kernel, lr.getLocal().get(b));
+        local[b] = expansionFromAvro(kernel, lr.getLocal().get(b), null);
         localIds[b] = lr.getLocal().get(b).getBlock();
       }
     }

@@ -55,6 +55,96 @@ class ModelCodecTest {
     }
   }
 
+  /** Decision values and probabilities of two models on the same random rows, bit for bit. */
+  private static void sameScores(MulticlassModel a, MulticlassModel b) {
+    Random r = new Random(9);
+    for (int t = 0; t < 30; t++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      double[] fa = a.decisionValues(x);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(fa, b.decisionValues(x), 0.0);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(a.probabilities(fa), b.probabilities(fa), 0.0);
+    }
+  }
+
+  /**
+   * A multi-class model's support vectors, each in several tasks, are written once in a table by id (format 2; the blocks
+   * keep ids and coefficients) and read back to the same scores; the same model with the vectors in its blocks (format 1,
+   * as written before the table existed) reads to the same scores too; a table that lacks a block's id, is out of order,
+   * or a format that disagrees with the table is refused with what is wrong.
+   */
+  @Test
+  void sharedSupportVectorsAreWrittenOnceByIdInFormat2() {
+    MulticlassModel m = MulticlassModelTest.randomOvo(3, true);
+    ModelRecord rec = ModelCodec.toAvro(m);
+    assertEquals(2, rec.getFormatVersion());
+    java.util.TreeSet<Long> distinct = new java.util.TreeSet<>();
+    long entries = 0;
+    for (org.sodm.avro.TaskModel t : rec.getMulticlass().getTasks()) {
+      for (org.sodm.avro.BlockModel b : t.getBlocks()) {
+        org.junit.jupiter.api.Assertions.assertTrue(b.getVectors().isEmpty());
+        assertEquals(b.getCoef().size(), b.getIds().size());
+        distinct.addAll(b.getIds());
+        entries += b.getIds().size();
+      }
+    }
+    org.junit.jupiter.api.Assertions.assertTrue(entries > 2 * distinct.size(), entries + " entries, " + distinct.size() + " distinct");
+    assertEquals(new java.util.ArrayList<>(distinct), rec.getSupportVectors().getIds());
+    MulticlassModel back = (MulticlassModel) ModelCodec.fromAvro(rec);
+    sameScores(m, back);
+    assertEquals(rec, ModelCodec.toAvro(back));
+
+    // format 1: each block holds its own vectors, taken from the original model (not from the table)
+    ModelRecord f1 = ModelRecord.newBuilder(rec).setFormatVersion(1).setSupportVectors(null).setDigest(null).build();
+    for (int t = 0; t < m.plan().tasks(); t++) {
+      KernelModel km = (KernelModel) m.subModel(t);
+      for (int b = 0; b < km.blockCount(); b++) {
+        List<org.sodm.avro.Features> v = new java.util.ArrayList<>();
+        for (int i = 0; i < km.block(b).size(); i++) v.add(org.sodm.data.Instances.toAvro(km.block(b).supportVector(i)));
+        f1.getMulticlass().getTasks().get(t).getBlocks().get(b).setVectors(v);
+      }
+    }
+    f1.setDigest(ModelCodec.digest(f1));
+    org.junit.jupiter.api.Assertions.assertTrue(encodedSize(f1) > encodedSize(rec), encodedSize(f1) + " vs " + encodedSize(rec));
+    sameScores(m, (MulticlassModel) ModelCodec.fromAvro(f1));
+
+    ModelRecord missing = ModelRecord.newBuilder(rec).build();
+    long gone = missing.getSupportVectors().getIds().remove(0);
+    missing.getSupportVectors().getVectors().remove(0);
+    missing.setDigest(ModelCodec.digest(missing));
+    Exception e = assertThrows(IllegalArgumentException.class, () -> ModelCodec.fromAvro(missing));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("support vector id " + gone + " of block"), e.getMessage());
+    ModelRecord unordered = ModelRecord.newBuilder(rec).build();
+    java.util.Collections.swap(unordered.getSupportVectors().getIds(), 0, 1);
+    unordered.setDigest(ModelCodec.digest(unordered));
+    e = assertThrows(IllegalArgumentException.class, () -> ModelCodec.fromAvro(unordered));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("not in ascending id order at entry 1"), e.getMessage());
+    ModelRecord wrongFormat = ModelRecord.newBuilder(rec).setFormatVersion(1).build();
+    wrongFormat.setDigest(ModelCodec.digest(wrongFormat));
+    e = assertThrows(IllegalArgumentException.class, () -> ModelCodec.fromAvro(wrongFormat));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("a model of format 1 with a support vector table"), e.getMessage());
+  }
+
+  /** A binary model whose blocks share no support vector keeps them in its blocks: format 1, no table. */
+  @Test
+  void unsharedSupportVectorsStayInTheirBlocks() {
+    ModelRecord rec = ModelCodec.toAvro(MetricsAndModelTest.twoBlockModel(false));
+    assertEquals(1, rec.getFormatVersion());
+    assertNull(rec.getSupportVectors());
+    for (org.sodm.avro.BlockModel b : rec.getBlocks()) assertEquals(b.getCoef().size(), b.getVectors().size());
+  }
+
+  private static int encodedSize(ModelRecord r) {
+    try {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+      new org.apache.avro.specific.SpecificDatumWriter<>(ModelRecord.class).write(r, enc);
+      enc.flush();
+      return out.size();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** The digest reads the record without changing it (it copies the record shallowly and sorts the copy's parameters). */
   @Test
   void digestLeavesTheRecordAsItWas() {
