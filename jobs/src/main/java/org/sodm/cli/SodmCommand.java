@@ -98,6 +98,8 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   /** The command line of this command, with the table's options added. */
   CommandLine commandLine() {
     CommandLine cl = new CommandLine(this);
+    CommandLine.Model.UsageMessageSpec usage = cl.getCommandSpec().usageMessage();
+    usage.description(paragraphs(usage.description()));
     for (Param p : params()) {
       if (p.options().isEmpty()) throw new IllegalStateException(p.key() + " has no option");
       OptionSpec o = optionOf(p);
@@ -105,6 +107,28 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
       paramOptions.put(p, o);
     }
     return cl;
+  }
+
+  /**
+   * A description written as source lines (about 110 characters each) as paragraphs: consecutive lines joined by a space,
+   * an empty line kept as a break, so that the help wraps each paragraph to its width instead of breaking every source
+   * line a second time ("... stratified" / "partition into K blocks ...").
+   */
+  static String[] paragraphs(String[] lines) {
+    List<String> out = new java.util.ArrayList<>();
+    StringBuilder p = new StringBuilder();
+    for (String l : lines) {
+      if (l.isEmpty()) {
+        if (p.length() > 0) out.add(p.toString());
+        p.setLength(0);
+        out.add("");
+      } else {
+        if (p.length() > 0) p.append(' ');
+        p.append(l.strip());
+      }
+    }
+    if (p.length() > 0) out.add(p.toString());
+    return out.toArray(new String[0]);
   }
 
   /** Does the work; returns the exit code. */

@@ -30,10 +30,10 @@ public final class TrainCommand extends SodmCommand {
   @Option(names = "--resume", description = "Continue the run in OUTPUT from its last complete phase (same parameters).")
   boolean resume;
 
-  @Option(names = "--phase", paramLabel = "NAME", description = {
-      "Run up to and including this phase, then stop. Kernel tree: ingest, validation, landmarks, level-N, refine,",
-      "pbm-init, pbm-N, model; linear: ingest, validation, partition, bqo or dsvrg, model. Resumes the run in OUTPUT",
-      "when there is one (as --resume), so each step of a workflow runs one phase (workflows/)."})
+  @Option(names = "--phase", paramLabel = "NAME", description =
+      "Run up to and including this phase, then stop. Kernel tree: ingest, validation, landmarks, level-N, refine, "
+      + "pbm-init, pbm-N, model; linear: ingest, validation, partition, bqo or dsvrg, model. Resumes the run in OUTPUT "
+      + "when there is one (as --resume), so each step of a workflow runs one phase (workflows/).")
   String phase;
 
   /** Every training parameter of the table, as options in table order. */

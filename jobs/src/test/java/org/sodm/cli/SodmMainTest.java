@@ -84,6 +84,29 @@ class SodmMainTest {
     assertTrue(run("train", "--help")[1].contains("2% noise"));
   }
 
+  /**
+   * A command's description is wrapped as paragraphs: between "Usage" and the options, no line but a paragraph's last is
+   * cut far short of the help's 80 columns (the source's 110-character lines, wrapped again at 80, left lines of one word).
+   */
+  @Test
+  void descriptionsWrapAsParagraphs() throws Exception {
+    for (String c : SodmMain.COMMANDS.keySet()) {
+      String h = run(c, "--help")[1];
+      String[] lines = h.split("\\R");
+      int i = 0;
+      while (!lines[i].startsWith("Usage:")) i++;
+      while (lines[i].startsWith("Usage:") || lines[i].startsWith(" ")) i++; // the synopsis
+      List<String> text = new java.util.ArrayList<>();
+      while (i < lines.length && !lines[i].startsWith(" ")) text.add(lines[i++]);
+      assertFalse(text.isEmpty(), c + " has a description");
+      for (int k = 0; k + 1 < text.size(); k++) {
+        if (text.get(k + 1).isEmpty() || text.get(k).isEmpty()) continue;
+        assertTrue(text.get(k).length() >= 60, c + " --help, a short line inside a paragraph: '" + text.get(k) + "'\n" + h);
+      }
+    }
+    assertEquals(List.of("a b c", "", "d"), List.of(SodmCommand.paragraphs(new String[] {"a", " b", "c", "", "d"})));
+  }
+
   /** The command list of `sodm --help` gives each command's whole one-line summary, not a description's first line cut mid-sentence. */
   @Test
   void theCommandListShowsWholeSummaries() throws Exception {
