@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
     header = "Grid search of C and gamma by k-fold cross-validation, as LIBSVM's grid.py.",
     description = {
     "Grid search of C and gamma by k-fold cross-validation, as LIBSVM's grid.py: every (C, gamma, fold) is a",
-    "sub-problem of the same jobs (one job per gamma row; its reducers solve one (gamma, fold) each along the C",
-    "values, each C warm-started from the previous C's solution rescaled by C'/C). The folds are sodm cv's",
+    "sub-problem of the same jobs (one job per gamma row, in local mode as many rows as fill the cores evenly; its",
+    "reducers solve one (gamma, fold) each along the C values, each C warm-started from the previous C's solution",
+    "rescaled by C'/C). The folds are sodm cv's",
     "(stratified, seeded), each sub-problem is solved in one block as sodm cv solves it, so every cell equals",
     "sodm cv with that C and gamma. Writes OUTPUT/grid.csv and grid.json (every cell: log2c, log2g, C, gamma,",
     "accuracy pooled over the folds as svm-train -v, mean and sd over the folds, every fold), OUTPUT/grid.png",
@@ -28,7 +29,7 @@ public final class GridCommand extends SodmCommand {
   List<String> inputs;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR",
-      description = "Output directory: grid.csv, grid.json, grid.png, work/ (resumable per gamma row), best/ with --train-best.")
+      description = "Output directory: grid.csv, grid.json, grid.png, work/ (resumable per job of gamma rows), best/ with --train-best.")
   String output;
 
   @Option(names = "--log2c", paramLabel = "B,E,S", defaultValue = "-5,15,2",

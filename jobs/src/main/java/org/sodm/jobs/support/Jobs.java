@@ -14,15 +14,25 @@ public final class Jobs {
 
   /** Local mode: run up to {@code sodm.local.parallelism} (default: all cores) map and reduce tasks at once. */
   public static void localParallelism(Configuration conf) {
-    int p = conf.getInt(LOCAL_PARALLELISM, 0);
-    if (p <= 0) p = Runtime.getRuntime().availableProcessors();
+    int p = localSlots(conf);
     conf.setInt("mapreduce.local.map.tasks.maximum", p);
     conf.setInt("mapreduce.local.reduce.tasks.maximum", p);
-    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+    if (isLocal(conf)) {
       // the client polls for completion every 5 s by default: a long wait for a local job
       conf.setInt("mapreduce.client.completion.pollinterval", 50);
       conf.setInt("mapreduce.client.progressmonitor.pollinterval", 100);
     }
+  }
+
+  /** How many tasks local mode runs at once: {@code sodm.local.parallelism}, or (0, the default) every core. */
+  public static int localSlots(Configuration conf) {
+    int p = conf.getInt(LOCAL_PARALLELISM, 0);
+    return p > 0 ? p : Runtime.getRuntime().availableProcessors();
+  }
+
+  /** Whether jobs run in Hadoop's local mode (mapreduce.framework.name local, the default). */
+  public static boolean isLocal(Configuration conf) {
+    return "local".equals(conf.get("mapreduce.framework.name", "local"));
   }
 
   /** The staging key of LocalJobRunner, whose built-in default is one directory shared by every local user. */

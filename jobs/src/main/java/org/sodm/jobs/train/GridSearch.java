@@ -31,7 +31,8 @@ import org.sodm.solver.Loss;
  * <pre>
  * work/ingest        the training data as Instances (skipped for an ingest directory)
  * work/cv-folds.bin  every row's fold, stratified and seeded ({@link CvFolds}, as sodm cv)
- * work/grid-gI       one job per gamma row ({@link GridJob}): every (C, fold) of that gamma
+ * work/grid-gI       one job per gamma row ({@link GridJob}): every (C, fold) of that gamma; in local mode
+ *                    work/grid-gI-J, one job for rows I..J when one row's folds would leave task slots idle ({@link #rowsPerJob})
  * grid.csv, grid.json, grid.png   the table, the best pair and the contour plot (written last, atomically)
  * best/              with --train-best: the sodm train run with the best pair (best/model.avro)
  * </pre>
@@ -216,38 +217,46 @@ public final class GridSearch {
       int k = req.folds();
       Cell[][] table = new Cell[ng][nc];
       long total = (long) ng * nc * k;
-      for (int g = 0; g < ng; g++) {
-        int gi = g;
-        double lg = req.log2g()[g];
-        PhaseRunner.Done d = runner.run(String.format(Locale.ROOT, "log2g %s", fmt(lg)), new PhaseRunner.Phase() {
+      int per = rowsPerJob(conf, k, ng);
+      for (int g0 = 0; g0 < ng; g0 += per) {
+        int first = g0;
+        double[] lgs = java.util.Arrays.copyOfRange(req.log2g(), first, Math.min(ng, first + per));
+        String rows = String.join(", ", java.util.Arrays.stream(lgs).mapToObj(GridSearch::fmt).toList());
+        PhaseRunner.Done d = runner.run("log2g " + rows, new PhaseRunner.Phase() {
           @Override
           public String name() {
-            return "grid-g" + gi;
+            return "grid-g" + first + (lgs.length == 1 ? "" : "-" + (first + lgs.length - 1));
           }
 
           @Override
           public void write(Path temp) throws IOException {
-            GridJob.run(conf, new Path(data.dir(), IngestJob.DATA), new double[] {lg}, new Path(temp, "data"),
-                String.format(Locale.ROOT, "log2g %s (%d C x %d folds)", fmt(lg), nc, k));
+            GridJob.run(conf, new Path(data.dir(), IngestJob.DATA), lgs, new Path(temp, "data"),
+                String.format(Locale.ROOT, "log2g %s (%d C x %d folds)", rows, nc, k));
           }
 
           @Override
           public String summary(Path dir, boolean resumed) throws IOException {
             List<GridJob.Cell> lines = GridJob.read(conf, new Path(dir, "data"));
-            Cell[] row = row(lines, req.log2c(), lg, k);
-            table[gi] = row;
             Cell rowBest = null;
-            for (Cell c : row) if (rowBest == null || c.correct() > rowBest.correct()) rowBest = c;
-            Cell sofar = best(table);
-            long done = (long) (gi + 1) * nc * k;
             long epochs = 0;
-            for (Cell c : row) epochs += c.epochs();
-            return String.format(Locale.ROOT, "sub-problems %d/%d  row best log2c %s %.4f%%  best so far (log2c %s, log2g %s) %.4f%%  epochs %,d",
-                done, total, fmt(rowBest.log2c()), 100 * rowBest.accuracy(), fmt(sofar.log2c()), fmt(sofar.log2g()),
-                100 * sofar.accuracy(), epochs);
+            for (int j = 0; j < lgs.length; j++) {
+              table[first + j] = row(lines, j, req.log2c(), lgs[j], k);
+              for (Cell c : table[first + j]) {
+                if (rowBest == null || c.correct() > rowBest.correct()) rowBest = c;
+                epochs += c.epochs();
+              }
+            }
+            Cell sofar = best(table);
+            long done = (long) (first + lgs.length) * nc * k;
+            return String.format(Locale.ROOT, "sub-problems %d/%d  row%s best (log2c %s, log2g %s) %.4f%%  best so far (log2c %s, log2g %s) %.4f%%  epochs %,d",
+                done, total, lgs.length == 1 ? "" : "s", fmt(rowBest.log2c()), fmt(rowBest.log2g()), 100 * rowBest.accuracy(),
+                fmt(sofar.log2c()), fmt(sofar.log2g()), 100 * sofar.accuracy(), epochs);
           }
         });
-        if (table[g][0] == null) table[g] = row(GridJob.read(conf, new Path(d.dir(), "data")), req.log2c(), lg, k);
+        if (table[first][0] == null) {
+          List<GridJob.Cell> lines = GridJob.read(conf, new Path(d.dir(), "data"));
+          for (int j = 0; j < lgs.length; j++) table[first + j] = row(lines, j, req.log2c(), lgs[j], k);
+        }
       }
       List<Cell> cells = new ArrayList<>();
       for (Cell[] row : table) cells.addAll(List.of(row));
@@ -293,8 +302,22 @@ public final class GridSearch {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 
-  /** One gamma row of cells from a job's lines. */
-  private static Cell[] row(List<GridJob.Cell> lines, double[] log2c, double log2g, int folds) {
+  /**
+   * Gamma rows per grid job: 1 on a cluster; in local mode the fewest whose (gamma, fold) sub-problems fill the task
+   * slots evenly, slots / gcd(slots, folds) (2 cores, 5 folds: 2 rows, 10 sub-problems in 5 rounds of 2, where one row's 5
+   * took 3 rounds, the last with a core idle), at most the grid's rows. The cells do not depend on it.
+   */
+  static int rowsPerJob(Configuration conf, int folds, int rows) {
+    if (!Jobs.isLocal(conf)) return 1;
+    int slots = Jobs.localSlots(conf);
+    return Math.max(1, Math.min(rows, slots / java.math.BigInteger.valueOf(slots).gcd(java.math.BigInteger.valueOf(folds)).intValue()));
+  }
+
+  /** Gamma row {@code gammaIndex} (of the job's rows) of cells from a job's lines. */
+  private static Cell[] row(List<GridJob.Cell> all, int gammaIndex, double[] log2c, double log2g, int folds) {
+    // in fold order: the sums over the folds (objective) must not depend on which reduce task wrote which line
+    List<GridJob.Cell> lines = all.stream().filter(l -> l.gammaIndex() == gammaIndex)
+        .sorted(java.util.Comparator.comparingInt(GridJob.Cell::cIndex).thenComparingInt(GridJob.Cell::fold)).toList();
     long[][] rows = new long[log2c.length][folds];
     long[][] correct = new long[log2c.length][folds];
     long[] epochs = new long[log2c.length];

@@ -95,6 +95,46 @@ class GridSearchTest {
     System.out.printf("grid 3x3 svmguide1: kernel evaluations cold %,d warm %,d (%.1f%%)%n", coldEvals, warmEvals, 100.0 * warmEvals / coldEvals);
   }
 
+  /**
+   * In local mode a job takes the gamma rows that fill the task slots evenly (slots / gcd(slots, folds)); the cells are
+   * the same whatever the grouping: 3 slots and 3 folds run a job per row, 2 slots two rows per job (work/grid-g0-1).
+   */
+  @Test
+  void rowsPerJobFillTheSlotsAndLeaveTheCellsAsTheyAre() throws Exception {
+    Configuration c = new Configuration(false);
+    int[][] table = {{2, 5, 11, 2}, {2, 10, 11, 1}, {2, 3, 11, 2}, {4, 5, 11, 4}, {8, 6, 11, 4}, {4, 5, 3, 3}, {1, 5, 11, 1}};
+    for (int[] t : table) {
+      c.setInt(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM, t[0]);
+      assertEquals(t[3], GridSearch.rowsPerJob(c, t[1], t[2]), t[0] + " slots, " + t[1] + " folds, " + t[2] + " rows");
+    }
+    c.set("mapreduce.framework.name", "yarn");
+    assertEquals(1, GridSearch.rowsPerJob(c, 5, 11));
+
+    GridSearch.Result[] r = new GridSearch.Result[2];
+    for (int slots = 2; slots <= 3; slots++) {
+      Configuration conf = conf();
+      conf.setInt(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM, slots);
+      Path out = tmp.resolve("slots" + slots);
+      r[slots - 2] = GridSearch.run(conf, new GridSearch.Request(List.of(LocalConf.sampleData("svmguide1").toString()),
+          new org.apache.hadoop.fs.Path(out.toString()), LOG2C, LOG2G, FOLDS, true, false, false), null, l -> {});
+      Set<String> phases = new HashSet<>();
+      try (var s = Files.list(out.resolve("work"))) {
+        s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("grid-")).forEach(phases::add);
+      }
+      assertEquals(slots == 2 ? Set.of("grid-g0-1", "grid-g2") : Set.of("grid-g0", "grid-g1", "grid-g2"), phases);
+    }
+    assertEquals(9, r[0].cells().size());
+    for (int i = 0; i < 9; i++) {
+      GridSearch.Cell a = r[0].cells().get(i);
+      GridSearch.Cell b = r[1].cells().get(i);
+      assertEquals(a.log2c(), b.log2c());
+      assertEquals(a.log2g(), b.log2g());
+      assertEquals(a.correct(), b.correct());
+      assertEquals(a.kernelEvaluations(), b.kernelEvaluations());
+      assertEquals(a.objective(), b.objective(), 0.0);
+    }
+  }
+
   /** Multi-class (4 classes, ovo and ovr): every cell equals sodm cv with that C and gamma. */
   @Test
   @SuppressWarnings("unchecked")
