@@ -12,10 +12,14 @@ import picocli.CommandLine.Option;
 @Command(name = "train", sortOptions = false,
     header = "Train a classifier: SODM's merge tree (kernel), exact mode, or a linear method (BQO, DSVRG, Saddle).",
     description = {
-    "Train a kernel classifier with SODM's merge tree: ingest (if the input is raw), landmarks, stratified",
-    "partition into K blocks solved in reducers, then p-ary merge rounds warm-started from the children's",
-    "solutions, down to p blocks; the model (OUTPUT/model.avro) averages the final blocks' decision values.",
-    "One progress line per phase and level (with --validation: the accuracy of the model as of that level)."})
+    "Train a kernel classifier (OUTPUT/model.avro). By default data of at most 10,000 rows",
+    "(-D sodm.train.exact.below.rows) is solved in one block, as svm-train solves it; larger data is ingested (if the input is raw),",
+    "stratified by landmarks into B blocks of the most rows the kernel cache holds (8,192 at --cache-mb 256), each",
+    "solved in a reducer, and the model averages the blocks' decision values. --partitions, --levels and --fanout",
+    "give SODM's merge tree instead: K blocks merged p at a time, warm-started from the children's solutions, down",
+    "to p blocks. Several classes: a binary task per class pair or per class (--multiclass). --kernel linear: the",
+    "distributed linear solvers (BQO, DSVRG, Saddle). One progress line per phase and level (with --validation: the",
+    "accuracy of the model as of that level)."})
 public final class TrainCommand extends SodmCommand {
   @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",
       description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
