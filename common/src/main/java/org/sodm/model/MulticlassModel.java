@@ -49,6 +49,8 @@ public final class MulticlassModel implements Model {
   // shared kernel evaluation (kernel sub-models without routing)
   private final Kernel kernel;
   private final SparseVector[] unique;
+  /** The row id of each distinct support vector. */
+  private final long[] uniqueIds;
   private final int[][][] index; // [task][block][i] -> unique
   private final double[][][] coef; // [task][block][i]
   private final double[][] bias; // [task][block]
@@ -89,6 +91,7 @@ public final class MulticlassModel implements Model {
     if (!shared) {
       kernel = null;
       unique = null;
+      uniqueIds = null;
       index = null;
       coef = null;
       bias = null;
@@ -99,6 +102,7 @@ public final class MulticlassModel implements Model {
     }
     Map<Long, Integer> byId = new HashMap<>();
     List<SparseVector> u = new ArrayList<>();
+    List<Long> uIds = new ArrayList<>();
     index = new int[sub.length][][];
     coef = new double[sub.length][][];
     bias = new double[sub.length][];
@@ -122,6 +126,7 @@ public final class MulticlassModel implements Model {
             at = u.size();
             byId.put(id, at);
             u.add(e.supportVector(i));
+            uIds.add(id);
           }
           index[t][b][i] = at;
           coef[t][b][i] = e.coef(i);
@@ -130,6 +135,7 @@ public final class MulticlassModel implements Model {
     }
     kernel = k != null ? k : kernelSpec.create();
     unique = u.toArray(new SparseVector[0]);
+    uniqueIds = uIds.stream().mapToLong(Long::longValue).toArray();
     KernelExpansion.Columns c = KernelExpansion.Columns.of(kernel, unique);
     norms = c.norms();
     dim = c.dim();
@@ -216,6 +222,12 @@ public final class MulticlassModel implements Model {
       for (int t = 0; t < sub.length; t++) if (cls < 0 || plan.y(t, cls) != 0) f[t] = sub[t].decisionPrepared(x);
       return f;
     }
+    sums(kernelColumn(kernel, unique, norms, dim, dense, x), cls, f);
+    return f;
+  }
+
+  /** k(x, v) for each distinct support vector v, from the dense columns when there are (else pairwise). */
+  private static double[] kernelColumn(Kernel kernel, SparseVector[] unique, double[] norms, int dim, double[] dense, SparseVector x) {
     double[] kx = new double[unique.length];
     if (dense != null) {
       // the inner products with every distinct support vector at once (dense columns: letter's 13,716 vectors of 16
@@ -225,6 +237,11 @@ public final class MulticlassModel implements Model {
     } else {
       kernel.column(x, unique, kx);
     }
+    return kx;
+  }
+
+  /** The task sums into f from the kernel values of the distinct support vectors (tasks of class cls only, or all: -1). */
+  private void sums(double[] kx, int cls, double[] f) {
     for (int t = 0; t < sub.length; t++) {
       if (cls >= 0 && plan.y(t, cls) == 0) continue;
       int nb = index[t].length;
@@ -238,7 +255,71 @@ public final class MulticlassModel implements Model {
       }
       f[t] = s / nb;
     }
-    return f;
+  }
+
+  /**
+   * Several models' decision values on one prepared vector, the kernel between it and each distinct support vector (by
+   * row id) computed once for all of them: {@code sodm grid}'s models of the C values of one (gamma, fold), whose support
+   * vectors are rows of the same training part. Each model's values equal its own {@link #decisionValues(SparseVector)}
+   * bit for bit (a kernel value does not depend on the other columns; the sums run as the model's own).
+   */
+  public static final class Family {
+    private final MulticlassModel[] models;
+    private final Kernel kernel;
+    private final SparseVector[] unique;
+    /** [model][the model's distinct index] -> the family's. */
+    private final int[][] map;
+    private final double[] norms;
+    private final int dim;
+    private final double[] dense;
+
+    /** @throws IllegalArgumentException when a model has a linear task or the kernels differ */
+    public Family(MulticlassModel... models) {
+      this.models = models.clone();
+      Map<Long, Integer> byId = new HashMap<>();
+      List<SparseVector> u = new ArrayList<>();
+      map = new int[models.length][];
+      for (int m = 0; m < models.length; m++) {
+        MulticlassModel mm = models[m];
+        if (mm.unique == null) throw new IllegalArgumentException("model " + m + " has a task that is not a kernel expansion");
+        if (!mm.kernelSpec.equals(models[0].kernelSpec)) {
+          throw new IllegalArgumentException("model " + m + "'s kernel " + mm.kernelSpec + " is not model 0's " + models[0].kernelSpec);
+        }
+        map[m] = new int[mm.unique.length];
+        for (int j = 0; j < mm.unique.length; j++) {
+          int j0 = j;
+          map[m][j] = byId.computeIfAbsent(mm.uniqueIds[j], id -> {
+            u.add(mm.unique[j0]);
+            return u.size() - 1;
+          });
+        }
+      }
+      kernel = models.length == 0 ? null : models[0].kernel;
+      unique = u.toArray(new SparseVector[0]);
+      KernelExpansion.Columns c = kernel == null ? null : KernelExpansion.Columns.of(kernel, unique);
+      norms = c == null ? null : c.norms();
+      dim = c == null ? 0 : c.dim();
+      dense = c == null ? null : c.dense();
+    }
+
+    /** Distinct support vectors over the models. */
+    public int size() {
+      return unique.length;
+    }
+
+    /** Every model's task decision values on a prepared vector: [model][task]. */
+    public double[][] decisionValues(SparseVector x) {
+      double[] kx = kernelColumn(kernel, unique, norms, dim, dense, x);
+      double[][] f = new double[models.length][];
+      for (int m = 0; m < models.length; m++) {
+        int[] to = map[m];
+        double[] local = new double[to.length];
+        for (int j = 0; j < to.length; j++) local[j] = kx[to[j]];
+        f[m] = new double[models[m].sub.length];
+        models[m].sums(local, -1, f[m]);
+      }
+      return f;
+    }
   }
 
   /** The class a vector of task decision values predicts without probabilities (votes or the largest value). */

@@ -104,6 +104,60 @@ class MulticlassModelTest {
   }
 
   /** With LIBSVM's label order in the provenance (first appearance in the training data), vote ties go to the earliest class in it. */
+  /** A model like {@code m} on the same rows: every other support vector of each block dropped, the rest's coefficients scaled. */
+  private static MulticlassModel thinned(MulticlassModel m, double scale, int keep) {
+    Model[] sub = new Model[m.plan().tasks()];
+    for (int t = 0; t < sub.length; t++) {
+      KernelModel km = (KernelModel) m.subModel(t);
+      KernelExpansion[] ex = new KernelExpansion[km.blockCount()];
+      long[][] ids = new long[ex.length][];
+      int[] blockIds = new int[ex.length];
+      for (int b = 0; b < ex.length; b++) {
+        KernelExpansion e = km.block(b);
+        List<Integer> kept = new ArrayList<>();
+        for (int i = 0; i < e.size(); i++) if (i % 2 == keep) kept.add(i);
+        SparseVector[] sv = new SparseVector[kept.size()];
+        double[] c = new double[kept.size()];
+        ids[b] = new long[kept.size()];
+        for (int j = 0; j < sv.length; j++) {
+          sv[j] = e.supportVector(kept.get(j));
+          c[j] = scale * e.coef(kept.get(j));
+          ids[b][j] = km.supportVectorId(b, kept.get(j));
+        }
+        ex[b] = new KernelExpansion(e.kernel(), sv, c, e.bias() * scale);
+        blockIds[b] = km.blockId(b);
+      }
+      sub[t] = new KernelModel(km.kernelSpec(), km.loss(), km.labels(), null, blockIds, ids, ex, null);
+    }
+    return new MulticlassModel(m.kernelSpec(), m.loss(), null, m.classes(), m.plan(), sub, null, null);
+  }
+
+  /**
+   * A family of models over the same rows (sodm grid's models of each C) gives each model's own decision values bit for
+   * bit, with the kernel of a row and each distinct support vector of any of them computed once; different kernels are
+   * refused.
+   */
+  @Test
+  void familyScoresEachModelAsItself() {
+    MulticlassModel a = randomOvo(21, false);
+    MulticlassModel b = thinned(a, 3.5, 0);
+    MulticlassModel c = thinned(a, 0.25, 1);
+    MulticlassModel.Family fam = new MulticlassModel.Family(b, a, c);
+    assertEquals(a.distinctSupportVectors(), fam.size());
+    assertTrue(b.distinctSupportVectors() < a.distinctSupportVectors() && c.distinctSupportVectors() < a.distinctSupportVectors());
+    Random r = new Random(4);
+    for (int n = 0; n < 50; n++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble() * 2, r.nextDouble());
+      double[][] f = fam.decisionValues(x);
+      assertArrayEquals(b.decisionValues(x), f[0], 0.0);
+      assertArrayEquals(a.decisionValues(x), f[1], 0.0);
+      assertArrayEquals(c.decisionValues(x), f[2], 0.0);
+    }
+    MulticlassModel other = new MulticlassModel(KernelSpec.rbf(0.3), a.loss(), null, a.classes(), a.plan(),
+        java.util.stream.IntStream.range(0, a.plan().tasks()).mapToObj(a::subModel).toArray(Model[]::new), null, null);
+    assertThrows(IllegalArgumentException.class, () -> new MulticlassModel.Family(a, other));
+  }
+
   @Test
   void voteTiesFollowTheClassOrderOfTheProvenance() {
     MulticlassModel m = randomOvo(1, false, "2,0,3,1");

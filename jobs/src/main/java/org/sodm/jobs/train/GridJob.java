@@ -47,7 +47,8 @@ import org.sodm.solver.SolveResult;
  * C's solution rescaled by C'/C (LIBSVM practice; the rescaled alpha stays in the box [0, C'] of the
  * hinge loss and the squared hinge has no upper bound, so the start is feasible and the solver runs
  * to the same tolerance as from zero; LIBSVM's C-SVC, the default, also carries the gradient and G_bar
- * scaled, {@link OffsetSvcSolver#solveScaled}, so that the start costs no kernel column), scores the held-out fold with the models of each C and writes
+ * scaled, {@link OffsetSvcSolver#solveScaled}, so that the start costs no kernel column), scores the held-out fold with the models of each C (the
+ * kernel of a row and a support vector once for all of them, {@link MulticlassModel.Family}) and writes
  * one line per (gamma, C, fold): rows, correct, epochs, kernel evaluations, dual objective, SVs.
  *
  * <p>Each (C, gamma, fold) sub-problem is solved in one block, exactly as {@code sodm cv} solves a
@@ -280,7 +281,14 @@ final class GridJob {
       double[][] previous = new double[t][];
       OffsetSvcSolver.State[] previousState = new OffsetSvcSolver.State[t];
       double previousC = 0;
-      for (int ci = 0; ci < log2c.length; ci++) {
+      int nc = log2c.length;
+      MulticlassModel[] models = new MulticlassModel[nc];
+      long[] epochsOf = new long[nc];
+      long[] evalsOf = new long[nc];
+      long[] svOf = new long[nc];
+      double[] objOf = new double[nc];
+      boolean[] convergedOf = new boolean[nc];
+      for (int ci = 0; ci < nc; ci++) {
         double c = pow2(log2c[ci]);
         Loss loss = withC(spec.loss(), c);
         Model[] sub = new Model[t];
@@ -342,14 +350,28 @@ final class GridJob {
               bias == null ? null : java.util.Map.of(0, bias));
         }
         previousC = c;
-        MulticlassModel mm = new MulticlassModel(kernel, loss, scaler, classes, tasks, sub, null, null);
-        long correct = 0;
-        for (int i = 0; i < test.size(); i++) if (mm.predict(test.get(i)).equals(classes.get(testClass.get(i)))) correct++;
-        line.set(new Cell(g, ci, h, test.size(), correct, epochs, evals, obj, sv, converged).line());
+        models[ci] = new MulticlassModel(kernel, loss, scaler, classes, tasks, sub, null, null);
+        epochsOf[ci] = epochs;
+        evalsOf[ci] = evals;
+        svOf[ci] = sv;
+        objOf[ci] = obj;
+        convergedOf[ci] = converged;
+        context.progress();
+      }
+      // the held-out rows scored by the models of every C at once: the kernel between a row and each distinct support
+      // vector of any of them (rows of this training part) computed once, not once per C
+      MulticlassModel.Family family = new MulticlassModel.Family(models);
+      long[] correct = new long[nc];
+      for (int i = 0; i < test.size(); i++) {
+        double[][] f = family.decisionValues(models[0].prepare(test.get(i)));
+        for (int ci = 0; ci < nc; ci++) if (models[ci].predictIndex(f[ci]) == testClass.get(i)) correct[ci]++;
+        if ((i & 1023) == 1023) context.progress();
+      }
+      for (int ci = 0; ci < nc; ci++) {
+        line.set(new Cell(g, ci, h, test.size(), correct[ci], epochsOf[ci], evalsOf[ci], objOf[ci], svOf[ci], convergedOf[ci]).line());
         context.write(line, NullWritable.get());
         context.getCounter("sodm.grid", "sub-problems").increment(1);
-        context.getCounter("sodm.grid", "epochs").increment(epochs);
-        context.progress();
+        context.getCounter("sodm.grid", "epochs").increment(epochsOf[ci]);
       }
     }
   }
