@@ -62,18 +62,9 @@ public final class OffsetSvcSolver {
    * @throws IllegalArgumentException for labels other than +-1 or non-positive bounds
    */
   public Result solve(SparseVector[] x, double[] y, double cPos, double cNeg, double[] initial) {
-    int n = x.length;
-    if (y.length != n) throw new IllegalArgumentException(n + " rows but " + y.length + " labels");
-    if (!(cPos > 0) || !(cNeg > 0)) throw new IllegalArgumentException("the bounds must be positive: C+ " + cPos + ", C- " + cNeg);
-    double[] c = new double[n];
-    for (int i = 0; i < n; i++) {
-      if (y[i] == 1) c[i] = cPos;
-      else if (y[i] == -1) c[i] = cNeg;
-      else throw new IllegalArgumentException("label y[" + i + "] = " + y[i] + " is not -1 or +1");
-    }
+    double[] c = bounds(x.length, y, cPos, cNeg);
     double[] alpha = feasibleStart(y, c, initial);
-    Run run = new Run(new QMatrix(kernel, x, y.clone(), true, new KernelCache(n, opts.cacheBytes()), new Trace(false)), alpha, c,
-        null, null, cPos, cNeg);
+    Run run = new Run(matrix(x, y), alpha, c, null, null, cPos, cNeg);
     return run.solve(opts.eps(), opts.shrinking());
   }
 
@@ -96,24 +87,41 @@ public final class OffsetSvcSolver {
       throw new IllegalArgumentException("the bounds C+ " + cPos + ", C- " + cNeg + " are not in the ratio of the state's C+ "
           + from.cPos() + ", C- " + from.cNeg());
     }
-    if (y.length != n) throw new IllegalArgumentException(n + " rows but " + y.length + " labels");
-    if (!(cPos > 0) || !(cNeg > 0)) throw new IllegalArgumentException("the bounds must be positive: C+ " + cPos + ", C- " + cNeg);
-    double[] c = new double[n];
+    double[] c = bounds(n, y, cPos, cNeg);
     double[] alpha = new double[n];
     double[] g = new double[n];
     double[] gBar = new double[n];
     for (int i = 0; i < n; i++) {
-      if (y[i] != 1 && y[i] != -1) throw new IllegalArgumentException("label y[" + i + "] = " + y[i] + " is not -1 or +1");
-      c[i] = y[i] == 1 ? cPos : cNeg;
       double a = from.alpha()[i];
       if (a >= (y[i] == 1 ? from.cPos() : from.cNeg())) alpha[i] = c[i];
       else if (a > 0) alpha[i] = Math.min(f * a, Math.nextDown(c[i]));
       g[i] = f * (from.gradient()[i] + 1) - 1;
       gBar[i] = f * from.gBar()[i];
     }
-    Run run = new Run(new QMatrix(kernel, x, y.clone(), true, new KernelCache(n, opts.cacheBytes()), new Trace(false)), alpha, c, g,
-        gBar, cPos, cNeg);
+    Run run = new Run(matrix(x, y), alpha, c, g, gBar, cPos, cNeg);
     return run.solve(opts.eps(), opts.shrinking());
+  }
+
+  /** Q of the rows, its columns from a kernel cache of the options' size. */
+  private QMatrix matrix(SparseVector[] x, double[] y) {
+    return new QMatrix(kernel, x, y.clone(), true, new KernelCache(x.length, opts.cacheBytes()), new Trace(false));
+  }
+
+  /**
+   * Each row's upper bound, C+ or C- by its label.
+   *
+   * @throws IllegalArgumentException for labels other than +-1, a label count other than n, or non-positive bounds
+   */
+  private static double[] bounds(int n, double[] y, double cPos, double cNeg) {
+    if (y.length != n) throw new IllegalArgumentException(n + " rows but " + y.length + " labels");
+    if (!(cPos > 0) || !(cNeg > 0)) throw new IllegalArgumentException("the bounds must be positive: C+ " + cPos + ", C- " + cNeg);
+    double[] c = new double[n];
+    for (int i = 0; i < n; i++) {
+      if (y[i] == 1) c[i] = cPos;
+      else if (y[i] == -1) c[i] = cNeg;
+      else throw new IllegalArgumentException("label y[" + i + "] = " + y[i] + " is not -1 or +1");
+    }
+    return c;
   }
 
   /** One solve's state, by position (positions are permuted by shrinking; {@code orig} maps them back). */

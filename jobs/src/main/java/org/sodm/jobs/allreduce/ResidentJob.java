@@ -87,7 +87,7 @@ public final class ResidentJob {
     Path ckptDir = new Path(workDir, "allreduce");
     fs.delete(ckptDir, true);
     byte[] secret = Handshake.newSecret();
-    boolean local = "local".equals(base.get("mapreduce.framework.name", "local"));
+    boolean local = Jobs.isLocal(base);
     String host = Param.ALLREDUCE_BIND_HOST.value(base);
     if (host.isEmpty()) host = local ? "127.0.0.1" : InetAddress.getLocalHost().getHostAddress();
     try (Tracker tracker = new Tracker(base, host, secret)) {

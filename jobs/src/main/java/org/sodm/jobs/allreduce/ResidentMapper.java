@@ -23,6 +23,7 @@ import org.sodm.allreduce.ResidentLoop;
 import org.sodm.avro.TrainRecord;
 import org.sodm.data.AvroClasses;
 import org.sodm.jobs.support.JobFailure;
+import org.sodm.jobs.support.Jobs;
 
 /**
  * A resident map task: one per block file, its rank the block's position in the job's block
@@ -75,7 +76,7 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
   public void run(Context context) throws IOException, InterruptedException {
     AvroClasses.trust();
     Configuration conf = context.getConfiguration();
-    boolean local = "local".equals(conf.get("mapreduce.framework.name", "local"));
+    boolean local = Jobs.isLocal(conf);
     String trackerAddress = conf.get(AllReduceKeys.TRACKER, "");
     if (local) LocalTasks.enter(trackerAddress);
     try {

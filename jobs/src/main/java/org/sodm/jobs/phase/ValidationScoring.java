@@ -49,7 +49,7 @@ public final class ValidationScoring {
     if (where.equals("tasks")) return true;
     if (where.equals("driver")) return false;
     if (!where.isEmpty()) throw new SodmException(WHERE_KEY + ": tasks or driver, got '" + where + "'");
-    return !"local".equals(conf.get("mapreduce.framework.name", "local"));
+    return !Jobs.isLocal(conf);
   }
 
   /** The accuracy of {@code m} on the validation rows, scored by a map-only job; {@code scratch} is removed after. */
@@ -70,7 +70,7 @@ public final class ValidationScoring {
       job.setInputFormatClass(org.sodm.jobs.support.AvroPiecesInputFormat.class);
       AvroJob.setInputKeySchema(job, Instance.getClassSchema());
       FileInputFormat.setInputPaths(job, data);
-      if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      if (Jobs.isLocal(conf)) {
         int p = conf.getInt("mapreduce.local.map.tasks.maximum", 1);
         long bytes = 0;
         for (Path f : AvroFiles.dataFiles(conf, data)) bytes += f.getFileSystem(conf).getFileStatus(f).getLen();

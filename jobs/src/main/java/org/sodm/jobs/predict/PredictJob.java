@@ -80,7 +80,7 @@ public final class PredictJob {
    * predictions and metrics do not depend on the split.
    */
   static long localSplitBytes(Configuration conf, List<Path> files, Model model) throws IOException {
-    if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) return 0;
+    if (!Jobs.isLocal(conf)) return 0;
     int p = conf.getInt("mapreduce.local.map.tasks.maximum", 1);
     if (p <= 1) return 0;
     long bytes = 0;
@@ -229,7 +229,7 @@ public final class PredictJob {
    * differ in the last bits of the decision values). Local-mode tasks run in this JVM.
    */
   static void vectorTasks(Configuration conf) {
-    if (!org.sodm.kernel.RbfSums.vectorized() || "local".equals(conf.get("mapreduce.framework.name", "local"))) return;
+    if (!org.sodm.kernel.RbfSums.vectorized() || Jobs.isLocal(conf)) return;
     String opts = conf.get("mapreduce.map.java.opts", conf.get("mapred.child.java.opts", ""));
     if (!opts.contains("jdk.incubator.vector")) conf.set("mapreduce.map.java.opts", (opts + " --add-modules jdk.incubator.vector").trim());
   }

@@ -92,7 +92,7 @@ public final class InProcessJob {
   /** The splits of a job this runner takes, in task order; null when it does not take it (LocalJobRunner runs it). */
   static List<InputSplit> accepts(Job job) throws IOException {
     Configuration conf = job.getConfiguration();
-    if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) return null;
+    if (!Jobs.isLocal(conf)) return null;
     long max = conf.getLong(MAX_BYTES, DEFAULT_MAX_BYTES);
     if (max <= 0) return null;
     try {

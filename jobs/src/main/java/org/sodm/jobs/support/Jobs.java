@@ -51,7 +51,7 @@ public final class Jobs {
    * job's files and world-readable shuffle copies behind.
    */
   static synchronized void localStaging(Configuration conf) {
-    if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) return;
+    if (!isLocal(conf)) return;
     boolean staging = conf.get(STAGING_ROOT) == null;
     boolean local = isDefault(conf, LOCAL_DIR);
     if (!staging && !local) return;
@@ -96,7 +96,7 @@ public final class Jobs {
    */
   public static Job newJob(Configuration conf, String name) throws IOException {
     localStaging(conf);
-    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) LocalFailures.install();
+    if (isLocal(conf)) LocalFailures.install();
     Job job = Job.getInstance(conf, name);
     AvroJob.setDataModelClass(job, org.sodm.data.SodmAvroData.class);
     return job;
@@ -109,7 +109,7 @@ public final class Jobs {
    */
   public static void noJarCopyInLocalMode(Job job) {
     Configuration c = job.getConfiguration();
-    if ("local".equals(c.get("mapreduce.framework.name", "local"))) c.unset(org.apache.hadoop.mapreduce.MRJobConfig.JAR);
+    if (isLocal(c)) c.unset(org.apache.hadoop.mapreduce.MRJobConfig.JAR);
   }
 
   /** The first line of the first failed task attempt's diagnostics (YARN; none in local mode), or null. */

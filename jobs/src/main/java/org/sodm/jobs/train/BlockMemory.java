@@ -5,6 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.sodm.jobs.support.SodmException;
+import org.sodm.jobs.support.Jobs;
 
 /**
  * Issue 18 item 6: a block's solve must fit its task's heap. Before any level's job the driver
@@ -58,7 +59,7 @@ final class BlockMemory {
    */
   static Heap taskHeap(Configuration conf, int blocks, boolean resident) {
     String kind = resident ? "map" : "reduce";
-    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+    if (Jobs.isLocal(conf)) {
       int parallel = Math.max(1, resident ? blocks : Math.min(blocks, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1)));
       long max = Runtime.getRuntime().maxMemory();
       return new Heap(max / parallel, String.format(Locale.ROOT, "local mode: the JVM's %,d MB heap over %d %s task(s) at once",

@@ -19,6 +19,7 @@ import org.sodm.jobs.phase.PhaseRunner;
 import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.solver.PbmStep;
+import org.sodm.jobs.support.Jobs;
 
 /**
  * Exact mode, after the merge tree: the whole problem (the single-node optimum) from the last
@@ -60,7 +61,7 @@ final class ExactPhase {
     if (b > 0) return b;
     int r = conf.getInt(org.sodm.jobs.support.SodmConf.TRAIN_REDUCERS, 0);
     if (r > 0) return r;
-    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+    if (Jobs.isLocal(conf)) {
       return Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1));
     }
     try {

@@ -33,7 +33,7 @@ final class SolveJob {
   static int reducers(Configuration conf, int blocks) {
     int r = conf.getInt(SodmConf.TRAIN_REDUCERS, 0);
     if (r > 0) return Math.min(r, blocks);
-    boolean local = "local".equals(conf.get("mapreduce.framework.name", "local"));
+    boolean local = Jobs.isLocal(conf);
     boolean balanced = !"kmeans".equals(conf.getTrimmed(SodmConf.PARTITIONER, "stratified"));
     if (local && balanced) return Math.min(blocks, Math.max(1, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1)));
     return blocks;

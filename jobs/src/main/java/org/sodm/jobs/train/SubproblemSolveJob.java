@@ -63,7 +63,7 @@ final class SubproblemSolveJob {
   /** Whether the bottom level of {@code blocks} blocks per sub-problem runs as this job. */
   static boolean applies(Configuration conf, Path input, boolean bottom, int blocks) throws IOException {
     if (!bottom || blocks != 1 || TrainKeys.plan(conf) == null || !conf.getBoolean(KEY, true)) return false;
-    if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) return false;
+    if (!Jobs.isLocal(conf)) return false;
     long max = conf.getLong(InProcessJob.MAX_BYTES, InProcessJob.DEFAULT_MAX_BYTES);
     long bytes = 0;
     for (Path p : AvroFiles.dataFiles(conf, input)) bytes += p.getFileSystem(conf).getFileStatus(p).getLen();
