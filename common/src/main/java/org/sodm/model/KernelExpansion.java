@@ -16,8 +16,14 @@ public final class KernelExpansion {
   private final double bias;
   private final double[] svNorms;
   private final int dim;
-  /** feature-major dense copy (dim x nsv) or null. */
-  private final double[] dense;
+  /** Whether batched evaluation uses a feature-major dense copy ({@link Columns#denseFits}). */
+  private final boolean denseWanted;
+  /**
+   * The feature-major dense copy (dim x nsv), made on first use ({@link #dense()}): a multi-class model's tasks are scored
+   * through its own table of distinct vectors and never use theirs (letter: 18 MB of copies, and their making on every
+   * load), nor do the models of sodm grid's C values.
+   */
+  private volatile double[] dense;
 
   public KernelExpansion(Kernel k, SparseVector[] sv, double[] coef, double bias) {
     if (k == null || sv == null || coef == null) throw new IllegalArgumentException("kernel, sv and coef are required");
@@ -28,10 +34,17 @@ public final class KernelExpansion {
     this.sv = sv.clone();
     this.coef = coef.clone();
     this.bias = bias;
-    Columns c = Columns.of(k, this.sv);
+    Columns c = Columns.of(k, this.sv, false);
     this.svNorms = c.norms();
     this.dim = c.dim();
-    this.dense = c.dense();
+    this.denseWanted = Columns.denseFits(k, dim, this.sv.length);
+  }
+
+  /** The dense copy when batched evaluation uses one (made once; a race makes the same array twice), else null. */
+  private double[] dense() {
+    double[] d = dense;
+    if (d == null && denseWanted) dense = d = SparseVector.featureMajor(sv, dim);
+    return d;
   }
 
   /**
@@ -41,14 +54,23 @@ public final class KernelExpansion {
    */
   record Columns(double[] norms, int dim, double[] dense) {
     static Columns of(Kernel k, SparseVector[] sv) {
+      return of(k, sv, true);
+    }
+
+    /** @param withDense whether to make the dense copy (when it {@link #denseFits}) or leave it null */
+    static Columns of(Kernel k, SparseVector[] sv, boolean withDense) {
       double[] norms = new double[sv.length];
       int d = 0;
       for (int i = 0; i < sv.length; i++) {
         norms[i] = sv[i].squaredNorm();
         d = Math.max(d, sv[i].maxIndex());
       }
-      boolean dense = k.dotBased() && (long) d * sv.length <= (1L << 25) && d <= 1024;
-      return new Columns(norms, d, dense ? SparseVector.featureMajor(sv, d) : null);
+      return new Columns(norms, d, withDense && denseFits(k, d, sv.length) ? SparseVector.featureMajor(sv, d) : null);
+    }
+
+    /** A dense copy for a dot-based kernel, at most 1,024 features and 2^25 doubles (256 MB). */
+    static boolean denseFits(Kernel k, int dim, int n) {
+      return k.dotBased() && (long) dim * n <= (1L << 25) && dim <= 1024;
     }
   }
 
@@ -94,6 +116,7 @@ public final class KernelExpansion {
 
   private double decision(SparseVector x, double[] buf) {
     int m = sv.length;
+    double[] dense = dense();
     if (dense != null) {
       x.dotColumns(dense, m, dim, buf, 0, m);
       kernel.fromDots(buf, x.squaredNorm(), svNorms, 0, m);
@@ -132,6 +155,7 @@ public final class KernelExpansion {
 
   /** {@link #decisions(SparseVector[], int, double[])} on the Vector API path ({@code vector}) or the scalar one. */
   void decisions(SparseVector[] xs, int count, double[] out, boolean vector) {
+    double[] dense = dense();
     int m = sv.length;
     if (m == 0) {
       java.util.Arrays.fill(out, 0, count, bias);
@@ -215,6 +239,7 @@ public final class KernelExpansion {
    * by the order of the additions. Null without a dense copy (see the constructor: a dot-based kernel, low dimension).
    */
   public double[] ownDecisions() {
+    double[] dense = dense();
     if (dense == null) return null;
     int m = sv.length;
     int tiles = (m + OWN_TILE - 1) / OWN_TILE;
