@@ -60,7 +60,7 @@ final class BlockMemory {
   static Heap taskHeap(Configuration conf, int blocks, boolean resident) {
     String kind = resident ? "map" : "reduce";
     if (Jobs.isLocal(conf)) {
-      int parallel = Math.max(1, resident ? blocks : Math.min(blocks, conf.getInt("mapreduce.local.reduce.tasks.maximum", 1)));
+      int parallel = Math.max(1, resident ? blocks : Math.min(blocks, conf.getInt(LOCAL_REDUCES, 1)));
       long max = Runtime.getRuntime().maxMemory();
       return new Heap(max / parallel, String.format(Locale.ROOT, "local mode: the JVM's %,d MB heap over %d %s task(s) at once",
           max >> 20, parallel, kind));
@@ -70,6 +70,23 @@ final class BlockMemory {
     if (xmx != null) return new Heap(xmx, "-Xmx of mapreduce." + kind + ".java.opts");
     long mb = conf.getLong("mapreduce." + kind + ".memory.mb", 1024);
     return new Heap((long) (0.8 * (mb << 20)), "80% of mapreduce." + kind + ".memory.mb = " + mb);
+  }
+
+  /** The local job runner's key for the reduce tasks it runs at once ({@link Jobs#localParallelism}: the task slots). */
+  static final String LOCAL_REDUCES = "mapreduce.local.reduce.tasks.maximum";
+
+  /**
+   * Local mode: how many of a level's {@code tasks} solve tasks run at once. The task slots (sodm.local.parallelism, default
+   * every core), except for more tasks than slots but fewer than twice as many: then all of them, when their blocks
+   * ({@link #estimate}) fit the JVM's heap together. Slots at a time leave cores idle in the last round (3 blocks on 2
+   * cores: two rounds, the second on one core); all at once share the cores to the end (1.5 rounds' time for blocks of
+   * equal cost). Which task solves which block, and so the model, is the same either way.
+   */
+  static int concurrentTasks(Configuration conf, int tasks, long blockRows, double nnzPerRow, long cacheBytes) {
+    int slots = Math.max(1, conf.getInt(LOCAL_REDUCES, 1));
+    if (!Jobs.isLocal(conf) || tasks <= slots || tasks >= 2 * slots) return slots;
+    double together = (double) estimate(blockRows, nnzPerRow, cacheBytes) * tasks;
+    return together <= USABLE * Runtime.getRuntime().maxMemory() ? tasks : slots;
   }
 
   private static final Pattern XMX = Pattern.compile("-Xmx(\\d+)([kKmMgGtT]?)");

@@ -179,6 +179,9 @@ public final class KernelTreeTrainer implements Trainer {
             // parents hold parts of children: the warm start's ODM scale needs each child's own size
             TrainKeys.setChildSizes(c, TrainIO.readStats(c, new Path(input.getParent(), "stats")));
           }
+          int tasks = blocks * (plan == null ? 1 : plan.count());
+          c.setInt(BlockMemory.LOCAL_REDUCES, BlockMemory.concurrentTasks(c, tasks, (rows + blocks - 1) / blocks,
+              c.getFloat(TrainKeys.NONZEROS_PER_ROW, 0f), spec.solver().cacheBytes()));
           SolveJob.run(c, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
         }
 

@@ -89,6 +89,36 @@ class BlockMemoryTest {
     BlockMemory.check(conf, 2_500, 16, 1, 100_000L << 20, "level 1", false);
   }
 
+  /**
+   * A level's solve tasks run at once in local mode when they are more than the slots and fewer than twice as many (a last
+   * round would leave slots idle), and only when all their blocks fit the heap together; otherwise the slots, and on a
+   * cluster always the slots (YARN schedules the tasks).
+   */
+  @Test
+  void concurrentTasksFillTheLastRoundWhenTheHeapHoldsThem() {
+    Configuration conf = LocalConf.create(tmp);
+    long small = 1L << 20; // 1 MB kernel cache: blocks of 500 rows need ~1.5 MB each
+    int[] tasks = {1, 2, 3, 4, 5, 7, 8, 9, 16};
+    int[] twoSlots = {2, 2, 3, 2, 2, 2, 2, 2, 2};
+    int[] fourSlots = {4, 4, 4, 4, 5, 7, 4, 4, 4};
+    for (int i = 0; i < tasks.length; i++) {
+      conf.setInt(BlockMemory.LOCAL_REDUCES, 2);
+      assertEquals(twoSlots[i], BlockMemory.concurrentTasks(conf, tasks[i], 500, 3, small), "2 slots, " + tasks[i] + " tasks");
+      conf.setInt(BlockMemory.LOCAL_REDUCES, 4);
+      assertEquals(fourSlots[i], BlockMemory.concurrentTasks(conf, tasks[i], 500, 3, small), "4 slots, " + tasks[i] + " tasks");
+    }
+    // 3 blocks whose caches fit one at a time but not all three together
+    conf.setInt(BlockMemory.LOCAL_REDUCES, 2);
+    long each = (long) (0.4 * BlockMemory.USABLE * Runtime.getRuntime().maxMemory());
+    long rows = 1_000_000; // the whole matrix is far above the bound: the cache uses the bound
+    long cache = each - BlockMemory.rowBytes(rows, 1);
+    assertEquals(each, BlockMemory.estimate(rows, 1, cache));
+    assertEquals(2, BlockMemory.concurrentTasks(conf, 3, rows, 1, cache), "3 x 40% of the heap: 2 at a time");
+    assertEquals(3, BlockMemory.concurrentTasks(conf, 3, rows, 1, cache / 2 - BlockMemory.rowBytes(rows, 1)), "3 x 20%: all at once");
+    conf.set("mapreduce.framework.name", "yarn");
+    assertEquals(2, BlockMemory.concurrentTasks(conf, 3, 500, 3, small), "a cluster: the slots key is not ours to raise");
+  }
+
   /** PBM's blocks are resident map tasks that all run at once: the heap is shared by all of them, and the fix is --exact-blocks. */
   @Test
   void pbmBlocksShareTheHeapAllAtOnce() {

@@ -3,6 +3,7 @@ package org.sodm.jobs.train;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.sodm.avro.ModelRecord;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.testing.LocalConf;
 
@@ -124,6 +126,34 @@ class TreeShapeTest {
     ModelRecord explicit = train("explicit", SodmConf.PARTITIONS, "7", SodmConf.MAX_BLOCK_ROWS, "512");
     assertEquals(7, auto.getBlocks().size());
     assertEquals(coefficients(explicit), coefficients(auto));
+  }
+
+  /**
+   * Local mode runs all of a level's 7 blocks at once on 4 task slots (two rounds of 4 would leave 3 slots idle in the
+   * second) and 3 at a time on 3 slots (7 >= 2 x 3: rounds of 3); the level's reduce tasks show it (one output part
+   * each), and the model is that of one block at a time.
+   */
+  @Test
+  void aLastRoundWithIdleSlotsRunsWithTheOthers() throws IOException {
+    ModelRecord one = train("p1", Jobs.LOCAL_PARALLELISM, "1");
+    ModelRecord three = train("p3", Jobs.LOCAL_PARALLELISM, "3");
+    ModelRecord four = train("p4", Jobs.LOCAL_PARALLELISM, "4");
+    assertEquals(7, one.getBlocks().size());
+    assertEquals(coefficients(one), coefficients(three));
+    assertEquals(coefficients(one), coefficients(four));
+    assertEquals(1, solveTasks("p1"));
+    assertEquals(3, solveTasks("p3"));
+    assertEquals(7, solveTasks("p4"));
+  }
+
+  /** The reduce tasks of the run's level job: its output parts. */
+  private long solveTasks(String out) throws IOException {
+    try (var levels = Files.list(tmp.resolve(out).resolve("work"))) {
+      Path level = levels.filter(p -> p.getFileName().toString().startsWith("level-")).findFirst().orElseThrow();
+      try (var parts = Files.list(level.resolve("data"))) {
+        return parts.filter(p -> p.getFileName().toString().startsWith("part-r-")).count();
+      }
+    }
   }
 
   /**
