@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
     "vectors merged), rows x support vectors in cache-sized blocks; bin/sodm adds the JDK's Vector API for",
     "the RBF sums (SODM_VECTOR=0: without it; README, Scoring).",
     "Uncompressed LIBSVM / CSV files are parsed by the scoring tasks themselves (one job, the ingest's ids and",
-    "file:line errors); compressed or Avro files are ingested first, then scored over the cores."})
+    "file:line errors); compressed or Avro files are ingested first, then scored over the cores.",
+    "--text also writes OUTPUT/predictions.txt in svm-predict's output format (diff it with svm-predict's file)."})
 public final class PredictCommand extends SodmCommand {
   @Option(names = {"-m", "--model"}, required = true, paramLabel = "MODEL", description = "model.avro or a training output directory.")
   String model;
@@ -32,7 +33,7 @@ public final class PredictCommand extends SodmCommand {
 
   @Override
   protected List<Param> params() {
-    return List.of(Param.PREDICT_MODE, Param.OVERWRITE);
+    return List.of(Param.PREDICT_MODE, Param.PREDICT_TEXT, Param.OVERWRITE);
   }
 
   @Override

@@ -129,7 +129,9 @@ public enum Param {
           + "this many rows (files x candidates), which saves a job and a pass over the data; else, or with 0, by the landmark job."),
   TRAIN_REDUCERS("sodm.train.reducers", "0", Group.RUNTIME, Type.integer(0, 1_000_000), null, null,
       "Reduce tasks of each solve level (blocks are spread over them; the model does not change). 0 = one per block, except in "
-          + "local mode with stratified or random blocks: one per local core, which saves LocalJobRunner's per-task cost."),
+          + "local mode with stratified or random blocks: one per local core, which saves LocalJobRunner's per-task cost; a level of "
+          + "more blocks than cores but fewer than twice as many: one per block, all run at once when their kernel caches fit the "
+          + "heap together (no core idle through a last round)."),
   PARTITIONER("sodm.train.partitioner", "stratified", Group.TREE, Type.choice("stratified", "kmeans", "random"), "--partitioner", "P",
       "How the bottom blocks are formed: stratified (SODM, eq. 7-8), kmeans (DC-SVM kernel k-means) or random."),
   KMEANS_SAMPLE("sodm.train.kmeans.sample", "1000", Group.TREE, Type.integer(1, 100_000), "--kmeans-sample", "M",
@@ -321,7 +323,11 @@ public enum Param {
           + "renewed for this long belongs to a run that died and is taken over."),
   PREDICT_MODE("sodm.predict.mode", "global", Group.PREDICT, Type.choice("global", "local"), "--mode", "M",
       "sodm predict --mode: global (the model's decision function) or local (the block of the nearest k-means centre: DC-SVM "
-          + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans).");
+          + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans)."),
+  PREDICT_TEXT("sodm.predict.text", "false", Group.PREDICT, Type.bool(), "--text", null,
+      "sodm predict --text: also write OUTPUT/predictions.txt as svm-predict writes its output file: a line per scored row in "
+          + "input order with the predicted label; with a --probability model a first line 'labels' and the classes, then each "
+          + "row's label and class probabilities (svm-predict -b 1). Written by the driver from the part files.");
 
   private static boolean isAutoOr(String v, long lo, long hi) {
     if (v.equals("auto")) return true;

@@ -86,6 +86,7 @@ public final class SodmConf {
   public static final String EXACT_GAP = Param.EXACT_GAP.key();
 
   public static final String PREDICT_MODE = Param.PREDICT_MODE.key();
+  public static final String PREDICT_TEXT = Param.PREDICT_TEXT.key();
 
   public static final String GENERATE_ROWS = Param.GENERATE_ROWS.key();
   public static final String GENERATE_FEATURES = Param.GENERATE_FEATURES.key();

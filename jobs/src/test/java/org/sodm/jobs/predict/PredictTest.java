@@ -186,6 +186,78 @@ class PredictTest {
   }
 
   /** The exported model gives svm-predict's accuracy equal to ours (runs when LIBSVM is installed). */
+  /**
+   * --text: predictions.txt has one line per input row, in input order although the file was scored by several map tasks
+   * (their parts merged by id), each the label the model itself predicts for that row; where svm-predict is installed, its
+   * output file for the exported model is the same text (but for rows at a tie). A --probability model's file starts with
+   * the labels line and gives each row's class probabilities as the model computes them.
+   */
+  @Test
+  void textIsSvmPredictsOutputFileInInputOrder() throws Exception {
+    Configuration conf = LocalConf.create(tmp);
+    TrainPipeline.Result r = smallModel(conf);
+    Path data = LocalConf.sampleData("synthetic-2k.libsvm");
+    Configuration two = new Configuration(conf);
+    two.setInt(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM, 2);
+    two.setLong(PredictJob.MIN_SPLIT_KEY, 4096);
+    two.setBoolean(SodmConf.PREDICT_TEXT, true);
+    // a small file first: the larger file's splits are the first map tasks (largest first), so its parts come first by name
+    Path small = tmp.resolve("first-100.libsvm");
+    Files.write(small, Files.readAllLines(data).subList(0, 100));
+    PredictJob.run(two, r.modelPath(), List.of(small.toString(), data.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("t").toString()));
+    try (var f = Files.list(tmp.resolve("t"))) {
+      assertTrue(f.filter(p -> p.getFileName().toString().startsWith("part-m-")).count() >= 3, "scored by several map tasks");
+    }
+    List<String> text = Files.readAllLines(tmp.resolve("t").resolve(PredictionsText.FILE));
+    var d = org.sodm.data.LibsvmReader.read(data);
+    assertEquals(100 + d.size(), text.size());
+    int ties = 0;
+    for (int i = 0; i < text.size(); i++) {
+      double f = r.model().decision(d.x()[i < 100 ? i : i - 100]);
+      if (Math.abs(f) < 1e-9) {
+        ties++;
+        continue;
+      }
+      String label = r.model().labels().original(f); // "1" or "-1": svm-predict prints the same number
+      assertEquals(Long.toString((long) Double.parseDouble(label)), text.get(i), "line " + (i + 1));
+    }
+    assertTrue(ties < 5, ties + " ties");
+    assertTrue(text.contains("1") && text.contains("-1"));
+    text = text.subList(100, text.size());
+    if (Files.isExecutable(Path.of("/usr/bin/svm-predict")) && Files.isExecutable(Path.of("/usr/bin/svm-scale"))) {
+      Path lib = tmp.resolve("model.libsvm");
+      try (var w = Files.newBufferedWriter(lib)) {
+        org.sodm.model.LibsvmExport.write(r.model(), w);
+      }
+      Path range = tmp.resolve("range");
+      try (var w = Files.newBufferedWriter(range)) {
+        org.sodm.model.LibsvmExport.writeRange(r.model().scaler(), w);
+      }
+      Path scaled = tmp.resolve("scaled");
+      org.sodm.testing.LibsvmTools.run(scaled, "svm-scale", "-r", range.toString(), data.toString());
+      List<String> theirs = org.sodm.testing.LibsvmTools.predict(scaled, lib, tmp);
+      int differ = 0;
+      for (int i = 0; i < d.size(); i++) if (!theirs.get(i).equals(text.get(i)) && Math.abs(r.model().decision(d.x()[i])) > 1e-9) differ++;
+      assertEquals(0, differ, "lines that differ from svm-predict's output file");
+    }
+    // a --probability model (4 classes): the labels line, then each row's label and probabilities as the model scores it
+    Path model = Path.of(PredictTest.class.getResource("/multiclass/multiclass-format1-probability.avro").toURI());
+    Path test = Path.of(PredictTest.class.getResource("/multiclass/blobs4.t.libsvm").toURI());
+    two.setLong(PredictJob.MIN_SPLIT_KEY, 1024);
+    PredictJob.run(two, new org.apache.hadoop.fs.Path(model.toString()), List.of(test.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("tp").toString()));
+    org.sodm.model.MulticlassModel mm = (org.sodm.model.MulticlassModel) ModelFiles.read(conf, new org.apache.hadoop.fs.Path(model.toString()));
+    assertTrue(mm.hasProbabilities());
+    List<String> lines = Files.readAllLines(tmp.resolve("tp").resolve(PredictionsText.FILE));
+    var t = org.sodm.data.LibsvmReader.read(test);
+    assertEquals(t.size() + 1, lines.size());
+    assertEquals("labels " + String.join(" ", mm.classes()), lines.get(0));
+    for (int i = 0; i < t.size(); i++) {
+      org.sodm.model.MulticlassModel.Scored sc = mm.score(t.x()[i]);
+      assertEquals(org.sodm.model.SvmPredictText.line(mm.classes().get(sc.index()), sc.probabilities()), lines.get(i + 1), "row " + (i + 1));
+    }
+  }
+
   @Test
   void svmPredictAgreesWithTheExportedModel() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/svm-predict")), "svm-predict not installed");

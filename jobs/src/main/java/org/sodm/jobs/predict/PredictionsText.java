@@ -1,0 +1,114 @@
+package org.sodm.jobs.predict;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sodm.avro.Prediction;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.SodmException;
+import org.sodm.model.SvmPredictText;
+
+/**
+ * {@code sodm predict --text}: {@value #FILE} beside the Avro predictions, in {@code svm-predict}'s output format
+ * ({@link SvmPredictText}), one line per scored row in input order. Each map task's part file holds its split's rows in
+ * input order, so the driver merges the parts by row id (the file's ordinal and the row's place in it) reading each once.
+ */
+final class PredictionsText {
+  private PredictionsText() {}
+
+  static final String FILE = "predictions.txt";
+
+  /** One part file's reader at its current record. */
+  private static final class Cursor implements AutoCloseable {
+    final Path file;
+    final InputStream in;
+    final DataFileStream<Prediction> records;
+    Prediction current;
+
+    Cursor(FileSystem fs, Path file) throws IOException {
+      this.file = file;
+      this.in = fs.open(file);
+      this.records = new DataFileStream<>(in, new SpecificDatumReader<>(Prediction.class));
+    }
+
+    boolean advance() throws IOException {
+      current = records.hasNext() ? records.next(current) : null;
+      return current != null;
+    }
+
+    @Override
+    public void close() throws IOException {
+      records.close();
+      in.close();
+    }
+  }
+
+  /**
+   * Writes {@code dir}/{@value #FILE} from the Avro part files in {@code dir}; with {@code classes} (a model with
+   * probabilities) the {@code labels} line first and each row's probabilities. Returns the rows written. Fails naming the
+   * file when a part's rows are not in increasing id order (they would not be in input order).
+   */
+  static long write(Configuration conf, Path dir, List<String> classes) throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
+    List<Cursor> open = new ArrayList<>();
+    PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(a.current.getId(), b.current.getId()));
+    Path file = new Path(dir, FILE);
+    long rows = 0;
+    try {
+      for (Path p : AvroFiles.dataFiles(conf, dir)) {
+        if (!p.getName().endsWith(".avro")) continue;
+        Cursor c = new Cursor(fs, p);
+        open.add(c);
+        if (c.advance()) queue.add(c);
+      }
+      try (Writer w = new BufferedWriter(new OutputStreamWriter(fs.create(file, false), StandardCharsets.UTF_8), 1 << 16)) {
+        if (classes != null) w.write(SvmPredictText.header(classes) + "\n");
+        long last = Long.MIN_VALUE;
+        double[] probs = classes == null ? null : new double[classes.size()];
+        while (!queue.isEmpty()) {
+          Cursor c = queue.poll();
+          Prediction r = c.current;
+          if (r.getId() <= last) {
+            throw new SodmException(c.file + ": row id " + r.getId() + " after id " + last + ": the predictions are not in input order");
+          }
+          last = r.getId();
+          if (probs != null) {
+            List<Double> p = r.getProbabilities();
+            if (p == null || p.size() != probs.length) {
+              throw new SodmException(c.file + ": row id " + r.getId() + " has " + (p == null ? "no" : p.size()) + " probabilities for "
+                  + probs.length + " classes");
+            }
+            for (int k = 0; k < probs.length; k++) probs[k] = p.get(k);
+          }
+          w.write(SvmPredictText.line(r.getPredicted().toString(), probs));
+          w.write('\n');
+          rows++;
+          long previous = r.getId();
+          if (c.advance()) {
+            if (c.current.getId() <= previous) {
+              throw new SodmException(c.file + ": row id " + c.current.getId() + " after id " + previous + " in the same file");
+            }
+            queue.add(c);
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      fs.delete(file, false);
+      throw e;
+    } finally {
+      for (Cursor c : open) c.close();
+    }
+    return rows;
+  }
+}
