@@ -225,17 +225,7 @@ class PredictTest {
     assertTrue(text.contains("1") && text.contains("-1"));
     text = text.subList(100, text.size());
     if (Files.isExecutable(Path.of("/usr/bin/svm-predict")) && Files.isExecutable(Path.of("/usr/bin/svm-scale"))) {
-      Path lib = tmp.resolve("model.libsvm");
-      try (var w = Files.newBufferedWriter(lib)) {
-        org.sodm.model.LibsvmExport.write(r.model(), w);
-      }
-      Path range = tmp.resolve("range");
-      try (var w = Files.newBufferedWriter(range)) {
-        org.sodm.model.LibsvmExport.writeRange(r.model().scaler(), w);
-      }
-      Path scaled = tmp.resolve("scaled");
-      org.sodm.testing.LibsvmTools.run(scaled, "svm-scale", "-r", range.toString(), data.toString());
-      List<String> theirs = org.sodm.testing.LibsvmTools.predict(scaled, lib, tmp);
+      List<String> theirs = svmPredict(r, data);
       int differ = 0;
       for (int i = 0; i < d.size(); i++) if (!theirs.get(i).equals(text.get(i)) && Math.abs(r.model().decision(d.x()[i])) > 1e-9) differ++;
       assertEquals(0, differ, "lines that differ from svm-predict's output file");
@@ -263,23 +253,8 @@ class PredictTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/svm-predict")), "svm-predict not installed");
     Configuration conf = LocalConf.create(tmp);
     TrainPipeline.Result r = smallModel(conf);
-    Path lib = tmp.resolve("model.libsvm");
-    try (var w = Files.newBufferedWriter(lib)) {
-      org.sodm.model.LibsvmExport.write(r.model(), w);
-    }
-    Path range = tmp.resolve("range");
-    try (var w = Files.newBufferedWriter(range)) {
-      org.sodm.model.LibsvmExport.writeRange(r.model().scaler(), w);
-    }
     Path data = LocalConf.sampleData("synthetic-2k.libsvm");
-    Path scaled = tmp.resolve("scaled");
-    Process s = new ProcessBuilder("svm-scale", "-r", range.toString(), data.toString()).redirectOutput(scaled.toFile()).start();
-    assertEquals(0, s.waitFor());
-    Process p = new ProcessBuilder("svm-predict", scaled.toString(), lib.toString(), tmp.resolve("out").toString())
-        .redirectErrorStream(true).start();
-    String text = new String(p.getInputStream().readAllBytes());
-    assertEquals(0, p.waitFor(), text);
-    List<String> theirs = Files.readAllLines(tmp.resolve("out"));
+    List<String> theirs = svmPredict(r, data);
     var d = org.sodm.data.LibsvmReader.read(data);
     int agree = 0;
     for (int i = 0; i < d.size(); i++) {
@@ -289,5 +264,20 @@ class PredictTest {
       else fail("row " + (i + 1) + ": svm-predict " + theirs.get(i) + ", sodm f=" + f);
     }
     assertTrue(agree > 1990, "agreement " + agree);
+  }
+
+  /** svm-predict's output file for the model exported (export-libsvm) and the data scaled by its range (svm-scale -r). */
+  private List<String> svmPredict(TrainPipeline.Result r, Path data) throws Exception {
+    Path lib = tmp.resolve("model.libsvm");
+    try (var w = Files.newBufferedWriter(lib)) {
+      org.sodm.model.LibsvmExport.write(r.model(), w);
+    }
+    Path range = tmp.resolve("range");
+    try (var w = Files.newBufferedWriter(range)) {
+      org.sodm.model.LibsvmExport.writeRange(r.model().scaler(), w);
+    }
+    Path scaled = tmp.resolve("scaled");
+    org.sodm.testing.LibsvmTools.run(scaled, "svm-scale", "-r", range.toString(), data.toString());
+    return org.sodm.testing.LibsvmTools.predict(scaled, lib, tmp);
   }
 }
