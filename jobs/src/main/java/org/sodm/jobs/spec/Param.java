@@ -74,7 +74,8 @@ public enum Param {
           + "(the mean of y_i - f(x_i) over the blocks' free support vectors) in place of the mean of the blocks' own offsets. "
           + "--no-common-offset keeps each block's own."),
   WEIGHT_POSITIVE("sodm.train.weight.positive", "1.0", Group.LOSS, Type.positive(), "--weight-positive", "W",
-      "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi."),
+      "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi; binary data only (the +1 label: the larger "
+          + "number, as sodm inspect's labels line shows)."),
   WEIGHT_NEGATIVE("sodm.train.weight.negative", "1.0", Group.LOSS, Type.positive(), "--weight-negative", "W",
       "Class weight of the -1 class."),
   MULTICLASS("sodm.train.multiclass", "auto", Group.LOSS, Type.choice("auto", "ovo", "ovr"), "--multiclass", "M",
@@ -178,7 +179,7 @@ public enum Param {
       "Exact mode: stop PBM when the max projected-gradient violation of the whole problem is at most this (also the inner "
           + "tolerance of the block subproblems)."),
   EXACT_MAX_ITERATIONS("sodm.train.exact.max.iterations", "200", Group.EXACT, Type.integer(0, Integer.MAX_VALUE),
-      "--exact-max-iterations", "N", "Exact mode: at most this many PBM iterations (each two MapReduce jobs)."),
+      "--exact-max-iterations", "N", "Exact mode: at most this many PBM iterations (rounds of one resident job by default; two MapReduce jobs each with --iteration-mode jobs)."),
   EXACT_INNER_EPOCHS("sodm.train.exact.inner.epochs", "20", Group.EXACT, Type.integer(1, Integer.MAX_VALUE), null, null,
       "Exact mode: a block subproblem takes at most this many times its size greedy coordinate steps."),
   EXACT_LINE_SEARCH("sodm.train.exact.line.search", "exact", Group.EXACT, Type.choice("exact", "armijo"), null, null,

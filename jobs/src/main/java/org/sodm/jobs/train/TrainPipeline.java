@@ -208,6 +208,11 @@ public final class TrainPipeline {
     if (classes.size() > spec.maxClasses()) { // an ingest directory given as input was not ingested with this limit
       throw TrainSpec.bad(Param.MAX_CLASSES, "the training data has " + classes.size() + " distinct labels, more than " + spec.maxClasses());
     }
+    if (classes.size() > 2 && !spec.loss().weights().equals(org.sodm.solver.Loss.Weights.NONE)) {
+      throw TrainSpec.bad(Param.WEIGHT_POSITIVE, "the training data has " + classes.size() + " classes " + classes + "; --weight-positive "
+          + "and --weight-negative weigh the two classes of binary data (per-class weights of more classes, LIBSVM's -wi, are not "
+          + "supported)");
+    }
     if (classes.size() == 2 && !spec.probability() && cvFolds == 0) return null;
     for (var l : data.stats().getLabels()) {
       if (l.getCount() < 2) {

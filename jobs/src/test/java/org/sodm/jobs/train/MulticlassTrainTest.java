@@ -211,6 +211,14 @@ class MulticlassTrainTest {
     assertTrue(e.getMessage().contains("is distinct label number 4") && e.getMessage().contains("sodm.train.max.classes"), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("max").resolve("model.avro")));
     assertFalse(Files.exists(tmp.resolve("max").resolve("work").resolve("ingest")), "the failed ingest left no phase");
+
+    // the two class weights of binary data would weigh each task's own +1 and -1 sides: refused, not applied
+    conf.unset(Param.MAX_CLASSES.key());
+    conf.set(Param.WEIGHT_POSITIVE.key(), "2");
+    RuntimeException w = assertThrows(org.sodm.jobs.spec.BadParameterException.class, () -> train("weights", List.of(resource("blobs4.libsvm").toString()), null));
+    assertTrue(w.getMessage().contains("--weight-positive") && w.getMessage().contains("4 classes [1, 2, 3, 4]")
+        && w.getMessage().contains("not supported"), w.getMessage());
+    assertFalse(Files.exists(tmp.resolve("weights").resolve("model.avro")));
   }
 
   /** --kernel linear: BQO one-vs-rest (the default scheme of the linear solvers), as LIBLINEAR's -s 3 -B 1 with the same C. */
