@@ -138,6 +138,8 @@ final class BlockSolver {
       solveNu(block, recs, nu.nu());
       return;
     }
+    // multi-class with per-class weights: the task's two classes' (--class-weights)
+    Loss loss = plan == null ? this.loss : TrainKeys.taskLoss(context.getConfiguration(), this.loss, plan.task(block / blocks));
     int vars = loss.dual(new double[] {1}, 1).variablesPerInstance();
     double[] alpha0 = new double[n * vars];
     boolean warm = true;

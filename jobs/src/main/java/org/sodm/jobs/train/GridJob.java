@@ -298,6 +298,7 @@ final class GridJob {
         double obj = 0;
         boolean converged = true;
         for (int task = 0; task < t; task++) {
+          Loss taskLoss = TrainKeys.taskLoss(context.getConfiguration(), loss, task); // --class-weights: the task's two classes'
           double[] start = null;
           if (warm && previous[task] != null) {
             start = previous[task].clone();
@@ -308,7 +309,7 @@ final class GridJob {
           Double bias = null;
           try {
             if (spec.offset()) { // LIBSVM's C-SVC with its offset; the C-scaled start stays feasible (sum y alpha = 0 is kept)
-              Loss.Hinge hinge = (Loss.Hinge) loss;
+              Loss.Hinge hinge = (Loss.Hinge) taskLoss;
               OffsetSvcSolver solver = new OffsetSvcSolver(kernel.create(), spec.solver());
               double cPos = c * hinge.weights().positive();
               double cNeg = c * hinge.weights().negative();
@@ -325,7 +326,7 @@ final class GridJob {
               obj += r.objective();
               converged &= r.converged();
             } else {
-              SolveResult res = new KernelDualSolver(kernel.create(), spec.solver()).solve(x[task], y[task], loss, start);
+              SolveResult res = new KernelDualSolver(kernel.create(), spec.solver()).solve(x[task], y[task], taskLoss, start);
               alpha = res.alpha();
               epochs += res.report().epochs();
               evals += res.report().kernelEvaluations();

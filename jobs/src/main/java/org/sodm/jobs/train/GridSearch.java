@@ -175,6 +175,7 @@ public final class GridSearch {
     Jobs.localParallelism(conf);
     if (req.folds() < 2 || req.folds() > 127) throw new BadParameterException("bad parameter --folds: must be in [2, 127], got " + req.folds());
     TrainSpec spec = TrainSpec.from(conf);
+    ClassWeights.parse(spec.values().get(Param.CLASS_WEIGHTS.key())); // a malformed entry fails before any job
     check(spec);
     if (spec.linearSolver() != null) throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm grid trains kernel machines");
     if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm grid measures accuracy; it does not fit probabilities");
@@ -200,6 +201,7 @@ public final class GridSearch {
       if (classes.size() < 2) throw new SodmException("training needs at least two labels; " + req.inputs() + " has " + classes.size() + ": " + classes);
       org.sodm.model.Subproblems plan = TrainPipeline.plan(spec, data, classes, req.folds());
       TrainKeys.setPlan(conf, plan, classes);
+      spec = ClassWeights.apply(conf, spec, classes, plan, data.stats().getRows());
       Path foldsFile = new Path(runner.work(), "cv-folds.bin");
       if (!fs.exists(foldsFile)) { // written before the first grid row; deterministic (seed, ids), so a resumed run may rewrite it
         Path tmp = new Path(runner.work(), ".cv-folds.bin.tmp");

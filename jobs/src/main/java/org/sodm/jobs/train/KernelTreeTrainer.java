@@ -458,9 +458,10 @@ public final class KernelTreeTrainer implements Trainer {
       Loss loss = ctx.spec().loss();
       KernelModel[] all = subs.all(kernel, t -> TrainKeys.taskLoss(ctx.conf(), loss, t), data.scaler(), biases);
       if (commonOffset(ctx, transform, blocksPerSub)) {
-        double[] c = blockBounds(ctx, blocksPerSub);
         long t0 = System.nanoTime();
-        for (int s = 0; s < all.length; s++) all[s] = withCommonOffset(ctx, all[s], c, null);
+        for (int s = 0; s < all.length; s++) {
+          all[s] = withCommonOffset(ctx, all[s], blockBounds(ctx, TrainKeys.taskLoss(ctx.conf(), loss, s), blocksPerSub), null);
+        }
         if (!levels.isEmpty()) {
           ctx.runner().say("offset", String.format(Locale.ROOT, "one offset per sub-problem for its %d averaged blocks (the primal's best "
               + "for their mean; --no-common-offset keeps the blocks' own)", blocksPerSub), (System.nanoTime() - t0) / 1e9);
@@ -472,7 +473,7 @@ public final class KernelTreeTrainer implements Trainer {
     AvroFiles.forEach(ctx.conf(), levelData, TrainRecord.class, r -> b.add(transform == null ? r : transform.apply(r)));
     KernelModel model = b.build(kernel, ctx.spec().loss(), data.labelMap(), data.scaler(), ctx.provenance(levels), biases);
     if (commonOffset(ctx, transform, blocksPerSub)) {
-      double[] c = blockBounds(ctx, blocksPerSub);
+      double[] c = blockBounds(ctx, ctx.spec().loss(), blocksPerSub);
       model = withCommonOffset(ctx, model, c, levels.isEmpty() ? null : "offset");
     }
     return new Built(model, null, null);
@@ -489,10 +490,10 @@ public final class KernelTreeTrainer implements Trainer {
         && spec.tree().partitioner() != TrainSpec.Partitioner.KMEANS;
   }
 
-  /** The box of the level's blocks, {C+, C-}, as BlockSolveReducer solved them (C times TrainSpec#blockCFactor). */
-  private static double[] blockBounds(TrainContext ctx, int blocksPerSub) {
+  /** The box of the level's blocks of a task of {@code loss}, {C+, C-}, as BlockSolveReducer solved them (C times TrainSpec#blockCFactor). */
+  private static double[] blockBounds(TrainContext ctx, Loss loss, int blocksPerSub) {
     TrainSpec spec = ctx.spec();
-    Loss.Hinge h = (Loss.Hinge) WarmStart.blockLoss(spec.loss(), TrainKeys.blockCFactor(ctx.conf(), spec, blocksPerSub));
+    Loss.Hinge h = (Loss.Hinge) WarmStart.blockLoss(loss, TrainKeys.blockCFactor(ctx.conf(), spec, blocksPerSub));
     return new double[] {h.c() * h.weights().positive(), h.c() * h.weights().negative()};
   }
 

@@ -89,6 +89,7 @@ public final class TrainPipeline {
     Configuration conf = new Configuration(base);
     Jobs.localParallelism(conf);
     TrainSpec spec = TrainSpec.from(conf);
+    ClassWeights.parse(spec.values().get(Param.CLASS_WEIGHTS.key())); // a malformed entry fails before any job
     Trainer trainer = trainer(spec);
     boolean hasValidation = req.validation() != null && !req.validation().isEmpty();
     OutputGuard.checkDisjoint(conf, req.output(), req.inputs(), "input");
@@ -110,6 +111,7 @@ public final class TrainPipeline {
       }
       org.sodm.model.Subproblems plan = plan(spec, data, classes, conf.getInt(TrainKeys.CV_FOLDS, 0));
       if (plan != null) TrainKeys.setPlan(conf, plan, classes);
+      spec = ClassWeights.apply(conf, spec, classes, plan, data.stats().getRows());
       if (plan != null && !plan.full()) { // sodm cv: every row's fold, stratified, before the stratify job reads it
         Path folds = new Path(runner.work(), "cv-folds.bin");
         CvFolds.write(conf, new Path(data.dir(), IngestJob.DATA), classes, plan.folds(), spec.seed(), folds);
@@ -210,8 +212,8 @@ public final class TrainPipeline {
     }
     if (classes.size() > 2 && !spec.loss().weights().equals(org.sodm.solver.Loss.Weights.NONE)) {
       throw TrainSpec.bad(Param.WEIGHT_POSITIVE, "the training data has " + classes.size() + " classes " + classes + "; --weight-positive "
-          + "and --weight-negative weigh the two classes of binary data (per-class weights of more classes, LIBSVM's -wi, are not "
-          + "supported)");
+          + "and --weight-negative weigh the two classes of binary data; per-class weights: --class-weights LABEL:W,... (LIBSVM's "
+          + "-wi)");
     }
     if (classes.size() == 2 && !spec.probability() && cvFolds == 0) return null;
     for (var l : data.stats().getLabels()) {

@@ -217,7 +217,7 @@ class MulticlassTrainTest {
     conf.set(Param.WEIGHT_POSITIVE.key(), "2");
     RuntimeException w = assertThrows(org.sodm.jobs.spec.BadParameterException.class, () -> train("weights", List.of(resource("blobs4.libsvm").toString()), null));
     assertTrue(w.getMessage().contains("--weight-positive") && w.getMessage().contains("4 classes [1, 2, 3, 4]")
-        && w.getMessage().contains("not supported"), w.getMessage());
+        && w.getMessage().contains("--class-weights"), w.getMessage());
     assertFalse(Files.exists(tmp.resolve("weights").resolve("model.avro")));
   }
 

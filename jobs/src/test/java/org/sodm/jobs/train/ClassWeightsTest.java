@@ -1,0 +1,144 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.data.LibsvmReader;
+import org.sodm.jobs.spec.BadParameterException;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.model.Model;
+import org.sodm.model.MulticlassModel;
+import org.sodm.testing.LibsvmTools;
+import org.sodm.testing.LocalConf;
+
+/**
+ * --class-weights (LIBSVM's -wi): two classes as --weight-positive / --weight-negative; more classes one-vs-one, each class
+ * pair's task the binary problem of its two classes with their weights (checked against that binary problem trained on its
+ * own, and against svm-train -wi where installed); the methods without per-task weights refused by name.
+ */
+class ClassWeightsTest {
+  @TempDir Path tmp;
+  private Configuration conf;
+
+  @BeforeEach
+  void setUp() {
+    conf = LocalConf.create(tmp);
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "4");
+    conf.set(SodmConf.GAMMA, "1");
+  }
+
+  private Model train(String out, Path data, String... kv) throws IOException {
+    Configuration c = new Configuration(conf);
+    for (int i = 0; i < kv.length; i += 2) c.set(kv[i], kv[i + 1]);
+    return TrainPipeline.run(c, new TrainPipeline.Request(List.of(data.toString()), null, new org.apache.hadoop.fs.Path(tmp.resolve(out)
+        .toString()), false), l -> {}).model();
+  }
+
+  @Test
+  void parseNamesTheBadEntry() {
+    assertEquals(Map.of("3", 5.0, "1", 0.5), ClassWeights.parse(" 3:5, 1:0.5"));
+    assertEquals(List.of("3", "1"), List.copyOf(ClassWeights.parse("3:5,1:0.5").keySet()), "in the order given");
+    assertEquals(Map.of("a:b", 2.0), ClassWeights.parse("a:b:2"), "the last colon separates the weight");
+    assertTrue(ClassWeights.parse("").isEmpty());
+    String[][] bad = {{"3", "is not LABEL:WEIGHT"}, {"3:", "is not LABEL:WEIGHT"}, {":2", "is not LABEL:WEIGHT"},
+      {"3:x", "the weight of '3' is not a number"}, {"3:0", "must be > 0"}, {"3:-1", "must be > 0"}, {"3:Infinity", "finite"},
+      {"3:2,3:4", "class '3' is given twice"}, {"3:2,", "is not LABEL:WEIGHT"}};
+    for (String[] b : bad) {
+      BadParameterException e = assertThrows(BadParameterException.class, () -> ClassWeights.parse(b[0]), b[0]);
+      assertTrue(e.getMessage().startsWith("bad parameter --class-weights (sodm.train.class.weights)") && e.getMessage().contains(b[1]),
+          e.getMessage());
+    }
+  }
+
+  /** Two classes: the weights of the +1 (the larger label) and -1 labels, the same model as --weight-positive / --weight-negative. */
+  @Test
+  void twoClassesAreTheirPositiveAndNegativeWeights() throws Exception {
+    Path data = LocalConf.sampleData("svmguide1");
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    Model byLabel = train("by-label", data, Param.CLASS_WEIGHTS.key(), "1:3,0:0.5");
+    Model bySign = train("by-sign", data, SodmConf.WEIGHT_POSITIVE, "3", SodmConf.WEIGHT_NEGATIVE, "0.5");
+    Model none = train("none", data);
+    var test = LibsvmReader.read(LocalConf.sampleData("svmguide1.t"));
+    int moved = 0;
+    for (int i = 0; i < test.size(); i++) {
+      assertEquals(bySign.decision(test.x()[i]), byLabel.decision(test.x()[i]), 0.0, "row " + (i + 1));
+      if (!none.predict(test.x()[i]).equals(byLabel.predict(test.x()[i]))) moved++;
+    }
+    assertTrue(moved > 0, "the weights change some predictions");
+    BadParameterException e = assertThrows(BadParameterException.class, () -> train("both", data, Param.CLASS_WEIGHTS.key(), "1:3",
+        SodmConf.WEIGHT_POSITIVE, "3"));
+    assertTrue(e.getMessage().contains("either per class or with --weight-positive / --weight-negative, not both"), e.getMessage());
+  }
+
+  /**
+   * Four classes, one-vs-one: each class pair's task is the binary problem of its two classes' rows weighted by their weights
+   * (trained by itself: its decision values on the test rows equal the task's to 1e-9), and with svm-train installed the
+   * predictions are svm-train -w2 5 -w3 0.5's.
+   */
+  @Test
+  void eachPairIsItsTwoClassesWeightedAsLibsvmWeighsThem() throws Exception {
+    Path data = MulticlassTrainTest.resource("blobs4.libsvm");
+    Path testFile = MulticlassTrainTest.resource("blobs4.t.libsvm");
+    MulticlassModel m = (MulticlassModel) train("multi", data, Param.CLASS_WEIGHTS.key(), "2:5,3:0.5");
+    MulticlassModel plain = (MulticlassModel) train("plain", data);
+    assertEquals(List.of("1", "2", "3", "4"), m.classes());
+    double[] w = {1, 5, 0.5, 1};
+    List<String> lines = Files.readAllLines(data);
+    var test = LibsvmReader.read(testFile);
+    int task = 0;
+    boolean changed = false;
+    for (int i = 0; i < 4; i++) {
+      for (int j = i + 1; j < 4; j++, task++) {
+        String a = m.classes().get(i);
+        String b = m.classes().get(j);
+        Path pair = tmp.resolve("pair-" + a + "-" + b + ".libsvm");
+        List<String> rows = new ArrayList<>();
+        for (String l : lines) if (l.startsWith(a + " ") || l.startsWith(b + " ")) rows.add(l);
+        Files.write(pair, rows);
+        Model binary = train("binary-" + a + "-" + b, pair, SodmConf.WEIGHT_POSITIVE, Double.toString(w[j]), SodmConf.WEIGHT_NEGATIVE,
+            Double.toString(w[i]));
+        for (int r = 0; r < test.size(); r++) {
+          double f = m.decisionValues(m.prepare(test.x()[r]))[task];
+          double g = binary.decision(test.x()[r]);
+          assertEquals(g, f, 1e-9 * Math.max(1, Math.abs(g)), "task " + a + " vs " + b + ", test row " + (r + 1));
+          changed |= Math.abs(f - plain.decisionValues(plain.prepare(test.x()[r]))[task]) > 1e-6;
+        }
+      }
+    }
+    assertTrue(changed, "the weights change the tasks' decision values");
+    if (!LibsvmTools.installed()) return;
+    List<String> theirs = LibsvmTools.trainAndPredict(data, testFile, tmp, "-c", "4", "-g", "1", "-w2", "5", "-w3", "0.5");
+    int differ = 0;
+    for (int r = 0; r < test.size(); r++) if (!m.predict(test.x()[r]).equals(theirs.get(r))) differ++;
+    assertTrue(differ <= 1, differ + " of " + test.size() + " test rows predicted otherwise than svm-train -w2 5 -w3 0.5");
+  }
+
+  /** More than two classes: ovr, exact mode, a label the data lacks, and both kinds of weights are refused by name. */
+  @Test
+  void whatCannotWeighTasksIsRefused() {
+    Path data = MulticlassTrainTest.resource("blobs4.libsvm");
+    String[][] cases = {
+      {"ovr", "--multiclass ovr", Param.MULTICLASS.key(), "ovr"},
+      {"exact", "--exact that ends with PBM", Param.EXACT.key(), "true"},
+      {"label", "class '7' is not a label of the training data (its labels: 1, 2, 3, 4)", Param.CLASS_WEIGHTS.key(), "7:2"},
+      {"both", "per-class weights: --class-weights LABEL:W", SodmConf.WEIGHT_NEGATIVE, "2"},
+    };
+    for (String[] c : cases) {
+      BadParameterException e = assertThrows(BadParameterException.class, () -> train(c[0], data, Param.CLASS_WEIGHTS.key(), "2:5",
+          c[2], c[3], Param.EXACT_BELOW_ROWS.key(), "100"), c[0]); // 450 rows: exact mode's PBM
+      assertTrue(e.getMessage().contains("--class-weights") && e.getMessage().contains(c[1]), e.getMessage());
+      assertFalse(Files.exists(tmp.resolve(c[0]).resolve("model.avro")));
+    }
+  }
+}
