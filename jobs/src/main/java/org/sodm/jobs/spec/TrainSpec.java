@@ -273,7 +273,7 @@ public final class TrainSpec {
     tree = new Tree((int) k, fanout, (int) integer(Param.LANDMARKS), (int) integer(Param.LANDMARK_CANDIDATES),
         integer(Param.LANDMARK_DRIVER_ROWS), choice(Param.PARTITIONER, Partitioner.class), choice(Param.MERGE, Merge.class),
         bool(Param.EARLY_STOP), integer(Param.MAX_BLOCK_ROWS), (int) integer(Param.TRAIN_REDUCERS), autoTree,
-        integer(Param.CACHE_MB) << 20, integer(Param.EXACT_BELOW_ROWS), integer(Param.AUTO_BLOCK_ROWS), autoBlockC(loss, get(Param.BLOCK_C)),
+        integer(Param.CACHE_MB) << 20, integer(Param.EXACT_BELOW_ROWS), integer(Param.AUTO_BLOCK_ROWS), autoBlockC(loss, get(Param.BLOCK_C)) * maxClassWeight(get(Param.CLASS_WEIGHTS)),
         real(Param.AUTO_BLOCK_C), integer(Param.BLOCK_C_ROWS));
 
     String ref = get(Param.EXACT_REFERENCE);
@@ -454,6 +454,25 @@ public final class TrainSpec {
 
   public long seed() {
     return seed;
+  }
+
+  /**
+   * The largest weight of --class-weights above 1 (1 without them), by which the automatic tree's C B test takes the
+   * heaviest class's C, as it takes the larger of --weight-positive / --weight-negative (two classes' weights become
+   * those once the run knows which label is +1, and the class weights are then cleared).
+   */
+  static double maxClassWeight(String classWeights) {
+    double max = 1;
+    if (classWeights == null || classWeights.isBlank()) return max;
+    for (String e : classWeights.split(",")) {
+      int colon = e.lastIndexOf(':');
+      try {
+        if (colon > 0) max = Math.max(max, Double.parseDouble(e.substring(colon + 1).trim()));
+      } catch (NumberFormatException x) {
+        // ClassWeights.parse reports it by name
+      }
+    }
+    return max;
   }
 
   /** The C that the blocks of a level of B blocks scale by B (hinge losses, --block-c scaled; times the larger class weight), else 0. */

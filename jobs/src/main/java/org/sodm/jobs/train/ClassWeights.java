@@ -77,7 +77,9 @@ final class ClassWeights {
     double[] byIndex = new double[classes.size()];
     for (int c = 0; c < byIndex.length; c++) byIndex[c] = w.getOrDefault(classes.get(c), 1.0);
     if (classes.size() == 2) { // the +1 label is the later in class-index order (LabelMap, Subproblems)
-      return spec.with(Param.WEIGHT_POSITIVE, Double.toString(byIndex[1])).with(Param.WEIGHT_NEGATIVE, Double.toString(byIndex[0]));
+      // the loss's weights from here on (the tree's C B test counts them there, not a second time from the labels)
+      return spec.with(Param.WEIGHT_POSITIVE, Double.toString(byIndex[1])).with(Param.WEIGHT_NEGATIVE, Double.toString(byIndex[0]))
+          .with(Param.CLASS_WEIGHTS, "");
     }
     String refuse = plan.scheme() != Subproblems.Scheme.OVO ? "--multiclass ovr (a task's rest mixes classes of different weights)"
         : spec.linearSolver() != null ? "--kernel linear (the linear solvers train one-vs-rest)"

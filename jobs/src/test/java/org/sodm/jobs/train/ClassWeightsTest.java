@@ -76,6 +76,17 @@ class ClassWeightsTest {
       if (!none.predict(test.x()[i]).equals(byLabel.predict(test.x()[i]))) moved++;
     }
     assertTrue(moved > 0, "the weights change some predictions");
+    // the automatic tree's C B test counts the weight once (C = 8, weight 4, 7 blocks of m rows: 224 > 32, larger blocks)
+    Configuration c = new Configuration(conf);
+    c.set(SodmConf.C, "8");
+    Configuration signs = new Configuration(c);
+    signs.set(SodmConf.WEIGHT_POSITIVE, "4");
+    c.set(Param.CLASS_WEIGHTS.key(), "1:4");
+    org.sodm.jobs.spec.TrainSpec mapped = ClassWeights.apply(new Configuration(c), org.sodm.jobs.spec.TrainSpec.from(c), List.of("0", "1"),
+        null, 49_990);
+    assertEquals(org.sodm.jobs.spec.TrainSpec.from(signs).loss(), mapped.loss());
+    assertEquals(org.sodm.jobs.spec.TrainSpec.from(signs).tree().shape(49_990), mapped.tree().shape(49_990));
+    assertEquals(org.sodm.jobs.spec.TrainSpec.from(signs).tree().smallBlocksC(49_990), mapped.tree().smallBlocksC(49_990), 0.0);
     BadParameterException e = assertThrows(BadParameterException.class, () -> train("both", data, Param.CLASS_WEIGHTS.key(), "1:3",
         SodmConf.WEIGHT_POSITIVE, "3"));
     assertTrue(e.getMessage().contains("either per class or with --weight-positive / --weight-negative, not both"), e.getMessage());

@@ -68,6 +68,10 @@ class TreeShapeTest {
     assertEquals(List.of(3), spec(Param.LOSS.key(), "squared-hinge", Param.C.key(), "32").tree().shape(49_990));
     assertEquals(List.of(3), spec(Param.LOSS.key(), "hinge", Param.C.key(), "8", Param.WEIGHT_POSITIVE.key(), "4").tree().shape(49_990),
         "the larger class weight: 8 x 4 x 7 > 32");
+    assertEquals(List.of(3), spec(Param.LOSS.key(), "hinge", Param.C.key(), "8", Param.CLASS_WEIGHTS.key(), "2:4,3:0.5").tree().shape(49_990),
+        "the heaviest class weight (--class-weights) as the larger of --weight-positive / --weight-negative");
+    assertEquals(List.of(7), spec(Param.LOSS.key(), "hinge", Param.C.key(), "1", Param.CLASS_WEIGHTS.key(), "2:0.5").tree().shape(49_990),
+        "weights below 1 do not lower C B");
     assertEquals(List.of(7), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.BLOCK_C.key(), "same").tree().shape(49_990),
         "--block-c same: blocks keep C");
     assertEquals(List.of(7), spec(Param.LOSS.key(), "hinge", Param.C.key(), "32", Param.AUTO_BLOCK_C.key(), "1000").tree().shape(49_990));
