@@ -140,26 +140,33 @@ class GridSearchTest {
   @SuppressWarnings("unchecked")
   void multiclassCellsEqualSodmCv() throws Exception {
     String data = MulticlassTrainTest.resource("blobs4.libsvm").toString();
-    for (String scheme : List.of("ovo", "ovr")) {
+    Map<String, Double> accuracy = new java.util.HashMap<>();
+    for (String variant : List.of("ovo", "ovr", "ovo-weighted")) { // weighted: --class-weights, each pair's task its classes'
+      String scheme = variant.substring(0, 3);
+      String weights = variant.endsWith("weighted") ? "2:5,3:0.5" : "";
       Configuration conf = LocalConf.create(tmp);
       conf.set(SodmConf.LOSS, "hinge");
       conf.set("sodm.train.multiclass", scheme);
-      GridSearch.Result r = GridSearch.run(conf, new GridSearch.Request(List.of(data), new org.apache.hadoop.fs.Path(tmp.resolve("mc-" + scheme).toString()),
+      conf.set(org.sodm.jobs.spec.Param.CLASS_WEIGHTS.key(), weights);
+      GridSearch.Result r = GridSearch.run(conf, new GridSearch.Request(List.of(data), new org.apache.hadoop.fs.Path(tmp.resolve("mc-" + variant).toString()),
           new double[] {1}, new double[] {0}, 3, true, false, false), null, l -> {});
+      accuracy.put(variant, r.cells().get(0).accuracy());
       for (GridSearch.Cell c : r.cells()) {
         Configuration cv = LocalConf.create(tmp);
         cv.set(SodmConf.LOSS, "hinge");
         cv.set("sodm.train.multiclass", scheme);
+        cv.set(org.sodm.jobs.spec.Param.CLASS_WEIGHTS.key(), weights);
         cv.set(SodmConf.C, Double.toString(c.c()));
         cv.set(SodmConf.GAMMA, Double.toString(c.gamma()));
         cv.setInt(TrainKeys.CV_FOLDS, 3);
-        Path out = tmp.resolve("mc-cv-" + scheme + c.log2c());
+        Path out = tmp.resolve("mc-cv-" + variant + c.log2c());
         TrainPipeline.run(cv, new TrainPipeline.Request(List.of(data), null, new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
         Map<String, Object> report = new com.fasterxml.jackson.databind.ObjectMapper().readValue(out.resolve(TrainPipeline.REPORT).toFile(), Map.class);
         Map<String, Object> m = (Map<String, Object>) report.get("cv");
-        assertEquals(((Number) m.get("accuracy")).doubleValue(), c.accuracy(), 0, scheme + " log2c " + c.log2c());
+        assertEquals(((Number) m.get("accuracy")).doubleValue(), c.accuracy(), 0, variant + " log2c " + c.log2c());
       }
     }
+    assertNotEquals(accuracy.get("ovo"), accuracy.get("ovo-weighted"), "the class weights change the cross-validation");
   }
 
   @Test
