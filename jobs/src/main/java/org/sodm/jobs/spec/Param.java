@@ -136,7 +136,7 @@ public enum Param {
   TRAIN_REDUCERS("sodm.train.reducers", "0", Group.RUNTIME, Type.integer(0, 1_000_000), null, null,
       "Reduce tasks of each solve level (blocks are spread over them; the model does not change). 0 = one per block, except in "
           + "local mode with stratified or random blocks: one per local core, which saves LocalJobRunner's per-task cost; a level of "
-          + "more blocks than cores but fewer than twice as many: one per block, all run at once when their kernel caches fit the "
+          + "more blocks than cores but fewer than twice as many: one per block, all run at once when they take at most half the "
           + "heap together (no core idle through a last round)."),
   PARTITIONER("sodm.train.partitioner", "stratified", Group.TREE, Type.choice("stratified", "kmeans", "random"), "--partitioner", "P",
       "How the bottom blocks are formed: stratified (SODM, eq. 7-8), kmeans (DC-SVM kernel k-means) or random."),

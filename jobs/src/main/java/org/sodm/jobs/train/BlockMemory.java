@@ -78,16 +78,20 @@ final class BlockMemory {
   /**
    * Local mode: how many of a level's {@code tasks} solve tasks run at once. The task slots (sodm.local.parallelism, default
    * every core), except for more tasks than slots but fewer than twice as many: then all of them, when their blocks
-   * ({@link #estimate}) fit the JVM's heap together. Slots at a time leave cores idle in the last round (3 blocks on 2
-   * cores: two rounds, the second on one core); all at once share the cores to the end (1.5 rounds' time for blocks of
-   * equal cost). Which task solves which block, and so the model, is the same either way.
+   * ({@link #estimate}) take at most {@link #ALL_AT_ONCE} of the JVM's heap together (an estimate, and a speed-up only:
+   * under -Xmx1g ijcnn1's 3 blocks of 16,663 rows with 256 MB caches stay 2 at a time). Slots at a time leave cores idle
+   * in the last round (3 blocks on 2 cores: two rounds, the second on one core); all at once share the cores to the end
+   * (1.5 rounds' time for blocks of equal cost). Which task solves which block, and so the model, is the same either way.
    */
   static int concurrentTasks(Configuration conf, int tasks, long blockRows, double nnzPerRow, long cacheBytes) {
     int slots = Math.max(1, conf.getInt(LOCAL_REDUCES, 1));
     if (!Jobs.isLocal(conf) || tasks <= slots || tasks >= 2 * slots) return slots;
     double together = (double) estimate(blockRows, nnzPerRow, cacheBytes) * tasks;
-    return together <= USABLE * Runtime.getRuntime().maxMemory() ? tasks : slots;
+    return together <= ALL_AT_ONCE * Runtime.getRuntime().maxMemory() ? tasks : slots;
   }
+
+  /** Share of the heap the blocks of a level may plan to use together when {@link #concurrentTasks} runs them all at once. */
+  static final double ALL_AT_ONCE = 0.5;
 
   private static final Pattern XMX = Pattern.compile("-Xmx(\\d+)([kKmMgGtT]?)");
 

@@ -109,12 +109,13 @@ class BlockMemoryTest {
     }
     // 3 blocks whose caches fit one at a time but not all three together
     conf.setInt(BlockMemory.LOCAL_REDUCES, 2);
-    long each = (long) (0.4 * BlockMemory.USABLE * Runtime.getRuntime().maxMemory());
+    long heap = Runtime.getRuntime().maxMemory();
     long rows = 1_000_000; // the whole matrix is far above the bound: the cache uses the bound
-    long cache = each - BlockMemory.rowBytes(rows, 1);
-    assertEquals(each, BlockMemory.estimate(rows, 1, cache));
-    assertEquals(2, BlockMemory.concurrentTasks(conf, 3, rows, 1, cache), "3 x 40% of the heap: 2 at a time");
-    assertEquals(3, BlockMemory.concurrentTasks(conf, 3, rows, 1, cache / 2 - BlockMemory.rowBytes(rows, 1)), "3 x 20%: all at once");
+    long cache = (long) (0.2 * heap) - BlockMemory.rowBytes(rows, 1);
+    assertEquals((long) (0.2 * heap), BlockMemory.estimate(rows, 1, cache));
+    assertEquals(2, BlockMemory.concurrentTasks(conf, 3, rows, 1, cache), "3 x 20% of the heap > 50%: 2 at a time");
+    assertEquals(3, BlockMemory.concurrentTasks(conf, 3, rows, 1, (long) (0.15 * heap) - BlockMemory.rowBytes(rows, 1)),
+        "3 x 15%: all at once");
     conf.set("mapreduce.framework.name", "yarn");
     assertEquals(2, BlockMemory.concurrentTasks(conf, 3, 500, 3, small), "a cluster: the slots key is not ours to raise");
   }
