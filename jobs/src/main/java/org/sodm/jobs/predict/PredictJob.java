@@ -203,7 +203,7 @@ public final class PredictJob {
         try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
           o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), mm.hasProbabilities() ? mm.classes() : null);
+        if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), mm.hasProbabilities() ? mm.classes() : null, mm.classOrder());
         fs.create(new Path(od.temp(), "_SUCCESS")).close();
         od.commit();
         return new Result(od.target(), mev.rows(), null, model.labels(), mev.metrics(), unseen, model.dimension());
@@ -217,7 +217,7 @@ public final class PredictJob {
       try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
         o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), null);
+      if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), null, null);
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
       return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension());

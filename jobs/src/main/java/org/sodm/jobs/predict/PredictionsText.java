@@ -56,10 +56,12 @@ final class PredictionsText {
 
   /**
    * Writes {@code dir}/{@value #FILE} from the Avro part files in {@code dir}; with {@code classes} (a model with
-   * probabilities) the {@code labels} line first and each row's probabilities. Returns the rows written. Fails naming the
-   * file when a part's rows are not in increasing id order (they would not be in input order).
+   * probabilities, its classes in class-index order) the {@code labels} line first and each row's probabilities, both in
+   * {@code order} (class indices: LIBSVM's label order, {@link org.sodm.model.MulticlassModel#classOrder}, so that the
+   * columns are svm-predict -b 1's). Returns the rows written. Fails naming the file when a part's rows are not in
+   * increasing id order (they would not be in input order).
    */
-  static long write(Configuration conf, Path dir, List<String> classes) throws IOException {
+  static long write(Configuration conf, Path dir, List<String> classes, int[] order) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
     List<Cursor> open = new ArrayList<>();
     PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(a.current.getId(), b.current.getId()));
@@ -73,7 +75,11 @@ final class PredictionsText {
         if (c.advance()) queue.add(c);
       }
       try (Writer w = new BufferedWriter(new OutputStreamWriter(fs.create(file, false), StandardCharsets.UTF_8), 1 << 16)) {
-        if (classes != null) w.write(SvmPredictText.header(classes) + "\n");
+        if (classes != null) {
+          List<String> ordered = new ArrayList<>();
+          for (int c : order) ordered.add(classes.get(c));
+          w.write(SvmPredictText.header(ordered) + "\n");
+        }
         long last = Long.MIN_VALUE;
         double[] probs = classes == null ? null : new double[classes.size()];
         while (!queue.isEmpty()) {
@@ -89,7 +95,7 @@ final class PredictionsText {
               throw new SodmException(c.file + ": row id " + r.getId() + " has " + (p == null ? "no" : p.size()) + " probabilities for "
                   + probs.length + " classes");
             }
-            for (int k = 0; k < probs.length; k++) probs[k] = p.get(k);
+            for (int k = 0; k < probs.length; k++) probs[k] = p.get(order[k]);
           }
           w.write(SvmPredictText.line(r.getPredicted().toString(), probs));
           w.write('\n');

@@ -332,8 +332,8 @@ public enum Param {
           + "early prediction, or PBM's local model alpha_t + d_r in exact mode; needs a model trained with --partitioner kmeans)."),
   PREDICT_TEXT("sodm.predict.text", "false", Group.PREDICT, Type.bool(), "--text", null,
       "sodm predict --text: also write OUTPUT/predictions.txt as svm-predict writes its output file: a line per scored row in "
-          + "input order with the predicted label; with a --probability model a first line 'labels' and the classes, then each "
-          + "row's label and class probabilities (svm-predict -b 1). Written by the driver from the part files.");
+          + "input order with the predicted label; with a --probability model a first line 'labels' and the classes in LIBSVM's label "
+          + "order, then each row's label and class probabilities (svm-predict -b 1). Written by the driver from the part files.");
 
   private static boolean isAutoOr(String v, long lo, long hi) {
     if (v.equals("auto")) return true;

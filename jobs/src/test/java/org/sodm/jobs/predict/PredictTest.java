@@ -241,10 +241,18 @@ class PredictTest {
     List<String> lines = Files.readAllLines(tmp.resolve("tp").resolve(PredictionsText.FILE));
     var t = org.sodm.data.LibsvmReader.read(test);
     assertEquals(t.size() + 1, lines.size());
-    assertEquals("labels " + String.join(" ", mm.classes()), lines.get(0));
+    // the columns in LIBSVM's label order (the training file's order of first appearance), as svm-predict -b 1 writes them
+    List<String> firstSeen = new java.util.ArrayList<>();
+    for (String l : org.sodm.testing.LibsvmTools.labels(Path.of(PredictTest.class.getResource("/multiclass/blobs4.libsvm").toURI()))) {
+      if (!firstSeen.contains(l)) firstSeen.add(l);
+    }
+    assertNotEquals(mm.classes(), firstSeen, "the test needs a training file whose first labels are not in order");
+    assertEquals("labels " + String.join(" ", firstSeen), lines.get(0));
     for (int i = 0; i < t.size(); i++) {
       org.sodm.model.MulticlassModel.Scored sc = mm.score(t.x()[i]);
-      assertEquals(org.sodm.model.SvmPredictText.line(mm.classes().get(sc.index()), sc.probabilities()), lines.get(i + 1), "row " + (i + 1));
+      double[] columns = new double[firstSeen.size()];
+      for (int k = 0; k < columns.length; k++) columns[k] = sc.probabilities()[mm.classes().indexOf(firstSeen.get(k))];
+      assertEquals(org.sodm.model.SvmPredictText.line(mm.classes().get(sc.index()), columns), lines.get(i + 1), "row " + (i + 1));
     }
   }
 
