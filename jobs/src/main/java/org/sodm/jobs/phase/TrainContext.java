@@ -34,19 +34,21 @@ public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runne
   /** The model's provenance: version, time, inputs, a fingerprint of the data, the spec's parameters, the levels. */
   public Provenance provenance(List<LevelStats> levels) {
     java.util.Map<String, String> params = new HashMap<>(spec.values());
-    String order = classOrder(data.stats());
+    String order = classOrder(data.stats(), spec.probability());
     if (order != null) params.put(org.sodm.model.MulticlassModel.CLASS_ORDER, order);
     return new Provenance(Version.get(), Instant.now().toString(), String.join(",", inputs), fingerprint(data), params,
         new ArrayList<>(levels), data.stats().getDimension());
   }
 
   /**
-   * More than two classes: their indices (in the sorted class list) in the order of first appearance in the training data
-   * (the smallest row id of each label), LIBSVM's label order, by which a multi-class model breaks vote ties; else null.
+   * More than two classes, or two with probabilities (a two-class model of sub-problems): their indices (in the sorted class
+   * list) in the order of first appearance in the training data (the smallest row id of each label), LIBSVM's label order,
+   * by which a multi-class model breaks ties and predict --text orders the probability columns; else null (a binary model,
+   * byte for byte as before).
    */
-  static String classOrder(org.sodm.avro.FeatureStats stats) {
+  static String classOrder(org.sodm.avro.FeatureStats stats, boolean probability) {
     List<org.sodm.avro.LabelCount> labels = new ArrayList<>(stats.getLabels());
-    if (labels.size() <= 2) return null;
+    if (labels.size() < 2 || labels.size() == 2 && !probability) return null;
     List<String> sorted = new ArrayList<>();
     for (var l : labels) sorted.add(l.getLabel().toString());
     sorted.sort(org.sodm.data.Labels.ORDER);

@@ -1,0 +1,97 @@
+package org.sodm.model;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.BufferedReader;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.avro.Provenance;
+import org.sodm.data.SparseVector;
+
+/**
+ * LIBSVM model files read back: a model written by LibsvmExport (a second, independent mapping between sodm's tasks and
+ * LIBSVM's pairs) reads back to the same decision values, labels, probabilities and vote order; malformed or unsupported
+ * files fail naming the file and line. (svm-train's own files against svm-predict: ImportLibsvmCommandTest.)
+ */
+class LibsvmImportTest {
+  private static final Provenance PROV = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of(), null);
+
+  private static Model roundTrip(Model m) throws Exception {
+    StringWriter w = new StringWriter();
+    LibsvmExport.write(m, w);
+    return LibsvmImport.read(new BufferedReader(new StringReader(w.toString())), "exported", PROV);
+  }
+
+  @Test
+  void exportedMulticlassModelsReadBackAsThemselves() throws Exception {
+    for (String order : new String[] {"0,1,2,3", "2,0,3,1"}) {
+      for (boolean platt : new boolean[] {false, true}) {
+        MulticlassModel m = MulticlassModelTest.randomOvo(7, platt, order);
+        MulticlassModel back = assertInstanceOf(MulticlassModel.class, roundTrip(m));
+        assertEquals(m.classes(), back.classes());
+        assertArrayEquals(m.classOrder(), back.classOrder(), "LIBSVM's label order, by which votes tie");
+        assertEquals(platt, back.hasProbabilities());
+        Random r = new Random(3);
+        for (int n = 0; n < 300; n++) {
+          SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+          double[] f = m.decisionValues(x);
+          double[] g = back.decisionValues(x);
+          for (int t = 0; t < f.length; t++) assertEquals(f[t], g[t], 1e-12 * Math.max(1, Math.abs(f[t])), "order " + order + " task " + t);
+          assertEquals(m.predict(x), back.predict(x));
+          if (platt) {
+            double[] p = m.score(x).probabilities();
+            double[] q = back.score(x).probabilities();
+            for (int c = 0; c < p.length; c++) assertEquals(p[c], q[c], 1e-9);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void exportedBinaryModelReadsBackAsItself() throws Exception {
+    KernelModel task = (KernelModel) MulticlassModelTest.randomOvo(11, false).subModel(4); // classes "2" and "10": +1 is "10"
+    Model back = roundTrip(task);
+    assertInstanceOf(KernelModel.class, back);
+    assertEquals(task.labels(), back.labels());
+    Random r = new Random(5);
+    for (int n = 0; n < 300; n++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      assertEquals(task.decision(x), back.decision(x), 1e-12 * Math.max(1, Math.abs(task.decision(x))));
+    }
+    // LIBSVM's first label the -1 one: the coefficients and rho change sign
+    String flipped = "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.25\nlabel -1 1\nnr_sv 1 1\nSV\n"
+        + "1.5 1:0.2 2:0.4\n-1.5 1:0.9\n";
+    Model b = LibsvmImport.read(new BufferedReader(new StringReader(flipped)), "f", PROV);
+    SparseVector x = SparseVector.ofDense(0.3, 0.1);
+    double dec = 1.5 * Math.exp(-0.5 * (0.01 + 0.09)) - 1.5 * Math.exp(-0.5 * (0.36 + 0.01)) - 0.25; // LIBSVM's, for label -1
+    assertEquals(-dec, b.decision(x), 1e-12);
+    assertEquals(dec > 0 ? "-1" : "1", b.predict(x));
+  }
+
+  @Test
+  void malformedOrUnsupportedFilesNameTheFileAndLine() {
+    String ok = "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.25\nlabel 1 -1\nnr_sv 1 1\nSV\n1.5 1:0.2\n-1.5 1:0.9\n";
+    String[][] bad = {
+      {ok.replace("c_svc", "epsilon_svr"), "m: svm_type epsilon_svr is not a classifier"},
+      {ok.replace("rbf", "precomputed"), "m: kernel_type precomputed is not supported"},
+      {ok.replace("SV\n", ""), "m: no 'SV' line"},
+      {ok.replace("nr_sv 1 1", "nr_sv 2 1"), "m: nr_sv adds up to 3, total_sv is 2"},
+      {ok.replace("-1.5 1:0.9", "x 1:0.9"), "m:11: a coefficient 'x' is not a finite number"},
+      {ok.replace("-1.5 1:0.9", "-1.5 2:0.9 1:0.1"), "m:11: feature index 1 after 2"},
+      {ok.replace("-1.5 1:0.9\n", ""), "m: 2 support vectors announced, 1 found"},
+      {ok + "1 1:1\n", "m: more than total_sv 2 support vectors"},
+      {ok.replace("rho 0.25", "rho 0.25 1"), "m: the header needs 1 values of rho, got 2"},
+      {ok.replace("label 1 -1", "label 1 1"), "m: label 1 is given twice"},
+    };
+    for (String[] b : bad) {
+      LibsvmImport.BadModelException e = assertThrows(LibsvmImport.BadModelException.class,
+          () -> LibsvmImport.read(new BufferedReader(new StringReader(b[0])), "m", PROV), b[1]);
+      assertTrue(e.getMessage().startsWith(b[1]), e.getMessage());
+    }
+  }
+}

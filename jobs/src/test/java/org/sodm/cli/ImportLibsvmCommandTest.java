@@ -1,0 +1,90 @@
+package org.sodm.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.testing.LibsvmTools;
+import org.sodm.testing.LocalConf;
+
+/**
+ * sodm import-libsvm: svm-train's model files (4 classes, with and without -b 1; two classes with -b 1) scored by sodm
+ * predict --text give svm-predict's output file (labels and layout; probabilities to the coupling's tolerance); a file
+ * that is no LIBSVM model fails naming it and writes nothing.
+ */
+class ImportLibsvmCommandTest {
+  @TempDir Path tmp;
+
+  private static Path resource(String name) throws Exception {
+    return Path.of(ImportLibsvmCommandTest.class.getResource("/multiclass/" + name).toURI());
+  }
+
+  /** sodm predict --text's file for the imported model. */
+  private List<String> sodm(Path libsvmModel, Path test, String name) throws Exception {
+    Path dir = tmp.resolve(name);
+    String[] r = SodmMainTest.run("import-libsvm", "-D", "fs.defaultFS=file:///", libsvmModel.toString(), "-o", dir.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("sodm import-libsvm: ") && r[1].contains(dir.resolve("model.avro").toString()), r[1]);
+    Configuration conf = LocalConf.create(tmp);
+    conf.setBoolean(SodmConf.PREDICT_TEXT, true);
+    PredictJob.run(conf, new org.apache.hadoop.fs.Path(dir.resolve("model.avro").toString()), List.of(test.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve(name + "-pred").toString()));
+    return Files.readAllLines(tmp.resolve(name + "-pred").resolve("predictions.txt"));
+  }
+
+  @Test
+  void svmTrainModelsPredictAsSvmPredict() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(LibsvmTools.installed(), "LIBSVM's tools are not installed");
+    Path train = resource("blobs4.libsvm");
+    Path test = resource("blobs4.t.libsvm");
+    // without probabilities: the same file
+    Path plain = tmp.resolve("plain.model");
+    LibsvmTools.run(null, "svm-train", "-q", "-c", "4", "-g", "1", train.toString(), plain.toString());
+    Path theirs = tmp.resolve("plain.out");
+    LibsvmTools.run(null, "svm-predict", test.toString(), plain.toString(), theirs.toString());
+    assertEquals(Files.readAllLines(theirs), sodm(plain, test, "plain"));
+    // with probabilities, 4 classes and 2: the same header and labels; the probabilities of 2 classes (a sigmoid) to the
+    // printed digits, of 4 within 5e-3 (LIBSVM stops its coupling iteration when max_t |(Qp)_t - p'Qp| < 0.005 / k, sodm at 1e-12)
+    Path two = tmp.resolve("two.libsvm");
+    Files.write(two, Files.readAllLines(train).stream().filter(l -> l.startsWith("1 ") || l.startsWith("4 ")).toList());
+    Path twoTest = tmp.resolve("two.t.libsvm");
+    Files.write(twoTest, Files.readAllLines(test).stream().filter(l -> l.startsWith("1 ") || l.startsWith("4 ")).toList());
+    for (Path[] set : new Path[][] {{train, test}, {two, twoTest}}) {
+      String name = set[0].getFileName().toString();
+      Path model = tmp.resolve(name + ".b.model");
+      LibsvmTools.run(null, "svm-train", "-q", "-b", "1", "-c", "4", "-g", "1", set[0].toString(), model.toString());
+      Path out = tmp.resolve(name + ".b.out");
+      LibsvmTools.run(null, "svm-predict", "-b", "1", set[1].toString(), model.toString(), out.toString());
+      List<String> want = Files.readAllLines(out);
+      List<String> got = sodm(model, set[1], name + "-b");
+      assertEquals(want.size(), got.size());
+      assertEquals(want.get(0), got.get(0), "the labels line");
+      for (int i = 1; i < want.size(); i++) {
+        String[] a = want.get(i).split(" ");
+        String[] b = got.get(i).split(" ");
+        assertEquals(a[0], b[0], name + " row " + i);
+        double tolerance = set[0] == two ? 0 : 5e-3;
+        for (int c = 1; c < a.length; c++) assertEquals(Double.parseDouble(a[c]), Double.parseDouble(b[c]), tolerance, name + " row " + i);
+      }
+    }
+  }
+
+  @Test
+  void aFileThatIsNoModelFailsByNameAndWritesNothing() throws Exception {
+    Path data = resource("blobs4.libsvm");
+    Path out = tmp.resolve("out");
+    String[] r = SodmMainTest.run("import-libsvm", "-D", "fs.defaultFS=file:///", data.toString(), "-o", out.toString());
+    assertNotEquals("0", r[0]);
+    assertTrue(r[2].contains("import-libsvm: file:" + data + ": no 'SV' line"), r[2]);
+    assertFalse(Files.exists(out));
+    try (var s = Files.list(tmp)) {
+      assertTrue(s.noneMatch(p -> p.getFileName().toString().startsWith(".out")), "no temporary directory left");
+    }
+  }
+}
