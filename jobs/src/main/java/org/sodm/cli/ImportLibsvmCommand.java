@@ -38,6 +38,9 @@ import picocli.CommandLine.Parameters;
     "probabilities. The model has no scaler: give it data scaled as svm-predict's was (svm-scale -r RANGE). The inverse",
     "of export-libsvm."})
 public final class ImportLibsvmCommand extends SodmCommand {
+  /** The provenance parameter naming the LIBSVM model file a model was imported from. */
+  static final String SOURCE = "sodm.import.libsvm";
+
   @Parameters(index = "0", paramLabel = "MODEL_FILE", description = "A LIBSVM model file (local or on a Hadoop file system).")
   String file;
 
@@ -64,7 +67,7 @@ public final class ImportLibsvmCommand extends SodmCommand {
       bytes = s.readAllBytes();
     }
     Map<String, String> params = new HashMap<>();
-    params.put("sodm.import.libsvm", qualified.toString());
+    params.put(SOURCE, qualified.toString());
     Provenance provenance = new Provenance(Version.get(), Instant.now().toString(), qualified.toString(), sha256(bytes), params,
         new ArrayList<>(), null);
     Model m;

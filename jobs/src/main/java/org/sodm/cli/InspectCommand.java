@@ -31,7 +31,12 @@ public final class InspectCommand extends SodmCommand {
     sb.append(String.format(Locale.ROOT, "model      %s (format %d)%n", ModelFiles.resolve(conf, model), r.getFormatVersion()));
     sb.append(String.format(Locale.ROOT, "kernel     %s%n", org.sodm.model.ModelCodec.kernelOf(r.getKernel())));
     var l = r.getLoss();
-    sb.append(String.format(Locale.ROOT, "loss       %s%n", switch (l.getType()) {
+    var params = r.getProvenance() == null ? null : r.getProvenance().getParameters();
+    Object imported = params == null ? null : params.get(ImportLibsvmCommand.SOURCE);
+    if (imported != null) {
+      sb.append(String.format(Locale.ROOT, "loss       not recorded: imported from the LIBSVM model %s (svm-train's C and svm_type are not "
+          + "needed to predict)%n", imported));
+    } else sb.append(String.format(Locale.ROOT, "loss       %s%n", switch (l.getType()) {
       case "odm" -> String.format(Locale.ROOT, "odm (lambda=%s, theta=%s, mu=%s)", l.getLambda(), l.getTheta(), l.getMu());
       case "nu" -> String.format(Locale.ROOT, "nu (nu=%s)", l.getC());
       case "hard-margin" -> "hard-margin";
@@ -84,10 +89,12 @@ public final class InspectCommand extends SodmCommand {
           b.getBias(), pos, neg));
     }
     Provenance p = r.getProvenance();
-    sb.append(String.format(Locale.ROOT, "trained    %s by sodm %s%n", p.getCreatedAt(), p.getSodmVersion()));
+    sb.append(String.format(Locale.ROOT, "%s %s by sodm %s%n", imported != null ? "imported  " : "trained   ", p.getCreatedAt(),
+        p.getSodmVersion()));
     sb.append(String.format(Locale.ROOT, "input      %s%n           %s%n", p.getInput(), p.getInputFingerprint()));
-    sb.append(String.format(Locale.ROOT, "features   1..%s (prediction ignores, and counts, higher indices)%n",
-        p.getDimension() == null ? "? (not recorded)" : p.getDimension()));
+    sb.append(p.getDimension() == null || p.getDimension() == 0
+        ? String.format(Locale.ROOT, "features   not recorded: prediction uses every feature of a row%n")
+        : String.format(Locale.ROOT, "features   1..%s (prediction ignores, and counts, higher indices)%n", p.getDimension()));
     sb.append(String.format(Locale.ROOT, "%-7s %6s %14s %10s %10s %9s %14s %8s %9s%n", "level", "blocks", "objective", "violation",
         "initial", "SV", "kernel evals", "wall s", "val acc"));
     for (LevelStats s : p.getLevels()) {

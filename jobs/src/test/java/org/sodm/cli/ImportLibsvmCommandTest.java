@@ -75,6 +75,26 @@ class ImportLibsvmCommandTest {
     }
   }
 
+  /** An imported model says where it came from, that its loss is not recorded, and that prediction uses every feature. */
+  @Test
+  void inspectSaysTheModelWasImported() throws Exception {
+    Path file = tmp.resolve("hand.model");
+    Files.writeString(file, "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.25\nlabel 1 -1\nnr_sv 1 1\nSV\n"
+        + "1.5 1:0.2 2:0.4\n-1.5 1:0.9\n");
+    Path dir = tmp.resolve("hand");
+    String[] r = SodmMainTest.run("import-libsvm", "-D", "fs.defaultFS=file:///", file.toString(), "-o", dir.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("(2 classes, 2 support vectors)"), r[1]);
+    r = SodmMainTest.run("inspect", "-D", "fs.defaultFS=file:///", dir.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("loss       not recorded: imported from the LIBSVM model file:" + file) && r[1].contains("imported   ")
+        && r[1].contains("features   not recorded: prediction uses every feature of a row")
+        && r[1].contains("labels     -1 -> -1, 1 -> +1"), r[1]);
+    r = SodmMainTest.run("import-libsvm", "-D", "fs.defaultFS=file:///", file.toString(), "-o", dir.toString());
+    assertNotEquals("0", r[0]);
+    assertTrue(r[2].contains("already exists"), r[2]);
+  }
+
   @Test
   void aFileThatIsNoModelFailsByNameAndWritesNothing() throws Exception {
     Path data = resource("blobs4.libsvm");
