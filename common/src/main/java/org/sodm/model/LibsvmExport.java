@@ -37,7 +37,7 @@ public final class LibsvmExport {
   }
 
   /**
-   * A one-vs-one multi-class kernel model in LIBSVM's multi-class format: the classes in the
+   * A one-vs-one kernel model of sub-problems (more than two classes, or two with probabilities) in LIBSVM's multi-class format: the classes in the
    * model's class order ({@link MulticlassModel#classOrder}: LIBSVM's own, the order of first
    * appearance in the training data, so svm-predict breaks vote ties as sodm and svm-train do),
    * every distinct support vector (by instance id) once, in the group of its class, with K-1
@@ -52,8 +52,8 @@ public final class LibsvmExport {
    */
   private static void writeMulticlass(MulticlassModel m, Writer w) throws IOException {
     Subproblems plan = m.plan();
-    if (plan.scheme() != Subproblems.Scheme.OVO || m.classes().size() < 3) {
-      throw new IllegalArgumentException("LIBSVM's multi-class format is one-vs-one over 3 or more classes; this model is "
+    if (plan.scheme() != Subproblems.Scheme.OVO) {
+      throw new IllegalArgumentException("LIBSVM's multi-class format is one-vs-one; this model is "
           + plan.scheme().id() + " over " + m.classes().size() + " classes (train with --multiclass ovo to export it)");
     }
     int k = m.classes().size();
@@ -86,6 +86,12 @@ public final class LibsvmExport {
             group.put(id, c);
           }
         }
+      }
+    }
+    if (k == 2) { // one pair: each vector with its own class, by its coefficient's sign (y alpha), so nr_sv counts as svm-train's
+      KernelModel km = (KernelModel) m.subModel(0);
+      for (int b = 0; b < km.blockCount(); b++) {
+        for (int s = 0; s < km.block(b).size(); s++) group.putIfAbsent(km.supportVectorId(b, s), km.block(b).coef(s) > 0 ? 1 : 0);
       }
     }
     for (var e : seen.entrySet()) group.putIfAbsent(e.getKey(), e.getValue()[0]);

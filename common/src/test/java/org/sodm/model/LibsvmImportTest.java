@@ -73,6 +73,39 @@ class LibsvmImportTest {
     assertEquals(dec > 0 ? "-1" : "1", b.predict(x));
   }
 
+  /** Two classes with probabilities (a model of one sub-problem): LIBSVM's binary -b 1 format, each vector with its class. */
+  @Test
+  void twoClassProbabilityModelsRoundTrip() throws Exception {
+    MulticlassModel four = MulticlassModelTest.randomOvo(13, true);
+    KernelModel pair = (KernelModel) four.subModel(0); // classes "1" and "2"
+    HashMap<String, String> params = new HashMap<>();
+    params.put(MulticlassModel.CLASS_ORDER, "1,0"); // LIBSVM's label order: "2" first
+    MulticlassModel m = new MulticlassModel(pair.kernelSpec(), pair.loss(), null, List.of("1", "2"), new Subproblems(2, Subproblems.Scheme.OVO),
+        new Model[] {pair}, new Platt[] {four.platt(0)}, new Provenance("test", "now", "in", "fp", params, List.of(), null));
+    StringWriter w = new StringWriter();
+    LibsvmExport.write(m, w);
+    String text = w.toString();
+    assertTrue(text.contains("nr_class 2\n") && text.contains("label 2 1\n"), text);
+    long pos = 0;
+    long neg = 0;
+    java.util.Map<Long, Double> sign = new java.util.HashMap<>();
+    for (int b = 0; b < pair.blockCount(); b++) for (int s = 0; s < pair.block(b).size(); s++) sign.put(pair.supportVectorId(b, s), pair.block(b).coef(s));
+    for (double c : sign.values()) {
+      if (c > 0) pos++;
+      else neg++;
+    }
+    assertTrue(text.contains("nr_sv " + pos + " " + neg + "\n"), "the vectors of \"2\" (positive coefficients) first: " + text);
+    MulticlassModel back = assertInstanceOf(MulticlassModel.class, LibsvmImport.read(new BufferedReader(new StringReader(text)), "e", PROV));
+    assertArrayEquals(new int[] {1, 0}, back.classOrder());
+    Random r = new Random(9);
+    for (int n = 0; n < 300; n++) {
+      SparseVector x = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble());
+      assertEquals(m.decisionValues(x)[0], back.decisionValues(x)[0], 1e-12 * Math.max(1, Math.abs(m.decisionValues(x)[0])));
+      assertArrayEquals(m.score(x).probabilities(), back.score(x).probabilities(), 1e-12);
+      assertEquals(m.predict(x), back.predict(x));
+    }
+  }
+
   @Test
   void malformedOrUnsupportedFilesNameTheFileAndLine() {
     String ok = "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.25\nlabel 1 -1\nnr_sv 1 1\nSV\n1.5 1:0.2\n-1.5 1:0.9\n";

@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
     "Write the model in LIBSVM's format for svm-predict (the blocks' mean as one expansion, rho = -bias),",
     "and, when the model scales features, an svm-scale range file (use: svm-scale -r RANGE test > test.scaled).",
     "A one-vs-one multi-class model is written in LIBSVM's multi-class format (each distinct support vector once",
-    "with K-1 coefficients; svm-predict reproduces sodm's labels); ovr models cannot be expressed in it.",
+    "with K-1 coefficients; svm-predict reproduces sodm's labels), and so is a two-class --probability model (for",
+    "svm-predict -b 1); ovr models cannot be expressed in it.",
     "An existing file is replaced only with --overwrite and only when it is an earlier export (never the model or data)."})
 public final class ExportLibsvmCommand extends SodmCommand {
   @Parameters(index = "0", paramLabel = "MODEL", description = "model.avro or a training output directory.")

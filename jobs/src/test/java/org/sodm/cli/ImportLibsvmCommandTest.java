@@ -75,6 +75,44 @@ class ImportLibsvmCommandTest {
     }
   }
 
+  /**
+   * The other way: sodm's two-class --probability model exported (LIBSVM's -b 1 format, label order svm-train's) gives
+   * svm-predict -b 1 sodm predict --text's file: the labels line, labels and probabilities (to 1e-6: the two sums' rounding).
+   */
+  @Test
+  void sodmsTwoClassProbabilityModelExportsForSvmPredict() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(LibsvmTools.installed(), "LIBSVM's tools are not installed");
+    Path two = tmp.resolve("two.libsvm");
+    Files.write(two, Files.readAllLines(resource("blobs4.libsvm")).stream().filter(l -> l.startsWith("1 ") || l.startsWith("4 ")).toList());
+    Path twoTest = tmp.resolve("two.t.libsvm");
+    Files.write(twoTest, Files.readAllLines(resource("blobs4.t.libsvm")).stream().filter(l -> l.startsWith("1 ") || l.startsWith("4 ")).toList());
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "4");
+    conf.set(SodmConf.GAMMA, "1");
+    conf.setBoolean(org.sodm.jobs.spec.Param.PROBABILITY.key(), true);
+    org.sodm.jobs.train.TrainPipeline.Result r = org.sodm.jobs.train.TrainPipeline.run(conf, new org.sodm.jobs.train.TrainPipeline.Request(
+        List.of(two.toString()), null, new org.apache.hadoop.fs.Path(tmp.resolve("m").toString()), false), l -> {});
+    Path lib = tmp.resolve("m.libsvm");
+    String[] e = SodmMainTest.run("export-libsvm", "-D", "fs.defaultFS=file:///", r.modelPath().toString(), "-o", lib.toString());
+    assertEquals("0", e[0], e[2]);
+    Path out = tmp.resolve("svm-predict.out");
+    LibsvmTools.run(null, "svm-predict", "-b", "1", twoTest.toString(), lib.toString(), out.toString());
+    List<String> want = Files.readAllLines(out);
+    conf.setBoolean(SodmConf.PREDICT_TEXT, true);
+    PredictJob.run(conf, r.modelPath(), List.of(twoTest.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("p").toString()));
+    List<String> got = Files.readAllLines(tmp.resolve("p").resolve("predictions.txt"));
+    assertEquals("labels 1 4", got.get(0), "svm-train's label order: the training file's first label first");
+    assertEquals(want.get(0), got.get(0));
+    assertEquals(want.size(), got.size());
+    for (int i = 1; i < want.size(); i++) {
+      String[] a = want.get(i).split(" ");
+      String[] b = got.get(i).split(" ");
+      assertEquals(a[0], b[0], "row " + i);
+      for (int c = 1; c < a.length; c++) assertEquals(Double.parseDouble(a[c]), Double.parseDouble(b[c]), 1e-6, "row " + i);
+    }
+  }
+
   /** An imported model says where it came from, that its loss is not recorded, and that prediction uses every feature. */
   @Test
   void inspectSaysTheModelWasImported() throws Exception {
