@@ -11,6 +11,7 @@ import java.util.Map;
 import org.sodm.avro.Provenance;
 import org.sodm.data.LabelMap;
 import org.sodm.data.Labels;
+import org.sodm.data.Scaler;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 import org.sodm.kernel.KernelSpec;
@@ -20,7 +21,8 @@ import org.sodm.solver.Loss;
  * Reads a model file written by LIBSVM's {@code svm-train} (or {@code sodm export-libsvm}) into a sodm model, the inverse of
  * {@link LibsvmExport}: C-SVC and nu-SVC with the linear, polynomial, RBF or sigmoid kernel, two or more classes, with or
  * without probability estimates ({@code probA}, {@code probB}). sodm's model then predicts what {@code svm-predict} predicts
- * on the same (already scaled) rows: no scaler, and no feature of a row ignored (no dimension recorded).
+ * on the same rows: scaled by an svm-scale range file when one is given ({@link #readRange}), and no feature of a row ignored
+ * (no dimension recorded).
  *
  * <p>LIBSVM's pair (p, q) of label positions (p &lt; q) decides dec = sum over the vectors of the class at p of their
  * coefficient in column q - 1, plus over those of the class at q of their coefficient in column p, of coef k(sv, x), minus
@@ -44,6 +46,67 @@ public final class LibsvmImport {
    * LIBSVM order (label line) when the model is one of sub-problems (more than two classes, or probabilities).
    */
   public static Model read(BufferedReader in, String name, Provenance provenance) throws IOException {
+    return read(in, name, provenance, null);
+  }
+
+  /**
+   * An svm-scale range file ({@code svm-scale -s FILE}'s, or export-libsvm's): x, then lower upper, then index min max a line.
+   * As a sodm {@link Scaler} it scales as {@code svm-scale -r} does: features not in the file, and those with min == max,
+   * become 0; values beyond the range are not clipped. A file that also scales labels (svm-scale -y) is refused.
+   */
+  public static Scaler readRange(BufferedReader in, String name) throws IOException {
+    int lineNo = 0;
+    String line;
+    List<String> lines = new ArrayList<>();
+    while ((line = in.readLine()) != null) lines.add(line);
+    int i = 0;
+    while (i < lines.size() && lines.get(i).isBlank()) i++;
+    if (i == lines.size()) throw new BadModelException(name + ": empty (an svm-scale range file starts with 'x')");
+    if (lines.get(i).trim().equals("y")) {
+      throw new BadModelException(name + ":" + (i + 1) + ": the file scales labels (svm-scale -y); a classifier's labels are not scaled");
+    }
+    if (!lines.get(i).trim().equals("x")) throw new BadModelException(name + ":" + (i + 1) + ": an svm-scale range file starts with 'x', got '" + lines.get(i) + "'");
+    i++;
+    if (i == lines.size()) throw new BadModelException(name + ": no 'lower upper' line after 'x'");
+    lineNo = i + 1;
+    String[] lu = lines.get(i++).trim().split("\\s+");
+    if (lu.length != 2) throw new BadModelException(name + ":" + lineNo + ": 'lower upper' expected, got '" + lines.get(lineNo - 1) + "'");
+    double lower = number(lu[0], "lower", name + ":" + lineNo);
+    double upper = number(lu[1], "upper", name + ":" + lineNo);
+    if (!(lower < upper)) throw new BadModelException(name + ":" + lineNo + ": lower " + lower + " must be below upper " + upper);
+    List<int[]> idx = new ArrayList<>();
+    List<double[]> range = new ArrayList<>();
+    int last = 0;
+    for (; i < lines.size(); i++) {
+      lineNo = i + 1;
+      String t = lines.get(i).trim();
+      if (t.isEmpty()) continue;
+      String[] f = t.split("\\s+");
+      if (f.length != 3) throw new BadModelException(name + ":" + lineNo + ": 'index min max' expected, got '" + t + "'");
+      int ix = integer(f[0], "a feature index", name + ":" + lineNo);
+      if (ix <= last) throw new BadModelException(name + ":" + lineNo + ": feature index " + ix + " after " + last + " (indices must ascend)");
+      last = ix;
+      double lo = number(f[1], "min", name + ":" + lineNo);
+      double hi = number(f[2], "max", name + ":" + lineNo);
+      if (hi < lo) throw new BadModelException(name + ":" + lineNo + ": max " + hi + " below min " + lo);
+      if (hi == lo) continue; // svm-scale drops a constant feature
+      idx.add(new int[] {ix});
+      range.add(new double[] {lo, hi});
+    }
+    int n = idx.size();
+    int[] indices = new int[n];
+    double[] mins = new double[n];
+    double[] maxs = new double[n];
+    for (int k = 0; k < n; k++) {
+      indices[k] = idx.get(k)[0];
+      mins[k] = range.get(k)[0];
+      maxs[k] = range.get(k)[1];
+    }
+    return new Scaler(lower, upper, indices, mins, maxs);
+  }
+
+  /** As {@link #read(BufferedReader, String, Provenance)}, the model scaling its rows with {@code scaler} (may be null) first. */
+  public static Model read(BufferedReader in, String name, Provenance provenance, Scaler scaler) throws IOException {
     Map<String, String[]> header = new HashMap<>();
     int lineNo = 0;
     String line;
@@ -126,7 +189,7 @@ public final class LibsvmImport {
     if (k == 2 && probA == null) {
       LabelMap labels = LabelMap.of(List.of(label));
       double sign = labels.positive().equals(label[0]) ? 1 : -1; // f = sign * dec
-      return new KernelModel(kernel, loss, labels, null, new int[] {0}, new long[][] {ids(0, total)},
+      return new KernelModel(kernel, loss, labels, scaler, new int[] {0}, new long[][] {ids(0, total)},
           new KernelExpansion[] {expansion(kern, sv, coef, 0, total, 0, sign, -sign * rho[0])}, provenance);
     }
     Subproblems plan = new Subproblems(k, Subproblems.Scheme.OVO);
@@ -146,7 +209,7 @@ public final class LibsvmImport {
       for (int s = start[q]; s < start[q + 1]; s++) add(x, c, id, sv[s], sign * coef[s][p], s);
       KernelExpansion e = new KernelExpansion(kern, x.toArray(new SparseVector[0]), c.stream().mapToDouble(Double::doubleValue).toArray(),
           -sign * rho[pair]);
-      sub[t] = new KernelModel(kernel, loss, new LabelMap(classes.get(i), classes.get(j)), null, new int[] {0},
+      sub[t] = new KernelModel(kernel, loss, new LabelMap(classes.get(i), classes.get(j)), scaler, new int[] {0},
           new long[][] {id.stream().mapToLong(Long::longValue).toArray()}, new KernelExpansion[] {e}, null);
       if (platt != null) platt[t] = new Platt(probA[pair], sign * probB[pair]);
     }
@@ -157,7 +220,7 @@ public final class LibsvmImport {
       params.put(MulticlassModel.CLASS_ORDER, b.toString());
       provenance = Provenance.newBuilder(provenance).setParameters(params).build();
     }
-    return new MulticlassModel(kernel, loss, null, classes, plan, sub, platt, provenance);
+    return new MulticlassModel(kernel, loss, scaler, classes, plan, sub, platt, provenance);
   }
 
   private static void add(List<SparseVector> x, List<Double> c, List<Long> id, SparseVector v, double coef, long s) {

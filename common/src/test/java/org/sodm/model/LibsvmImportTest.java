@@ -106,6 +106,51 @@ class LibsvmImportTest {
     }
   }
 
+  /** A model that scales: export-libsvm's model and range file read back score raw rows as the model does. */
+  @Test
+  void aRangeFileScalesAsTheModelsScaler() throws Exception {
+    MulticlassModel four = MulticlassModelTest.randomOvo(17, false);
+    org.sodm.data.Scaler scaler = new org.sodm.data.Scaler(-1, 1, new int[] {1, 2, 3}, new double[] {-2, 0, 1}, new double[] {2, 4, 3});
+    Model[] sub = new Model[four.plan().tasks()];
+    for (int t = 0; t < sub.length; t++) {
+      KernelModel k = (KernelModel) four.subModel(t);
+      KernelExpansion[] blocks = new KernelExpansion[k.blockCount()];
+      int[] ids = new int[k.blockCount()];
+      long[][] svIds = new long[k.blockCount()][];
+      for (int b = 0; b < blocks.length; b++) {
+        blocks[b] = k.block(b);
+        ids[b] = b;
+        svIds[b] = new long[k.block(b).size()];
+        for (int s = 0; s < svIds[b].length; s++) svIds[b][s] = k.supportVectorId(b, s);
+      }
+      sub[t] = new KernelModel(k.kernelSpec(), k.loss(), k.labels(), scaler, ids, svIds, blocks, null);
+    }
+    MulticlassModel m = new MulticlassModel(four.kernelSpec(), four.loss(), scaler, four.classes(), four.plan(), sub, null, PROV);
+    StringWriter model = new StringWriter();
+    LibsvmExport.write(m, model);
+    StringWriter range = new StringWriter();
+    LibsvmExport.writeRange(scaler, range);
+    org.sodm.data.Scaler back = LibsvmImport.readRange(new BufferedReader(new StringReader(range.toString())), "r");
+    Model imported = LibsvmImport.read(new BufferedReader(new StringReader(model.toString())), "m", PROV, back);
+    Random r = new Random(2);
+    for (int n = 0; n < 300; n++) {
+      SparseVector raw = SparseVector.ofDense(4 * r.nextDouble() - 2, 4 * r.nextDouble(), 1 + 2 * r.nextDouble(), r.nextDouble());
+      assertEquals(m.predict(raw), imported.predict(raw));
+      double[] f = m.decisionValues(m.prepare(raw));
+      double[] g = ((MulticlassModel) imported).decisionValues(imported.prepare(raw));
+      for (int t = 0; t < f.length; t++) assertEquals(f[t], g[t], 1e-12 * Math.max(1, Math.abs(f[t])));
+    }
+    // svm-scale's own rules: a constant feature is dropped; label scaling and a bad header are refused
+    org.sodm.data.Scaler constant = LibsvmImport.readRange(new BufferedReader(new StringReader("x\n0 1\n1 0 2\n2 5 5\n")), "c");
+    assertEquals(SparseVector.ofDense(0.5), constant.apply(SparseVector.ofDense(1, 7)));
+    for (String[] bad : new String[][] {{"y\n0 1\n1 3\nx\n0 1\n", "r:1: the file scales labels"}, {"x\n1 0\n", "r:2: lower 1.0 must be below"},
+        {"x\n0 1\n2 0 1\n1 0 1\n", "r:4: feature index 1 after 2"}, {"z\n", "r:1: an svm-scale range file starts with 'x'"}}) {
+      LibsvmImport.BadModelException e = assertThrows(LibsvmImport.BadModelException.class,
+          () -> LibsvmImport.readRange(new BufferedReader(new StringReader(bad[0])), "r"));
+      assertTrue(e.getMessage().startsWith(bad[1]), e.getMessage());
+    }
+  }
+
   @Test
   void malformedOrUnsupportedFilesNameTheFileAndLine() {
     String ok = "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.25\nlabel 1 -1\nnr_sv 1 1\nSV\n1.5 1:0.2\n-1.5 1:0.9\n";

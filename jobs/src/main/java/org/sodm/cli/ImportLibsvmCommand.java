@@ -35,8 +35,8 @@ import picocli.CommandLine.Parameters;
     "Read a model file written by svm-train (C-SVC or nu-SVC; linear, polynomial, rbf or sigmoid kernel; two or more",
     "classes; with -b 1's probability estimates or without) into OUTPUT/model.avro, so that sodm predict scores data in",
     "HDFS with it as svm-predict would: the same labels (predict --text writes svm-predict's output file), the same",
-    "probabilities. The model has no scaler: give it data scaled as svm-predict's was (svm-scale -r RANGE). The inverse",
-    "of export-libsvm."})
+    "probabilities. With --range (svm-scale's range file) the model scales rows as svm-scale -r does and takes the raw",
+    "data; without it, give it data scaled as svm-predict's was. The inverse of export-libsvm."})
 public final class ImportLibsvmCommand extends SodmCommand {
   /** The provenance parameter naming the LIBSVM model file a model was imported from. */
   static final String SOURCE = "sodm.import.libsvm";
@@ -46,6 +46,10 @@ public final class ImportLibsvmCommand extends SodmCommand {
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Output directory (DIR/model.avro).")
   String output;
+
+  @Option(names = "--range", paramLabel = "FILE", description = "An svm-scale range file (svm-scale -s FILE's): the model then scales "
+      + "rows as svm-scale -r FILE does, so sodm predict takes the raw data.")
+  String range;
 
   @Override
   protected List<Param> params() {
@@ -72,7 +76,19 @@ public final class ImportLibsvmCommand extends SodmCommand {
         new ArrayList<>(), null);
     Model m;
     try (BufferedReader r = new BufferedReader(new InputStreamReader(new java.io.ByteArrayInputStream(bytes), StandardCharsets.UTF_8))) {
-      m = LibsvmImport.read(r, qualified.toString(), provenance);
+      org.sodm.data.Scaler scaler = null;
+      if (range != null) {
+        Path rp = new Path(range);
+        FileSystem rfs = rp.getFileSystem(conf);
+        Path rq = rfs.makeQualified(rp);
+        if (!rfs.exists(rq) || rfs.getFileStatus(rq).isDirectory()) throw new SodmException("import-libsvm: --range " + rq + " is not a file");
+        OutputGuard.checkDisjoint(conf, new Path(output), List.of(range), "range file");
+        try (BufferedReader rr = new BufferedReader(new InputStreamReader(rfs.open(rq), StandardCharsets.UTF_8))) {
+          scaler = LibsvmImport.readRange(rr, rq.toString());
+        }
+        params.put(SOURCE + ".range", rq.toString());
+      }
+      m = LibsvmImport.read(r, qualified.toString(), provenance, scaler);
     } catch (LibsvmImport.BadModelException e) {
       throw new SodmException("import-libsvm: " + e.getMessage());
     }

@@ -27,8 +27,16 @@ class ImportLibsvmCommandTest {
 
   /** sodm predict --text's file for the imported model. */
   private List<String> sodm(Path libsvmModel, Path test, String name) throws Exception {
+    return sodm(libsvmModel, null, test, name);
+  }
+
+  /** The same with an svm-scale range file imported with the model ({@code range} may be null). */
+  private List<String> sodm(Path libsvmModel, Path range, Path test, String name) throws Exception {
     Path dir = tmp.resolve(name);
-    String[] r = SodmMainTest.run("import-libsvm", "-D", "fs.defaultFS=file:///", libsvmModel.toString(), "-o", dir.toString());
+    List<String> args = new java.util.ArrayList<>(List.of("import-libsvm", "-D", "fs.defaultFS=file:///", libsvmModel.toString(), "-o",
+        dir.toString()));
+    if (range != null) args.addAll(List.of("--range", range.toString()));
+    String[] r = SodmMainTest.run(args.toArray(new String[0]));
     assertEquals("0", r[0], r[2]);
     assertTrue(r[1].contains("sodm import-libsvm: ") && r[1].contains(dir.resolve("model.avro").toString()), r[1]);
     Configuration conf = LocalConf.create(tmp);
@@ -49,6 +57,17 @@ class ImportLibsvmCommandTest {
     Path theirs = tmp.resolve("plain.out");
     LibsvmTools.run(null, "svm-predict", test.toString(), plain.toString(), theirs.toString());
     assertEquals(Files.readAllLines(theirs), sodm(plain, test, "plain"));
+    // trained on svm-scale'd rows: with the range file, sodm scores the raw test rows as svm-predict the scaled ones
+    Path range = tmp.resolve("range");
+    Path trainScaled = tmp.resolve("train.scaled");
+    LibsvmTools.run(trainScaled, "svm-scale", "-l", "-1", "-u", "1", "-s", range.toString(), train.toString());
+    Path testScaled = tmp.resolve("test.scaled");
+    LibsvmTools.run(testScaled, "svm-scale", "-r", range.toString(), test.toString());
+    Path scaledModel = tmp.resolve("scaled.model");
+    LibsvmTools.run(null, "svm-train", "-q", "-c", "4", "-g", "1", trainScaled.toString(), scaledModel.toString());
+    Path scaledOut = tmp.resolve("scaled.out");
+    LibsvmTools.run(null, "svm-predict", testScaled.toString(), scaledModel.toString(), scaledOut.toString());
+    assertEquals(Files.readAllLines(scaledOut), sodm(scaledModel, range, test, "scaled"));
     // with probabilities, 4 classes and 2: the same header and labels; the probabilities of 2 classes (a sigmoid) to the
     // printed digits, of 4 within 5e-3 (LIBSVM stops its coupling iteration when max_t |(Qp)_t - p'Qp| < 0.005 / k, sodm at 1e-12)
     Path two = tmp.resolve("two.libsvm");
