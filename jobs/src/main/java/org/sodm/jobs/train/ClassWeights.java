@@ -16,7 +16,7 @@ import org.sodm.solver.Loss;
  * scales C (ODM: lambda) for that class's rows; classes not named weigh 1. Two classes: the weights of the +1 and -1
  * labels ({@link Param#WEIGHT_POSITIVE}, {@link Param#WEIGHT_NEGATIVE}), so every binary path applies them. More
  * classes: one-vs-one kernel training, each class pair's task with its two classes' weights (LIBSVM's rule), through
- * {@link TrainKeys#taskLoss}; one-vs-rest, the linear solvers and exact mode's PBM are refused (a task's -1 side would mix
+ * {@link TrainKeys#taskLoss}; nu and hard margin (no class weights), one-vs-rest, the linear solvers and exact mode's PBM are refused (a task's -1 side would mix
  * classes of different weights).
  */
 final class ClassWeights {
@@ -71,6 +71,9 @@ final class ClassWeights {
             + String.join(", ", classes) + ")");
       }
     }
+    if (spec.loss() instanceof Loss.Nu || spec.loss().id().equals("hard-margin")) {
+      throw TrainSpec.bad(Param.CLASS_WEIGHTS, "--loss " + spec.loss().id() + " takes no class weights (it fits its offset itself)");
+    }
     if (!spec.loss().weights().equals(Loss.Weights.NONE)) {
       throw TrainSpec.bad(Param.CLASS_WEIGHTS, "give the weights either per class or with --weight-positive / --weight-negative, not both");
     }
@@ -85,7 +88,7 @@ final class ClassWeights {
         : spec.linearSolver() != null ? "--kernel linear (the linear solvers train one-vs-rest)"
         : spec.exact().on() && !spec.resolveOffset(rows).offset()
             ? "--exact that ends with PBM (more than sodm.train.exact.below.rows rows, or no offset: PBM's tasks take one pair of weights)"
-        : spec.loss() instanceof Loss.Nu ? "--loss nu (nu-SVC takes no class weights)" : null;
+        : null;
     if (refuse != null) throw TrainSpec.bad(Param.CLASS_WEIGHTS, "per-class weights of " + classes.size() + " classes are for one-vs-one kernel training, not " + refuse);
     StringBuilder sb = new StringBuilder();
     for (double x : byIndex) sb.append(sb.length() == 0 ? "" : ",").append(Double.toString(x));

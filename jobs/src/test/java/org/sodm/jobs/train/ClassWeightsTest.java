@@ -144,6 +144,7 @@ class ClassWeightsTest {
       {"exact", "--exact that ends with PBM", Param.EXACT.key(), "true"},
       {"label", "class '7' is not a label of the training data (its labels: 1, 2, 3, 4)", Param.CLASS_WEIGHTS.key(), "7:2"},
       {"both", "per-class weights: --class-weights LABEL:W", SodmConf.WEIGHT_NEGATIVE, "2"},
+      {"nu", "--loss nu takes no class weights", SodmConf.LOSS, "nu"},
     };
     for (String[] c : cases) {
       BadParameterException e = assertThrows(BadParameterException.class, () -> train(c[0], data, Param.CLASS_WEIGHTS.key(), "2:5",
