@@ -45,6 +45,17 @@ final class ClassWeights {
     return out;
   }
 
+  /**
+   * What can be checked before the data is read: the weights well-formed, and a loss that takes class weights. Fails naming
+   * the option.
+   */
+  static void check(TrainSpec spec) {
+    if (parse(spec.values().get(Param.CLASS_WEIGHTS.key())).isEmpty()) return;
+    if (spec.loss() instanceof Loss.Nu || spec.loss().id().equals("hard-margin")) {
+      throw TrainSpec.bad(Param.CLASS_WEIGHTS, "--loss " + spec.loss().id() + " takes no class weights (it fits its offset itself)");
+    }
+  }
+
   /** Whether the text is well-formed (the parameter table's check). */
   static boolean valid(String text) {
     try {
@@ -71,9 +82,7 @@ final class ClassWeights {
             + String.join(", ", classes) + ")");
       }
     }
-    if (spec.loss() instanceof Loss.Nu || spec.loss().id().equals("hard-margin")) {
-      throw TrainSpec.bad(Param.CLASS_WEIGHTS, "--loss " + spec.loss().id() + " takes no class weights (it fits its offset itself)");
-    }
+    check(spec);
     if (!spec.loss().weights().equals(Loss.Weights.NONE)) {
       throw TrainSpec.bad(Param.CLASS_WEIGHTS, "give the weights either per class or with --weight-positive / --weight-negative, not both");
     }

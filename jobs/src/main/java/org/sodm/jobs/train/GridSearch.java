@@ -175,7 +175,7 @@ public final class GridSearch {
     Jobs.localParallelism(conf);
     if (req.folds() < 2 || req.folds() > 127) throw new BadParameterException("bad parameter --folds: must be in [2, 127], got " + req.folds());
     TrainSpec spec = TrainSpec.from(conf);
-    ClassWeights.parse(spec.values().get(Param.CLASS_WEIGHTS.key())); // a malformed entry fails before any job
+    ClassWeights.check(spec); // a malformed entry, or a loss without class weights, fails before any job
     check(spec);
     if (spec.linearSolver() != null) throw TrainSpec.bad(Param.LINEAR_SOLVER, "sodm grid trains kernel machines");
     if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm grid measures accuracy; it does not fit probabilities");

@@ -89,7 +89,7 @@ public final class TrainPipeline {
     Configuration conf = new Configuration(base);
     Jobs.localParallelism(conf);
     TrainSpec spec = TrainSpec.from(conf);
-    ClassWeights.parse(spec.values().get(Param.CLASS_WEIGHTS.key())); // a malformed entry fails before any job
+    ClassWeights.check(spec); // a malformed entry, or a loss without class weights, fails before any job
     Trainer trainer = trainer(spec);
     boolean hasValidation = req.validation() != null && !req.validation().isEmpty();
     OutputGuard.checkDisjoint(conf, req.output(), req.inputs(), "input");
