@@ -218,6 +218,7 @@ public final class LibsvmImport {
       for (int c : order) b.append(b.length() == 0 ? "" : ",").append(c);
       Map<String, String> params = new HashMap<>(provenance.getParameters());
       params.put(MulticlassModel.CLASS_ORDER, b.toString());
+      if (platt != null) params.put(MulticlassModel.COUPLING, MulticlassModel.LIBSVM_COUPLING); // svm-predict -b 1's numbers
       provenance = Provenance.newBuilder(provenance).setParameters(params).build();
     }
     return new MulticlassModel(kernel, loss, scaler, classes, plan, sub, platt, provenance);

@@ -40,12 +40,23 @@ public final class MulticlassModel implements Model {
   /** LIBSVM's class order (first appearance in the training data) as class indices; rank[c] = position of class c. */
   private final int[] order;
   private final int[] rank;
+  /** Probabilities as svm-predict computes them ({@link #COUPLING}). */
+  private final boolean libsvmCoupling;
 
   /**
    * Provenance parameter of a multi-class model: the class indices in the order the classes first appear in the training
    * data, comma-separated (LIBSVM's label order, by which it breaks ties). Absent: class index order.
    */
   public static final String CLASS_ORDER = "sodm.model.class.order";
+
+  /**
+   * Provenance parameter: {@value #LIBSVM_COUPLING} when the probabilities are to be computed as svm-predict computes them
+   * (a model read from svm-train's file, {@link LibsvmImport}): each pair's sigmoid of LIBSVM's decision value in its label
+   * order, two classes without coupling, and the coupling iteration in LIBSVM's label order stopped at LIBSVM's tolerance
+   * 0.005 / k (at most max(100, k) sweeps). Absent: sodm's coupling to 1e-12 ({@link Coupling#probabilities(double[][])}).
+   */
+  public static final String COUPLING = "sodm.model.coupling";
+  public static final String LIBSVM_COUPLING = "libsvm";
   // shared kernel evaluation (kernel sub-models without routing)
   private final Kernel kernel;
   private final SparseVector[] unique;
@@ -84,6 +95,8 @@ public final class MulticlassModel implements Model {
     this.platt = platt == null ? null : platt.clone();
     this.provenance = provenance;
     this.order = classOrder(provenance, classes.size());
+    this.libsvmCoupling = provenance != null && provenance.getParameters() != null
+        && LIBSVM_COUPLING.equals(provenance.getParameters().get(COUPLING));
     this.rank = new int[order.length];
     for (int p = 0; p < order.length; p++) rank[order[p]] = p;
     boolean shared = true;
@@ -361,6 +374,7 @@ public final class MulticlassModel implements Model {
       for (int c = 0; c < k; c++) p[c] /= s;
       return p;
     }
+    if (libsvmCoupling) return probabilitiesAsLibsvm(f);
     double[][] r = new double[k][k];
     for (int t = 0; t < f.length; t++) {
       int i = plan.negativeClass(t);
@@ -370,6 +384,37 @@ public final class MulticlassModel implements Model {
       r[i][j] = 1 - pj;
     }
     return Coupling.probabilities(r);
+  }
+
+  /**
+   * svm-predict -b 1's probabilities (svm_predict_probability): for the pair of label positions (p, q), p &lt; q, the sigmoid
+   * of its decision value dec = -f when the task's negative class is at p (else f) with LIBSVM's probA = a, probB = -b (else
+   * b), bounded to [1e-7, 1 - 1e-7], as the probability of the class at p; two classes take it as it is, more are coupled in
+   * position order with LIBSVM's stop.
+   */
+  private double[] probabilitiesAsLibsvm(double[] f) {
+    int k = classes.size();
+    double[][] r = new double[k][k];
+    for (int t = 0; t < f.length; t++) {
+      int i = plan.negativeClass(t);
+      int j = plan.positiveClass(t);
+      int p = Math.min(rank[i], rank[j]);
+      int q = Math.max(rank[i], rank[j]);
+      double sign = rank[i] < rank[j] ? -1 : 1;
+      double fApB = sign * f[t] * platt[t].a() + sign * platt[t].b();
+      double sig = fApB >= 0 ? Math.exp(-fApB) / (1.0 + Math.exp(-fApB)) : 1.0 / (1 + Math.exp(fApB));
+      r[p][q] = Math.min(Math.max(sig, MIN_PROB), 1 - MIN_PROB);
+      r[q][p] = 1 - r[p][q];
+    }
+    double[] byPosition;
+    if (k == 2) {
+      byPosition = new double[] {r[0][1], 1 - r[0][1]};
+    } else {
+      byPosition = Coupling.probabilities(r, 0.005 / k, Math.max(100, k));
+    }
+    double[] out = new double[k];
+    for (int p = 0; p < k; p++) out[order[p]] = byPosition[p];
+    return out;
   }
 
   /** The index of the largest probability (ties: the smaller index). */

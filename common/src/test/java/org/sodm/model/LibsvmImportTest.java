@@ -41,11 +41,11 @@ class LibsvmImportTest {
           double[] f = m.decisionValues(x);
           double[] g = back.decisionValues(x);
           for (int t = 0; t < f.length; t++) assertEquals(f[t], g[t], 1e-12 * Math.max(1, Math.abs(f[t])), "order " + order + " task " + t);
-          assertEquals(m.predict(x), back.predict(x));
-          if (platt) {
+          if (!platt) assertEquals(m.predict(x), back.predict(x));
+          if (platt) { // the imported model couples as svm-predict does (stopped at 0.005 / k; sodm's own at 1e-12)
             double[] p = m.score(x).probabilities();
             double[] q = back.score(x).probabilities();
-            for (int c = 0; c < p.length; c++) assertEquals(p[c], q[c], 1e-9);
+            for (int c = 0; c < p.length; c++) assertEquals(p[c], q[c], 5e-3);
           }
         }
       }

@@ -34,8 +34,8 @@ import picocli.CommandLine.Parameters;
     description = {
     "Read a model file written by svm-train (C-SVC or nu-SVC; linear, polynomial, rbf or sigmoid kernel; two or more",
     "classes; with -b 1's probability estimates or without) into OUTPUT/model.avro, so that sodm predict scores data in",
-    "HDFS with it as svm-predict would: the same labels (predict --text writes svm-predict's output file), the same",
-    "probabilities. With --range (svm-scale's range file) the model scales rows as svm-scale -r does and takes the raw",
+    "HDFS with it as svm-predict would: predict --text writes svm-predict's output file, with -b 1 models svm-predict -b 1's",
+    "(the pairwise probabilities coupled as LIBSVM couples them). With --range (svm-scale's range file) the model scales rows as svm-scale -r does and takes the raw",
     "data; without it, give it data scaled as svm-predict's was. The inverse of export-libsvm."})
 public final class ImportLibsvmCommand extends SodmCommand {
   /** The provenance parameter naming the LIBSVM model file a model was imported from. */
