@@ -55,7 +55,7 @@ public final class LibsvmImport {
    * become 0; values beyond the range are not clipped. A file that also scales labels (svm-scale -y) is refused.
    */
   public static Scaler readRange(BufferedReader in, String name) throws IOException {
-    int lineNo = 0;
+    int lineNo;
     String line;
     List<String> lines = new ArrayList<>();
     while ((line = in.readLine()) != null) lines.add(line);
@@ -74,7 +74,7 @@ public final class LibsvmImport {
     double lower = number(lu[0], "lower", name + ":" + lineNo);
     double upper = number(lu[1], "upper", name + ":" + lineNo);
     if (!(lower < upper)) throw new BadModelException(name + ":" + lineNo + ": lower " + lower + " must be below upper " + upper);
-    List<int[]> idx = new ArrayList<>();
+    List<Integer> idx = new ArrayList<>();
     List<double[]> range = new ArrayList<>();
     int last = 0;
     for (; i < lines.size(); i++) {
@@ -90,7 +90,7 @@ public final class LibsvmImport {
       double hi = number(f[2], "max", name + ":" + lineNo);
       if (hi < lo) throw new BadModelException(name + ":" + lineNo + ": max " + hi + " below min " + lo);
       if (hi == lo) continue; // svm-scale drops a constant feature
-      idx.add(new int[] {ix});
+      idx.add(ix);
       range.add(new double[] {lo, hi});
     }
     int n = idx.size();
@@ -98,7 +98,7 @@ public final class LibsvmImport {
     double[] mins = new double[n];
     double[] maxs = new double[n];
     for (int k = 0; k < n; k++) {
-      indices[k] = idx.get(k)[0];
+      indices[k] = idx.get(k);
       mins[k] = range.get(k)[0];
       maxs[k] = range.get(k)[1];
     }

@@ -278,6 +278,8 @@ final class GridJob {
           ids[task][i++] = trainId.get(row);
         }
       }
+      Loss[] weighted = new Loss[t]; // --class-weights: each task's loss with its two classes' weights, once for every C
+      for (int task = 0; task < t; task++) weighted[task] = TrainKeys.taskLoss(context.getConfiguration(), spec.loss(), task);
       double[][] previous = new double[t][];
       OffsetSvcSolver.State[] previousState = new OffsetSvcSolver.State[t];
       double previousC = 0;
@@ -298,7 +300,7 @@ final class GridJob {
         double obj = 0;
         boolean converged = true;
         for (int task = 0; task < t; task++) {
-          Loss taskLoss = TrainKeys.taskLoss(context.getConfiguration(), loss, task); // --class-weights: the task's two classes'
+          Loss taskLoss = withC(weighted[task], c);
           double[] start = null;
           if (warm && previous[task] != null) {
             start = previous[task].clone();
