@@ -2,6 +2,7 @@ package org.sodm.jobs.ingest;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -63,24 +64,30 @@ public final class IngestJob {
 
   private IngestJob() {}
 
-  /** Resolves the inputs (files, directories, globs) to a sorted list of qualified files. */
+  /**
+   * Resolves the inputs (files, directories, globs) to qualified files: the inputs in the order given, the files a
+   * directory or glob names in sorted order, each file once (where first named). A file's place in this list is its
+   * ordinal, part of its rows' ids: the order of {@code predict --text}'s lines and of the training rows.
+   */
   static List<Path> inputFiles(Configuration conf, List<String> inputs) throws IOException {
-    TreeSet<String> files = new TreeSet<>();
+    LinkedHashSet<String> files = new LinkedHashSet<>();
     for (String in : inputs) {
       Path p = new Path(in);
       FileSystem fs = p.getFileSystem(conf);
       FileStatus[] matches = fs.globStatus(p);
       if (matches == null || matches.length == 0) throw new SodmException("input " + in + " does not exist");
+      TreeSet<String> named = new TreeSet<>();
       for (FileStatus m : matches) {
         if (m.isDirectory()) {
           for (FileStatus f : fs.listStatus(m.getPath())) {
             String n = f.getPath().getName();
-            if (f.isFile() && !n.startsWith("_") && !n.startsWith(".")) files.add(f.getPath().toString());
+            if (f.isFile() && !n.startsWith("_") && !n.startsWith(".")) named.add(f.getPath().toString());
           }
         } else {
-          files.add(m.getPath().toString());
+          named.add(m.getPath().toString());
         }
       }
+      files.addAll(named);
     }
     if (files.isEmpty()) throw new SodmException("input " + inputs + " contains no files");
     List<Path> out = new ArrayList<>();

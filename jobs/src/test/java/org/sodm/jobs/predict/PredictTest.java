@@ -196,13 +196,14 @@ class PredictTest {
   void textIsSvmPredictsOutputFileInInputOrder() throws Exception {
     Configuration conf = LocalConf.create(tmp);
     TrainPipeline.Result r = smallModel(conf);
-    Path data = LocalConf.sampleData("synthetic-2k.libsvm");
+    // the files are given in the order whose names do not sort: the lines follow the order given (checked: sorted order fails)
+    Path data = Files.copy(LocalConf.sampleData("synthetic-2k.libsvm"), tmp.resolve("a-synthetic-2k.libsvm"));
     Configuration two = new Configuration(conf);
     two.setInt(org.sodm.jobs.support.Jobs.LOCAL_PARALLELISM, 2);
     two.setLong(PredictJob.MIN_SPLIT_KEY, 4096);
     two.setBoolean(SodmConf.PREDICT_TEXT, true);
     // a small file first: the larger file's splits are the first map tasks (largest first), so its parts come first by name
-    Path small = tmp.resolve("first-100.libsvm");
+    Path small = tmp.resolve("z-first-100.libsvm");
     Files.write(small, Files.readAllLines(data).subList(0, 100));
     PredictJob.run(two, r.modelPath(), List.of(small.toString(), data.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("t").toString()));
     try (var f = Files.list(tmp.resolve("t"))) {
