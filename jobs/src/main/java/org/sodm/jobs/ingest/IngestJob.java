@@ -2,7 +2,6 @@ package org.sodm.jobs.ingest;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -65,12 +64,33 @@ public final class IngestJob {
   private IngestJob() {}
 
   /**
-   * Resolves the inputs (files, directories, globs) to qualified files: the inputs in the order given, the files a
-   * directory or glob names in sorted order, each file once (where first named). A file's place in this list is its
-   * ordinal, part of its rows' ids: the order of {@code predict --text}'s lines and of the training rows.
+   * Resolves the inputs (files, directories, globs) to a sorted list of qualified files: a file's place in it is its ordinal,
+   * part of its rows' ids, so the same inputs in any order give the same ids and model.
    */
   static List<Path> inputFiles(Configuration conf, List<String> inputs) throws IOException {
-    LinkedHashSet<String> files = new LinkedHashSet<>();
+    List<String> files = new ArrayList<>(givenFiles(conf, inputs));
+    java.util.Collections.sort(files);
+    List<Path> out = new ArrayList<>();
+    for (String f : files) out.add(new Path(f));
+    return out;
+  }
+
+  /**
+   * The place of each file of {@link #inputFiles} (by ordinal) in the order the inputs were given: the inputs in their order,
+   * a directory's or glob's files sorted, a file named twice where first named. {@code predict --text} writes its lines so.
+   */
+  public static int[] givenOrder(Configuration conf, List<String> inputs) throws IOException {
+    List<String> given = new ArrayList<>(givenFiles(conf, inputs));
+    List<String> sorted = new ArrayList<>(given);
+    java.util.Collections.sort(sorted);
+    int[] place = new int[sorted.size()];
+    for (int i = 0; i < place.length; i++) place[i] = given.indexOf(sorted.get(i));
+    return place;
+  }
+
+  /** The qualified files the inputs name, in the order given (a directory's or glob's sorted), each once. */
+  private static java.util.LinkedHashSet<String> givenFiles(Configuration conf, List<String> inputs) throws IOException {
+    java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
     for (String in : inputs) {
       Path p = new Path(in);
       FileSystem fs = p.getFileSystem(conf);
@@ -90,9 +110,7 @@ public final class IngestJob {
       files.addAll(named);
     }
     if (files.isEmpty()) throw new SodmException("input " + inputs + " contains no files");
-    List<Path> out = new ArrayList<>();
-    for (String f : files) out.add(new Path(f));
-    return out;
+    return files;
   }
 
   /** Internal: the parameter that set sodm.ingest.max.labels, named by the too-many-labels message (sodm train: sodm.train.max.classes). */

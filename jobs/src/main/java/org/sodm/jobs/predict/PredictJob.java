@@ -136,6 +136,7 @@ public final class PredictJob {
       Job job;
       IngestJob.Parse parse = null;
       boolean ingestDir = inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS));
+      int[] filePlace = ingestDir ? null : IngestJob.givenOrder(conf, inputs); // --text: the lines in the order given
       if (!ingestDir) {
         Configuration ic = new Configuration(conf);
         ic.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails by name below
@@ -203,7 +204,7 @@ public final class PredictJob {
         try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
           o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), mm.hasProbabilities() ? mm.classes() : null, mm.classOrder());
+        if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), mm.hasProbabilities() ? mm.classes() : null, mm.classOrder(), filePlace);
         fs.create(new Path(od.temp(), "_SUCCESS")).close();
         od.commit();
         return new Result(od.target(), mev.rows(), null, model.labels(), mev.metrics(), unseen, model.dimension());
@@ -217,7 +218,7 @@ public final class PredictJob {
       try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
         o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), null, null);
+      if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), null, null, filePlace);
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
       return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension());

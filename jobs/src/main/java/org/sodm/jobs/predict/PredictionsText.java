@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.avro.Prediction;
+import org.sodm.data.Instances;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.model.SvmPredictText;
@@ -22,12 +23,24 @@ import org.sodm.model.SvmPredictText;
 /**
  * {@code sodm predict --text}: {@value #FILE} beside the Avro predictions, in {@code svm-predict}'s output format
  * ({@link SvmPredictText}), one line per scored row in input order. Each map task's part file holds its split's rows in
- * input order, so the driver merges the parts by row id (the file's ordinal and the row's place in it) reading each once.
+ * input order, so the driver merges the parts by row id (the file's place in the order the inputs were given, and the
+ * row's place in it) reading each once.
  */
 final class PredictionsText {
   private PredictionsText() {}
 
   static final String FILE = "predictions.txt";
+
+  /**
+   * The sort key of row {@code id}: its file's place in the order the inputs were given ({@code filePlace} by ordinal; null:
+   * the ordinal itself) above its place in the file.
+   */
+  static long key(long id, int[] filePlace) {
+    if (filePlace == null) return id;
+    int ordinal = (int) (id >>> Instances.LINE_BITS);
+    if (ordinal >= filePlace.length) throw new SodmException("row id " + id + " names input file " + ordinal + " of " + filePlace.length);
+    return ((long) filePlace[ordinal] << Instances.LINE_BITS) | (id & ((1L << Instances.LINE_BITS) - 1));
+  }
 
   /** One part file's reader at its current record. */
   private static final class Cursor implements AutoCloseable {
@@ -58,13 +71,15 @@ final class PredictionsText {
    * Writes {@code dir}/{@value #FILE} from the Avro part files in {@code dir}; with {@code classes} (a model with
    * probabilities, its classes in class-index order) the {@code labels} line first and each row's probabilities, both in
    * {@code order} (class indices: LIBSVM's label order, {@link org.sodm.model.MulticlassModel#classOrder}, so that the
-   * columns are svm-predict -b 1's). Returns the rows written. Fails naming the file when a part's rows are not in
-   * increasing id order (they would not be in input order).
+   * columns are svm-predict -b 1's), the rows in the order the inputs were given ({@code filePlace}: each file's place by
+   * ordinal, {@link org.sodm.jobs.ingest.IngestJob#givenOrder}; null for an ingest directory, whose ids are in its order).
+   * Returns the rows written. Fails naming the file when a part's rows are not in increasing order (they would not be in
+   * input order).
    */
-  static long write(Configuration conf, Path dir, List<String> classes, int[] order) throws IOException {
+  static long write(Configuration conf, Path dir, List<String> classes, int[] order, int[] filePlace) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
     List<Cursor> open = new ArrayList<>();
-    PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(a.current.getId(), b.current.getId()));
+    PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(key(a.current.getId(), filePlace), key(b.current.getId(), filePlace)));
     Path file = new Path(dir, FILE);
     long rows = 0;
     try {
@@ -85,10 +100,10 @@ final class PredictionsText {
         while (!queue.isEmpty()) {
           Cursor c = queue.poll();
           Prediction r = c.current;
-          if (r.getId() <= last) {
-            throw new SodmException(c.file + ": row id " + r.getId() + " after id " + last + ": the predictions are not in input order");
+          if (key(r.getId(), filePlace) <= last) {
+            throw new SodmException(c.file + ": row id " + r.getId() + " after a row before it in input order: the predictions are not in input order");
           }
-          last = r.getId();
+          last = key(r.getId(), filePlace);
           if (probs != null) {
             List<Double> p = r.getProbabilities();
             if (p == null || p.size() != probs.length) {
@@ -102,7 +117,7 @@ final class PredictionsText {
           rows++;
           long previous = r.getId();
           if (c.advance()) {
-            if (c.current.getId() <= previous) {
+            if (key(c.current.getId(), filePlace) <= key(previous, filePlace)) {
               throw new SodmException(c.file + ": row id " + c.current.getId() + " after id " + previous + " in the same file");
             }
             queue.add(c);
