@@ -88,8 +88,8 @@ public final class BqoResident {
     conf.setInt(LinearKeys.BLOCKS, k);
     conf.setBoolean(LinearKeys.CLASS_INDEX, true);
     TrainSpec spec = TrainSpec.of(conf);
-    SvmLoss loss = spec.loss().svmPrimal();
-    int tasks = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count(); // every sub-problem: a task, or a task without a fold
+    org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+    int tasks = plan.count(); // every sub-problem: a task, or a task without a fold
     long[] since = {System.nanoTime()};
     ResidentJob.Listener listener = (t, values) -> {
       for (int task = 0; task < tasks; task++) {
@@ -105,6 +105,7 @@ public final class BqoResident {
     byte[][] states = TaskPrograms.programStates(global);
     BqoState[] out = new BqoState[states.length];
     for (int t = 0; t < out.length; t++) {
+      SvmLoss loss = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), plan.task(t)).svmPrimal();
       out[t] = BqoState.restore(loss, spec.linear().outer(), spec.linear().tau(), BqoRank.decodeState(states[t]));
     }
     return out;
@@ -227,13 +228,13 @@ public final class BqoResident {
       Block rows = rowsById(dim);
       org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
       TrainSpec spec = TrainSpec.of(conf);
-      SvmLoss loss = spec.loss().svmPrimal();
       int block = blocks.get(rank);
       int[] fold = LinearKeys.folds(conf, plan, spec.seed(), rows.ids()); // sodm cv: the fold file; --probability: a hash of the id
       Csr csr = rows.x();
       int n = rows.ids().length;
       return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> {
         int task = plan.task(u);
+        SvmLoss loss = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), task).svmPrimal(); // with --class-weights
         int heldOut = plan.heldOutFold(u);
         int[] pick = new int[n];
         double[] y = new double[n];

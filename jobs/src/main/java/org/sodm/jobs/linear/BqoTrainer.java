@@ -75,7 +75,6 @@ public final class BqoTrainer extends LinearTrainer {
     TrainSpec spec = ctx.spec();
     PhaseRunner runner = ctx.runner();
     int dim = ctx.data().stats().getDimension();
-    SvmLoss loss = spec.loss().svmPrimal();
     List<Map<String, Object>> history = new ArrayList<>();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
     BqoState state = spec.linear().iterationMode() == TrainSpec.IterationMode.ALLREDUCE
@@ -116,7 +115,7 @@ public final class BqoTrainer extends LinearTrainer {
   /** --iteration-mode jobs: one MapReduce job per iteration. */
   private static BqoState iterateJobs(TrainContext ctx, Configuration conf, Path blockDir, Path dir, List<Map<String, Object>> history)
       throws IOException {
-    TrainSpec spec = ctx.spec();
+    TrainSpec spec = TrainSpec.of(conf); // the task's (its class weights' loss)
     PhaseRunner runner = ctx.runner();
     FileSystem fs = dir.getFileSystem(conf);
     int dim = ctx.data().stats().getDimension();

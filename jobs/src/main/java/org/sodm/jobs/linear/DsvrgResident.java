@@ -165,8 +165,14 @@ public final class DsvrgResident {
 
     protected static DsvrgRank rank(Configuration conf, DsvrgRank.Block own, List<DsvrgRank.Block> all, byte[] globalState)
         throws IOException {
+      return rank(conf, TrainSpec.of(conf).loss(), own, all, globalState);
+    }
+
+    /** The rank of {@code loss} (a task's, with its class weights). */
+    protected static DsvrgRank rank(Configuration conf, org.sodm.solver.Loss loss, DsvrgRank.Block own, List<DsvrgRank.Block> all,
+        byte[] globalState) throws IOException {
       TrainSpec spec = TrainSpec.of(conf);
-      return new DsvrgRank(spec.loss().odmPrimal(), own, all, conf.getInt(LinearKeys.DIM, 0), spec.linear().step(), spec.linear().epochs(),
+      return new DsvrgRank(loss.odmPrimal(), own, all, conf.getInt(LinearKeys.DIM, 0), spec.linear().step(), spec.linear().epochs(),
           spec.linear().eps(), spec.seed(), globalState);
     }
   }
@@ -210,7 +216,8 @@ public final class DsvrgResident {
           mine = new ArrayList<>();
           for (int k = 0; k < every.size(); k++) mine.add(taskBlock(every.get(k), everyFolds.get(k), plan, u));
         }
-        return rank(conf, taskBlock(own, ownFolds, plan, u), mine, gs);
+        return rank(conf, org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, TrainSpec.of(conf).loss(), plan.task(u)), taskBlock(own, ownFolds, plan, u),
+            mine, gs);
       }, rankState, globalState);
     }
   }

@@ -54,12 +54,25 @@ public abstract class LinearTrainer implements Trainer {
     for (int t = 0; t < plan.tasks(); t++) checkData(ctx, taskConf(ctx.conf(), plan, classes, t));
   }
 
-  /** A task's configuration: its positive class and its negative class ("" for the rest, ovr). */
+  /**
+   * A task's configuration: its positive class and its negative class ("" for the rest, ovr) and, with per-class weights,
+   * the task's +1 / -1 weights ({@link org.sodm.jobs.phase.MulticlassKeys#taskLoss}) as the loss's, so that the task's
+   * solve is that of a binary run with those weights.
+   */
   static Configuration taskConf(Configuration conf, org.sodm.model.Subproblems plan, List<String> classes, int t) {
     Configuration c = new Configuration(conf);
     int neg = plan.negativeClass(t);
     c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
     c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+    String weights = conf.get(org.sodm.jobs.phase.MulticlassKeys.CLASS_WEIGHTS);
+    if (weights != null && !weights.isEmpty()) {
+      TrainSpec spec = TrainSpec.of(conf);
+      org.sodm.solver.Loss.Weights w = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), t).weights();
+      spec.with(org.sodm.jobs.spec.Param.WEIGHT_POSITIVE, Double.toString(w.positive()))
+          .with(org.sodm.jobs.spec.Param.WEIGHT_NEGATIVE, Double.toString(w.negative())).with(org.sodm.jobs.spec.Param.CLASS_WEIGHTS, "")
+          .writeTo(c);
+      c.unset(org.sodm.jobs.phase.MulticlassKeys.CLASS_WEIGHTS);
+    }
     return c;
   }
 
@@ -232,10 +245,7 @@ public abstract class LinearTrainer implements Trainer {
       if (solved != null) {
         task = solved.get(plan.sub(t, -1));
       } else {
-        Configuration c = new Configuration(ctx.conf());
-        c.set(LinearKeys.TASK_POSITIVE, pos);
-        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
-        task = trainTask(ctx, c, "-t" + t, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
+        task = trainTask(ctx, taskConf(ctx.conf(), plan, classes, t), "-t" + t, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
       }
       sub[t] = task.model();
       objective += task.solution().objective();
@@ -345,10 +355,7 @@ public abstract class LinearTrainer implements Trainer {
           sub[t] = solved.get(plan.sub(t, f)).model();
           continue;
         }
-        Configuration c = new Configuration(conf);
-        int neg = plan.negativeClass(t);
-        c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
-        c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+        Configuration c = taskConf(conf, plan, classes, t);
         c.setInt(LinearKeys.HELD_OUT_FOLD, f);
         c.setInt(LinearKeys.HASH_FOLDS, folds);
         sub[t] = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t)).model();
@@ -418,10 +425,7 @@ public abstract class LinearTrainer implements Trainer {
         if (solved != null) {
           task = solved.get(plan.sub(t, f));
         } else {
-          Configuration c = new Configuration(conf);
-          int neg = plan.negativeClass(t);
-          c.set(LinearKeys.TASK_POSITIVE, classes.get(plan.positiveClass(t)));
-          c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
+          Configuration c = taskConf(conf, plan, classes, t);
           c.setInt(LinearKeys.HELD_OUT_FOLD, f);
           task = trainTask(ctx, c, "-t" + t + "-f" + f, org.sodm.model.ModelCodec.taskLabels(classes, plan, t));
         }

@@ -36,6 +36,27 @@ public final class MulticlassKeys {
     return new Subproblems(k, Subproblems.Scheme.parse(conf.get(SCHEME)), conf.getInt(FOLDS, 0), conf.getBoolean(FULL, true));
   }
 
+  /** Per-class weights of a run of more than two classes (--class-weights), in class-index order; unset without them. */
+  public static final String CLASS_WEIGHTS = "sodm.internal.train.class.weights";
+
+  /**
+   * Task {@code t}'s loss under the run's per-class weights ({@link #CLASS_WEIGHTS}; {@code loss} itself without them): one
+   * against one, the task's two classes' weights (LIBSVM's rule); one against the rest, the class's weight and 1 for the
+   * rest (LIBLINEAR's rule: the rest mixes classes, and LIBLINEAR weighs it with C).
+   */
+  public static org.sodm.solver.Loss taskLoss(Configuration conf, org.sodm.solver.Loss loss, int t) {
+    String weights = conf.get(CLASS_WEIGHTS);
+    if (weights == null || weights.isEmpty()) return loss;
+    Subproblems plan = plan(conf);
+    String[] p = weights.split(",");
+    int pos = plan == null ? -1 : plan.positiveClass(t);
+    int neg = plan == null ? -1 : plan.negativeClass(t);
+    if (plan == null || p.length != plan.classes() || pos < 0 || pos >= p.length || neg >= p.length) {
+      throw new IllegalStateException(String.format(java.util.Locale.ROOT, "class weights %s for task %d of %s", weights, t, plan));
+    }
+    return loss.withWeights(Double.parseDouble(p[pos]), neg < 0 ? 1.0 : Double.parseDouble(p[neg]));
+  }
+
   /** The classes of {@link #setPlan}. */
   public static List<String> classes(Configuration conf) {
     int k = conf.getInt(CLASSES + ".count", 0);

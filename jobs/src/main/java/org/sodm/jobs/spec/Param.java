@@ -81,8 +81,9 @@ public enum Param {
   CLASS_WEIGHTS("sodm.train.class.weights", "", Group.LOSS, Type.text("LABEL:W[,LABEL:W...]",
       v -> v.isBlank() || v.matches("\\s*[^,]*[^,\\s:][^,]*:[^,:]+(,\\s*[^,]*[^,\\s:][^,]*:[^,:]+)*\\s*")), "--class-weights", "L:W,...",
       "Weights of classes by label, as LIBSVM's -wLABEL W: each scales C (ODM: lambda) for that class's rows; unnamed classes "
-          + "weigh 1. Two classes: the same as --weight-positive / --weight-negative. More: one-vs-one kernel training, each class "
-          + "pair's task with its two classes' weights (not with ovr, --kernel linear, --exact or nu)."),
+          + "weigh 1. Two classes: the same as --weight-positive / --weight-negative. More: one-vs-one, each class pair's task "
+          + "with its two classes' weights (LIBSVM); one-vs-rest (--multiclass ovr, --kernel linear) the class's weight and 1 for "
+          + "the rest (LIBLINEAR's -wi). Not with nu or hard margin."),
   MULTICLASS("sodm.train.multiclass", "auto", Group.LOSS, Type.choice("auto", "ovo", "ovr"), "--multiclass", "M",
       "More than two labels: ovo (one binary problem per class pair, prediction by votes, as LIBSVM) or ovr (one per class "
           + "against the rest, the largest decision value, as LIBLINEAR); auto = ovo for kernels, ovr for the linear solvers."),

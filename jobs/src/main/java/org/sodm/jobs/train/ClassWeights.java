@@ -2,22 +2,21 @@ package org.sodm.jobs.train;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.sodm.jobs.phase.MulticlassKeys;
 import org.sodm.jobs.spec.BadParameterException;
 import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
-import org.sodm.model.Subproblems;
 import org.sodm.solver.Loss;
 
 /**
  * {@code --class-weights LABEL:W,...} (sodm.train.class.weights): LIBSVM's {@code -wLABEL W}, a weight per class that
  * scales C (ODM: lambda) for that class's rows; classes not named weigh 1. Two classes: the weights of the +1 and -1
  * labels ({@link Param#WEIGHT_POSITIVE}, {@link Param#WEIGHT_NEGATIVE}), so every binary path applies them. More
- * classes: one-vs-one kernel training, each class pair's task with its two classes' weights (LIBSVM's rule), through
- * {@link TrainKeys#taskLoss}; nu and hard margin (no class weights), one-vs-rest, the linear solvers and exact mode's PBM are refused (a task's -1 side would mix
- * classes of different weights).
+ * classes: each task weighted by {@link MulticlassKeys#taskLoss} - one-vs-one, its two classes' weights (LIBSVM's rule);
+ * one-vs-rest (--multiclass ovr, the linear solvers), the class's weight and 1 for the rest (LIBLINEAR's rule); exact
+ * mode's PBM solves each task with its weights. Refused: nu and hard margin (no class weights).
  */
 final class ClassWeights {
   private ClassWeights() {}
@@ -67,13 +66,13 @@ final class ClassWeights {
   }
 
   /**
-   * The spec for the training data's {@code classes} (class-index order) and the run's {@code plan} (null: binary): the
+   * The spec for the training data's {@code classes} (class-index order): the
    * weights of two classes as the +1 / -1 weights, or for more classes the per-class weights in {@code conf}
-   * ({@link TrainKeys#CLASS_WEIGHTS}, class-index order). Fails naming what is wrong: a label the data does not have, both
-   * this and --weight-positive / --weight-negative, or a method without per-task weights.
+   * ({@link MulticlassKeys#CLASS_WEIGHTS}, class-index order). Fails naming what is wrong: a label the data does not have, both
+   * this and --weight-positive / --weight-negative.
    */
-  static TrainSpec apply(Configuration conf, TrainSpec spec, List<String> classes, Subproblems plan, long rows) {
-    conf.unset(TrainKeys.CLASS_WEIGHTS);
+  static TrainSpec apply(Configuration conf, TrainSpec spec, List<String> classes) {
+    conf.unset(MulticlassKeys.CLASS_WEIGHTS);
     Map<String, Double> w = parse(spec.values().get(Param.CLASS_WEIGHTS.key()));
     if (w.isEmpty()) return spec;
     for (String label : w.keySet()) {
@@ -93,26 +92,9 @@ final class ClassWeights {
       return spec.with(Param.WEIGHT_POSITIVE, Double.toString(byIndex[1])).with(Param.WEIGHT_NEGATIVE, Double.toString(byIndex[0]))
           .with(Param.CLASS_WEIGHTS, "");
     }
-    String refuse = plan.scheme() != Subproblems.Scheme.OVO ? "--multiclass ovr (a task's rest mixes classes of different weights)"
-        : spec.linearSolver() != null ? "--kernel linear (the linear solvers train one-vs-rest)"
-        : spec.exact().on() && !spec.resolveOffset(rows).offset()
-            ? "--exact that ends with PBM (more than sodm.train.exact.below.rows rows, or no offset: PBM's tasks take one pair of weights)"
-        : null;
-    if (refuse != null) throw TrainSpec.bad(Param.CLASS_WEIGHTS, "per-class weights of " + classes.size() + " classes are for one-vs-one kernel training, not " + refuse);
     StringBuilder sb = new StringBuilder();
     for (double x : byIndex) sb.append(sb.length() == 0 ? "" : ",").append(Double.toString(x));
-    conf.set(TrainKeys.CLASS_WEIGHTS, sb.toString());
+    conf.set(MulticlassKeys.CLASS_WEIGHTS, sb.toString());
     return spec;
-  }
-
-  /** Task {@code t}'s loss with its two classes' weights ({@link TrainKeys#CLASS_WEIGHTS}, class-index order). */
-  static Loss forTask(String weights, Loss loss, Subproblems plan, int t) {
-    String[] p = weights.split(",");
-    int pos = plan.positiveClass(t);
-    int neg = plan.negativeClass(t);
-    if (neg < 0 || pos >= p.length || neg >= p.length) {
-      throw new IllegalStateException(String.format(Locale.ROOT, "class weights %s for task %d (classes %d, %d)", weights, t, pos, neg));
-    }
-    return loss.withWeights(Double.parseDouble(p[pos]), Double.parseDouble(p[neg]));
   }
 }

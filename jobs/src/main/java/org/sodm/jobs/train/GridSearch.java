@@ -201,7 +201,7 @@ public final class GridSearch {
       if (classes.size() < 2) throw new SodmException("training needs at least two labels; " + req.inputs() + " has " + classes.size() + ": " + classes);
       org.sodm.model.Subproblems plan = TrainPipeline.plan(spec, data, classes, req.folds());
       TrainKeys.setPlan(conf, plan, classes);
-      spec = ClassWeights.apply(conf, spec, classes, plan, data.stats().getRows());
+      spec = ClassWeights.apply(conf, spec, classes);
       Path foldsFile = new Path(runner.work(), "cv-folds.bin");
       if (!fs.exists(foldsFile)) { // written before the first grid row; deterministic (seed, ids), so a resumed run may rewrite it
         Path tmp = new Path(runner.work(), ".cv-folds.bin.tmp");

@@ -67,16 +67,13 @@ public final class TrainKeys {
     conf.set(NU_TASKS, b.toString());
   }
 
-  /** Per-class weights of a one-vs-one run of more than two classes, in class-index order ({@link ClassWeights}). */
-  static final String CLASS_WEIGHTS = "sodm.internal.train.class.weights";
-
   /**
    * Task {@code t}'s loss: nu-SVC's with the task's own nu when the run has them ({@link #NU_TASKS}); with per-class weights
-   * ({@link #CLASS_WEIGHTS}) {@code loss} weighted by the task's two classes; else {@code loss}.
+   * ({@link org.sodm.jobs.phase.MulticlassKeys#CLASS_WEIGHTS}) {@code loss} weighted as the task's classes are
+   * ({@link org.sodm.jobs.phase.MulticlassKeys#taskLoss}); else {@code loss}.
    */
   static org.sodm.solver.Loss taskLoss(Configuration conf, org.sodm.solver.Loss loss, int t) {
-    String w = conf.get(CLASS_WEIGHTS);
-    if (w != null && !w.isEmpty() && !(loss instanceof org.sodm.solver.Loss.Nu)) return ClassWeights.forTask(w, loss, plan(conf), t);
+    if (!(loss instanceof org.sodm.solver.Loss.Nu)) return org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, loss, t);
     String v = conf.get(NU_TASKS);
     if (!(loss instanceof org.sodm.solver.Loss.Nu) || v == null || v.isEmpty()) return loss;
     String[] parts = v.split(",");

@@ -111,7 +111,7 @@ public final class TrainPipeline {
       }
       org.sodm.model.Subproblems plan = plan(spec, data, classes, conf.getInt(TrainKeys.CV_FOLDS, 0));
       if (plan != null) TrainKeys.setPlan(conf, plan, classes);
-      spec = ClassWeights.apply(conf, spec, classes, plan, data.stats().getRows());
+      spec = ClassWeights.apply(conf, spec, classes);
       if (plan != null && !plan.full()) { // sodm cv: every row's fold, stratified, before the stratify job reads it
         Path folds = new Path(runner.work(), "cv-folds.bin");
         CvFolds.write(conf, new Path(data.dir(), IngestJob.DATA), classes, plan.folds(), spec.seed(), folds);

@@ -24,7 +24,8 @@ import org.sodm.testing.LocalConf;
 /**
  * --class-weights (LIBSVM's -wi): two classes as --weight-positive / --weight-negative; more classes one-vs-one, each class
  * pair's task the binary problem of its two classes with their weights (checked against that binary problem trained on its
- * own, and against svm-train -wi where installed); the methods without per-task weights refused by name.
+ * own, and against svm-train -wi where installed); one-vs-rest (kernel and linear), each class against the rest with the
+ * class's weight and 1 for the rest (LIBLINEAR's rule); the methods without per-task weights refused by name.
  */
 class ClassWeightsTest {
   @TempDir Path tmp;
@@ -82,8 +83,7 @@ class ClassWeightsTest {
     Configuration signs = new Configuration(c);
     signs.set(SodmConf.WEIGHT_POSITIVE, "4");
     c.set(Param.CLASS_WEIGHTS.key(), "1:4");
-    org.sodm.jobs.spec.TrainSpec mapped = ClassWeights.apply(new Configuration(c), org.sodm.jobs.spec.TrainSpec.from(c), List.of("0", "1"),
-        null, 49_990);
+    org.sodm.jobs.spec.TrainSpec mapped = ClassWeights.apply(new Configuration(c), org.sodm.jobs.spec.TrainSpec.from(c), List.of("0", "1"));
     assertEquals(org.sodm.jobs.spec.TrainSpec.from(signs).loss(), mapped.loss());
     assertEquals(org.sodm.jobs.spec.TrainSpec.from(signs).tree().shape(49_990), mapped.tree().shape(49_990));
     assertEquals(org.sodm.jobs.spec.TrainSpec.from(signs).tree().smallBlocksC(49_990), mapped.tree().smallBlocksC(49_990), 0.0);
@@ -135,20 +135,64 @@ class ClassWeightsTest {
     assertTrue(differ <= 1, differ + " of " + test.size() + " test rows predicted otherwise than svm-train -w2 5 -w3 0.5");
   }
 
-  /** More than two classes: ovr, exact mode, a label the data lacks, and both kinds of weights are refused by name. */
+  /**
+   * One against the rest, LIBLINEAR's rule: task c is the binary problem of class c (weight w_c) against every other row
+   * (weight 1), trained by itself on the same rows relabelled (the same row ids, so the same blocks): its decision values
+   * on the test rows equal the task's. The kernel tree, BQO (hinge: tasks solved in one resident run, and one after
+   * another) and DSVRG (ODM).
+   */
+  @Test
+  void oneAgainstTheRestWeighsTheClassAndNotTheRest() throws Exception {
+    Path data = MulticlassTrainTest.resource("blobs4.libsvm");
+    var test = LibsvmReader.read(MulticlassTrainTest.resource("blobs4.t.libsvm"));
+    List<String> lines = Files.readAllLines(data);
+    double[] w = {1, 5, 0.5, 1};
+    String[][] runs = {
+      {"kernel", Param.MULTICLASS.key(), "ovr"},
+      {"bqo", SodmConf.KERNEL, "linear"},
+      {"bqo-apart", SodmConf.KERNEL, "linear", org.sodm.jobs.linear.LinearTrainer.TASKS_TOGETHER, "false"},
+      {"dsvrg", SodmConf.KERNEL, "linear", SodmConf.LOSS, "odm"},
+    };
+    for (String[] run : runs) {
+      String[] kv = java.util.Arrays.copyOfRange(run, 1, run.length);
+      List<String> weighted = new ArrayList<>(List.of(kv));
+      weighted.addAll(List.of(Param.CLASS_WEIGHTS.key(), "2:5,3:0.5"));
+      MulticlassModel m = (MulticlassModel) train(run[0], data, weighted.toArray(String[]::new));
+      MulticlassModel plain = (MulticlassModel) train(run[0] + "-plain", data, kv);
+      assertEquals(4, m.decisionValues(m.prepare(test.x()[0])).length, run[0] + ": one task per class");
+      boolean changed = false;
+      for (int c = 0; c < 4; c++) {
+        String label = m.classes().get(c);
+        List<String> rows = new ArrayList<>();
+        for (String l : lines) rows.add((l.startsWith(label + " ") ? "1" : "0") + l.substring(l.indexOf(' ')));
+        Path one = tmp.resolve(run[0] + "-rest-" + label + ".libsvm");
+        Files.write(one, rows);
+        List<String> binaryKv = new ArrayList<>(List.of(kv));
+        binaryKv.addAll(List.of(SodmConf.WEIGHT_POSITIVE, Double.toString(w[c]), Param.MULTICLASS.key(), "ovo"));
+        Model binary = train(run[0] + "-binary-" + label, one, binaryKv.toArray(String[]::new));
+        for (int r = 0; r < test.size(); r++) {
+          double f = m.decisionValues(m.prepare(test.x()[r]))[c];
+          double g = binary.decision(test.x()[r]);
+          assertEquals(g, f, 1e-9 * Math.max(1, Math.abs(g)), run[0] + ": class " + label + " against the rest, test row " + (r + 1));
+          changed |= Math.abs(f - plain.decisionValues(plain.prepare(test.x()[r]))[c]) > 1e-6;
+        }
+      }
+      assertTrue(changed, run[0] + ": the weights change the tasks' decision values");
+    }
+  }
+
+  /** More than two classes: a label the data lacks, both kinds of weights, and nu are refused by name. */
   @Test
   void whatCannotWeighTasksIsRefused() {
     Path data = MulticlassTrainTest.resource("blobs4.libsvm");
     String[][] cases = {
-      {"ovr", "--multiclass ovr", Param.MULTICLASS.key(), "ovr"},
-      {"exact", "--exact that ends with PBM", Param.EXACT.key(), "true"},
       {"label", "class '7' is not a label of the training data (its labels: 1, 2, 3, 4)", Param.CLASS_WEIGHTS.key(), "7:2"},
       {"both", "per-class weights: --class-weights LABEL:W", SodmConf.WEIGHT_NEGATIVE, "2"},
       {"nu", "--loss nu takes no class weights", SodmConf.LOSS, "nu"},
     };
     for (String[] c : cases) {
       BadParameterException e = assertThrows(BadParameterException.class, () -> train(c[0], data, Param.CLASS_WEIGHTS.key(), "2:5",
-          c[2], c[3], Param.EXACT_BELOW_ROWS.key(), "100"), c[0]); // 450 rows: exact mode's PBM
+          c[2], c[3]), c[0]);
       assertTrue(e.getMessage().contains("--class-weights") && e.getMessage().contains(c[1]), e.getMessage());
       assertFalse(Files.exists(tmp.resolve(c[0]).resolve("model.avro")));
       if (c[0].equals("nu")) assertFalse(Files.exists(tmp.resolve(c[0])), "refused before the ingest: nothing written");
