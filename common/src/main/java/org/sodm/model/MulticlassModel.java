@@ -417,10 +417,13 @@ public final class MulticlassModel implements Model {
     return out;
   }
 
-  /** The index of the largest probability (ties: the smaller index). */
-  public static int argmax(double[] p) {
-    int best = 0;
-    for (int c = 1; c < p.length; c++) if (p[c] > p[best]) best = c;
+  /**
+   * The class of the largest probability; a tie to the class first in LIBSVM's label order (first appearance in the
+   * training data), as svm-predict -b 1 breaks it (and as {@link #predictIndex} breaks a tie of votes).
+   */
+  public int mostProbable(double[] p) {
+    int best = order[0];
+    for (int c = 1; c < p.length; c++) if (p[order[c]] > p[best]) best = order[c];
     return best;
   }
 
@@ -437,7 +440,7 @@ public final class MulticlassModel implements Model {
     double[] f = decisionValues(prepare(raw, unseen));
     if (platt != null) {
       double[] p = probabilities(f);
-      int c = argmax(p);
+      int c = mostProbable(p);
       return new Scored(c, p[c], p);
     }
     int c = predictIndex(f);
@@ -456,7 +459,7 @@ public final class MulticlassModel implements Model {
     double[] f = decisionValues(x);
     if (platt != null) {
       double[] p = probabilities(f);
-      return p[argmax(p)];
+      return p[mostProbable(p)];
     }
     int c = predictIndex(f);
     return plan.scheme() == Subproblems.Scheme.OVR ? f[c] : votes(f)[c];

@@ -106,6 +106,29 @@ class LibsvmImportTest {
     }
   }
 
+  /**
+   * Probabilities that tie (every sigmoid 0.5: probA = probB = 0): the class first in the file's label order, as svm-predict
+   * -b 1 breaks the tie (checked with svm-predict 3.x: "2" for labels 2 1, "3" for labels 3 1 2, on every row), not the class
+   * of the smallest index.
+   */
+  @Test
+  void tiedProbabilitiesGoToTheFirstLabelAsSvmPredictBreaksThem() throws Exception {
+    String two = "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0.25\nlabel 2 1\nprobA 0\nprobB 0\n"
+        + "nr_sv 1 1\nSV\n1.5 1:0.2 2:0.4\n-1.5 1:0.9\n";
+    String three = "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 3\ntotal_sv 3\nrho 0.25 0.1 -0.3\nlabel 3 1 2\nprobA 0 0 0\n"
+        + "probB 0 0 0\nnr_sv 1 1 1\nSV\n1.5 0.5 1:0.2 2:0.4\n-1.5 0.7 1:0.9\n-0.5 -1.2 2:0.3\n";
+    String[][] cases = {{two, "2"}, {three, "3"}};
+    for (String[] c : cases) {
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, LibsvmImport.read(new BufferedReader(new StringReader(c[0])), "t", PROV));
+      for (SparseVector x : new SparseVector[] {SparseVector.ofDense(0.3, 0.1), SparseVector.ofDense(0.9), SparseVector.ofDense(0, 0.5)}) {
+        MulticlassModel.Scored sc = m.score(x);
+        for (double p : sc.probabilities()) assertEquals(1.0 / m.classes().size(), p, 1e-12, "a tie");
+        assertEquals(c[1], m.classes().get(sc.index()), "the first label of the file's label line");
+        assertEquals(c[1], m.predict(x));
+      }
+    }
+  }
+
   /** A model that scales: export-libsvm's model and range file read back score raw rows as the model does. */
   @Test
   void aRangeFileScalesAsTheModelsScaler() throws Exception {
