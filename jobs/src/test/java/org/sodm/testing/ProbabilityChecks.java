@@ -1,6 +1,5 @@
 package org.sodm.testing;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.sodm.data.LibsvmReader;
@@ -16,7 +15,7 @@ public final class ProbabilityChecks {
     int correct = 0;
     for (int i = 0; i < d.size(); i++) {
       MulticlassModel.Scored s = m.score(d.x()[i]);
-      assertEquals(MulticlassModel.argmax(s.probabilities()), s.index(), "row " + i);
+      for (double p : s.probabilities()) assertTrue(s.probabilities()[s.index()] >= p, "row " + i + ": the predicted class is the most probable");
       if (m.classes().get(s.index()).equals(d.labels()[i])) correct++;
     }
     assertTrue(correct >= minAccuracy * d.size(), "accuracy " + correct + " of " + d.size());
