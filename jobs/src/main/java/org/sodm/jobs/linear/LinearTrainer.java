@@ -56,7 +56,7 @@ public abstract class LinearTrainer implements Trainer {
 
   /**
    * A task's configuration: its positive class and its negative class ("" for the rest, ovr) and, with per-class weights,
-   * the task's +1 / -1 weights ({@link org.sodm.jobs.phase.MulticlassKeys#taskLoss}) as the loss's, so that the task's
+   * the task's +1 / -1 weights ({@link org.sodm.jobs.phase.MulticlassKeys#taskSpec}) as the loss's, so that the task's
    * solve is that of a binary run with those weights.
    */
   static Configuration taskConf(Configuration conf, org.sodm.model.Subproblems plan, List<String> classes, int t) {
@@ -66,11 +66,7 @@ public abstract class LinearTrainer implements Trainer {
     c.set(LinearKeys.TASK_NEGATIVE, neg < 0 ? "" : classes.get(neg));
     String weights = conf.get(org.sodm.jobs.phase.MulticlassKeys.CLASS_WEIGHTS);
     if (weights != null && !weights.isEmpty()) {
-      TrainSpec spec = TrainSpec.of(conf);
-      org.sodm.solver.Loss.Weights w = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), t).weights();
-      spec.with(org.sodm.jobs.spec.Param.WEIGHT_POSITIVE, Double.toString(w.positive()))
-          .with(org.sodm.jobs.spec.Param.WEIGHT_NEGATIVE, Double.toString(w.negative())).with(org.sodm.jobs.spec.Param.CLASS_WEIGHTS, "")
-          .writeTo(c);
+      org.sodm.jobs.phase.MulticlassKeys.taskSpec(conf, TrainSpec.of(conf), t).writeTo(c);
       c.unset(org.sodm.jobs.phase.MulticlassKeys.CLASS_WEIGHTS);
     }
     return c;

@@ -3,6 +3,8 @@ package org.sodm.jobs.phase;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.model.Subproblems;
 
 /**
@@ -55,6 +57,18 @@ public final class MulticlassKeys {
       throw new IllegalStateException(String.format(java.util.Locale.ROOT, "class weights %s for task %d of %s", weights, t, plan));
     }
     return loss.withWeights(Double.parseDouble(p[pos]), neg < 0 ? 1.0 : Double.parseDouble(p[neg]));
+  }
+
+  /**
+   * Task {@code t}'s spec: {@code spec} itself without per-class weights, else {@code spec} with the task's +1 / -1 weights
+   * ({@link #taskLoss}) as --weight-positive / --weight-negative, for a task solved as the binary problem it is.
+   */
+  public static TrainSpec taskSpec(Configuration conf, TrainSpec spec, int t) {
+    String weights = conf.get(CLASS_WEIGHTS);
+    if (weights == null || weights.isEmpty()) return spec;
+    org.sodm.solver.Loss.Weights w = taskLoss(conf, spec.loss(), t).weights();
+    return spec.with(Param.WEIGHT_POSITIVE, Double.toString(w.positive())).with(Param.WEIGHT_NEGATIVE, Double.toString(w.negative()))
+        .with(Param.CLASS_WEIGHTS, "");
   }
 
   /** The classes of {@link #setPlan}. */

@@ -136,7 +136,8 @@ public final class PredictJob {
       Job job;
       IngestJob.Parse parse = null;
       boolean ingestDir = inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS));
-      int[] filePlace = ingestDir ? null : IngestJob.givenOrder(conf, inputs); // --text: the lines in the order given
+      // --text: the lines in the order the inputs were given
+      int[] filePlace = ingestDir || !conf.getBoolean(SodmConf.PREDICT_TEXT, false) ? null : IngestJob.givenOrder(conf, inputs);
       if (!ingestDir) {
         Configuration ic = new Configuration(conf);
         ic.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails by name below

@@ -289,19 +289,6 @@ final class ExactPhase {
   }
 
   /**
-   * Sub-problem {@code u}'s spec: the run's, with --class-weights its task's +1 / -1 weights
-   * ({@link org.sodm.jobs.phase.MulticlassKeys#taskLoss}) as the loss's, so that its exact mode is the binary problem's.
-   */
-  private TrainSpec taskSpec(int u) {
-    String weights = conf.get(org.sodm.jobs.phase.MulticlassKeys.CLASS_WEIGHTS);
-    if (weights == null || weights.isEmpty()) return spec;
-    org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
-    org.sodm.solver.Loss.Weights w = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), plan.task(u)).weights();
-    return spec.with(Param.WEIGHT_POSITIVE, Double.toString(w.positive())).with(Param.WEIGHT_NEGATIVE, Double.toString(w.negative()))
-        .with(Param.CLASS_WEIGHTS, "");
-  }
-
-  /**
    * Exact mode of a multi-class run (or --probability's folds) where a sub-problem is beyond one warm solve (or
    * {@code --exact-single never}): every sub-problem's exact mode in turn as the binary problem it is (its phases end in
    * -tN: level-0-tN or refine-tN, pbm-init-tN, pbm-tN; each chooses one warm solve or PBM by the same rule), on its own rows
@@ -355,10 +342,11 @@ final class ExactPhase {
     Configuration binary = new Configuration(conf);
     binary.setInt(org.sodm.jobs.phase.MulticlassKeys.CLASSES + ".count", 0); // each sub-problem is a binary problem (y = +-1)
     binary.unset(org.sodm.jobs.phase.MulticlassKeys.CLASS_WEIGHTS); // each sub-problem's spec carries its task's weights
+    org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
     Result[] each = new Result[subs];
     TrainSpec[] specs = new TrainSpec[subs];
     for (int u = 0; u < subs; u++) {
-      specs[u] = taskSpec(u);
+      specs[u] = plan == null ? spec : org.sodm.jobs.phase.MulticlassKeys.taskSpec(conf, spec, plan.task(u)); // --class-weights: its task's
       Configuration sub = specs[u] == spec ? binary : specs[u].writeTo(new Configuration(binary));
       each[u] = new ExactPhase(sub, runner, specs[u], "-t" + u).run(new Path(split.dir(), "sub-" + u),
           Long.parseLong(sizes.getProperty(u + ".rows")), blocksPerSub, Long.parseLong(sizes.getProperty(u + ".sv")), false);
