@@ -46,6 +46,11 @@ public final class CvCommand extends SodmCommand {
     conf.setInt(TrainKeys.CV_FOLDS, folds);
   }
 
+  /** A progress line of a run in a temporary directory: its model's path (removed at the end) replaced by where to keep one. */
+  static String notKept(String line, Path dir) {
+    return line.replace(new Path(dir, "model.avro").toString(), "not kept (-o DIR keeps the run)").replace(dir.toString(), "a temporary directory");
+  }
+
   @Override
   @SuppressWarnings("unchecked")
   protected int execute(Configuration conf) throws Exception {
@@ -55,7 +60,7 @@ public final class CvCommand extends SodmCommand {
     FileSystem fs = out.getFileSystem(conf);
     try {
       TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(inputs, null, out, false),
-          line -> out().println("sodm cv: " + line));
+          line -> out().println("sodm cv: " + (temporary ? notKept(line, out) : line)));
       Map<String, Object> report;
       try (java.io.InputStream in = fs.open(new Path(out, TrainPipeline.REPORT))) {
         report = new com.fasterxml.jackson.databind.ObjectMapper().readValue(in, Map.class);

@@ -186,6 +186,20 @@ class SodmMainTest {
     }
   }
 
+  /**
+   * sodm cv without -o runs in a temporary directory removed at the end: its progress names no path in it (the model line
+   * said "-> file:/tmp/sodm-cv-.../model.avro", a file gone when the command ends) and says how to keep the run.
+   */
+  @Test
+  void cvWithoutOutputNamesNoRemovedPath() throws Exception {
+    String data = org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
+    String[] r = run(local("cv", "-i", data, "--loss", "hinge", "-c", "1", "-g", "0.25", "--scale", "0,1", "--folds", "3"));
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("Cross Validation Accuracy = "), r[1]);
+    assertTrue(r[1].contains("not kept (-o DIR keeps the run)"), r[1]);
+    assertFalse(r[1].contains("sodm-cv-"), r[1]);
+  }
+
   @Test
   void badParameterIsNamed() throws Exception {
     Path data = tmp.resolve("x.libsvm");
