@@ -181,6 +181,63 @@ class ClassWeightsTest {
     }
   }
 
+  /**
+   * --kernel linear with per-class weights reaches LIBLINEAR's weighted one-vs-rest optimum: for each class, the primal
+   * 0.5 ||w||^2 + sum_i C_i max(0, 1 - y_i w.x_i) (C_i = w_c on the class's rows, 1 on the rest, as liblinear-train -wi
+   * weighs them) of sodm's task equals that of liblinear-train -s 3 -e 1e-6's (read from its model file) within 1e-3
+   * relative, and is above the unweighted task's optimum's value under the weights (the weights are applied). Skipped
+   * without liblinear-train.
+   */
+  @Test
+  void linearTasksReachLiblinearsWeightedOptimum() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/liblinear-train")), "liblinear-train is not installed");
+    Path data = MulticlassTrainTest.resource("blobs4.libsvm");
+    MulticlassModel m = (MulticlassModel) train("lin-weighted", data, SodmConf.KERNEL, "linear", SodmConf.C, "1", Param.LINEAR_EPS.key(), "1e-6",
+        Param.CLASS_WEIGHTS.key(), "2:5,3:0.5");
+    MulticlassModel plain = (MulticlassModel) train("lin-plain", data, SodmConf.KERNEL, "linear", SodmConf.C, "1", Param.LINEAR_EPS.key(), "1e-6");
+    Path model = tmp.resolve("ll.model");
+    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "3", "-c", "1", "-e", "1e-6", "-w2", "5", "-w3", "0.5", data.toString(), model.toString());
+    List<String> ll = Files.readAllLines(model);
+    List<String> llLabels = List.of(ll.get(2).substring("label ".length()).trim().split(" "));
+    int wAt = ll.indexOf("w");
+    var d = LibsvmReader.read(data);
+    java.util.Map<String, Double> weight = Map.of("2", 5.0, "3", 0.5);
+    for (int c = 0; c < 4; c++) {
+      String label = m.classes().get(c);
+      double[] theirs = new double[4];
+      for (int f = 0; f < 4; f++) theirs[f] = Double.parseDouble(ll.get(wAt + 1 + f).trim().split(" ")[llLabels.indexOf(label)]);
+      Model ours = m.subModel(c);
+      double[] w = ((org.sodm.model.LinearModel) ours).w();
+      double[] w0 = ((org.sodm.model.LinearModel) plain.subModel(c)).w();
+      double pOurs = 0;
+      double pTheirs = 0;
+      double pPlain = 0;
+      for (int f = 0; f < 4; f++) {
+        pOurs += 0.5 * w[f] * w[f];
+        pTheirs += 0.5 * theirs[f] * theirs[f];
+        pPlain += 0.5 * w0[f] * w0[f];
+      }
+      for (int i = 0; i < d.size(); i++) {
+        boolean pos = d.labels()[i].equals(label);
+        double y = pos ? 1 : -1;
+        double ci = pos ? weight.getOrDefault(label, 1.0) : 1;
+        double[] x = new double[4];
+        for (int k = 0; k < d.x()[i].nnz(); k++) x[d.x()[i].indices()[k] - 1] = d.x()[i].values()[k];
+        double ft = 0;
+        double f0 = 0;
+        for (int f = 0; f < 4; f++) {
+          ft += theirs[f] * x[f];
+          f0 += w0[f] * x[f];
+        }
+        pOurs += ci * Math.max(0, 1 - y * ours.decision(d.x()[i]));
+        pTheirs += ci * Math.max(0, 1 - y * ft);
+        pPlain += ci * Math.max(0, 1 - y * f0);
+      }
+      assertEquals(pTheirs, pOurs, 1e-3 * pTheirs, "class " + label + " against the rest: the weighted primal");
+      if (weight.containsKey(label)) assertTrue(pPlain > pTheirs * (1 + 1e-3), "class " + label + ": the unweighted w is not the weighted optimum");
+    }
+  }
+
   /** More than two classes: a label the data lacks, both kinds of weights, and nu are refused by name. */
   @Test
   void whatCannotWeighTasksIsRefused() {
