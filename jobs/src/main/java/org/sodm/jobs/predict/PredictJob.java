@@ -187,6 +187,7 @@ public final class PredictJob {
       }
       if (parse != null) checkLabels(parse.finish().toAvro(), model, modelFile);
       FileSystem fs = od.temp().getFileSystem(conf);
+      if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, pred, od.temp(), model, filePlace);
       // flatten: predictions at the top of OUT
       for (Path p : AvroFiles.dataFiles(conf, pred)) fs.rename(p, new Path(od.temp(), p.getName()));
       fs.delete(pred, true);
@@ -205,7 +206,6 @@ public final class PredictJob {
         try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
           o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), mm.hasProbabilities() ? mm.classes() : null, mm.classOrder(), filePlace);
         fs.create(new Path(od.temp(), "_SUCCESS")).close();
         od.commit();
         return new Result(od.target(), mev.rows(), null, model.labels(), mev.metrics(), unseen, model.dimension());
@@ -219,7 +219,6 @@ public final class PredictJob {
       try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
         o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, od.temp(), null, null, filePlace);
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
       return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension());

@@ -37,9 +37,9 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   }
 
   @Override
-  protected void setup(Context context) throws IOException {
+  protected void setup(Context context) throws IOException, InterruptedException {
     scorer = new Scorer(context);
-    write = Scorer.output(context);
+    write = scorer.output(context);
   }
 
   @Override
@@ -51,5 +51,6 @@ public class PredictMapper extends Mapper<AvroKey<Instance>, NullWritable, AvroK
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
     scorer.finish(write);
+    write.close();
   }
 }

@@ -3,33 +3,40 @@ package org.sodm.jobs.predict;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
-import org.apache.avro.file.DataFileStream;
-import org.apache.avro.specific.SpecificDatumReader;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.TaskInputOutputContext;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.sodm.avro.Prediction;
 import org.sodm.data.Instances;
-import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.SodmException;
+import org.sodm.model.Model;
+import org.sodm.model.MulticlassModel;
 import org.sodm.model.SvmPredictText;
 
 /**
  * {@code sodm predict --text}: {@value #FILE} beside the Avro predictions, in {@code svm-predict}'s output format
- * ({@link SvmPredictText}), one line per scored row in input order. Each map task's part file holds its split's rows in
- * input order, so the driver merges the parts by row id (the file's place in the order the inputs were given, and the
- * row's place in it) reading each once.
+ * ({@link SvmPredictText}), one line per scored row in input order. Each map task writes its split's lines (its rows in
+ * input order) as a side file of its output ({@link Part}), named by the ids of its first and last rows; the driver
+ * puts them in input order (the file's place in the order the inputs were given, then the row's place in it) and
+ * concatenates them behind the header ({@link #write}), copying bytes without reading a prediction.
  */
 final class PredictionsText {
   private PredictionsText() {}
 
   static final String FILE = "predictions.txt";
+  /** A task's lines: {@value}FIRST-LAST.txt (the ids of its first and last rows, 16 hex digits each). */
+  static final String PART_PREFIX = "_text-";
 
   /**
    * The sort key of row {@code id}: its file's place in the order the inputs were given ({@code filePlace} by ordinal; null:
@@ -42,94 +49,107 @@ final class PredictionsText {
     return ((long) filePlace[ordinal] << Instances.LINE_BITS) | (id & ((1L << Instances.LINE_BITS) - 1));
   }
 
-  /** One part file's reader at its current record. */
-  private static final class Cursor implements AutoCloseable {
-    final Path file;
-    final InputStream in;
-    final DataFileStream<Prediction> records;
-    Prediction current;
+  /**
+   * A map task's output with --text: each prediction to the task's Avro output and its line to the task's text part (in
+   * the task's work directory, so that the committer keeps only a successful attempt's), renamed by its rows' ids when
+   * the task ends ({@link #close}); a task without rows leaves none.
+   */
+  static final class Part implements Scorer.Out {
+    private final Scorer.Out avro;
+    private final Path dir;
+    private final Path temp;
+    private final FileSystem fs;
+    private final Writer w;
+    /** Class indices in LIBSVM's label order (a model with probabilities), else null. */
+    private final int[] order;
+    private final double[] probs;
+    /** Without probabilities: each predicted label's line. */
+    private final java.util.Map<String, String> lines = new java.util.HashMap<>();
+    private long first = -1;
+    private long last = -1;
 
-    Cursor(FileSystem fs, Path file) throws IOException {
-      this.file = file;
-      this.in = fs.open(file);
-      this.records = new DataFileStream<>(in, new SpecificDatumReader<>(Prediction.class));
+    Part(TaskInputOutputContext<?, ?, ?, ?> context, Model model, Scorer.Out avro) throws IOException, InterruptedException {
+      this.avro = avro;
+      this.dir = FileOutputFormat.getWorkOutputPath(context);
+      this.temp = new Path(dir, PART_PREFIX + context.getTaskAttemptID().getTaskID() + ".tmp");
+      this.fs = dir.getFileSystem(context.getConfiguration());
+      this.w = new BufferedWriter(new OutputStreamWriter(fs.create(temp, true), StandardCharsets.UTF_8), 1 << 16);
+      boolean probabilities = model instanceof MulticlassModel mm && mm.hasProbabilities();
+      this.order = probabilities ? ((MulticlassModel) model).classOrder() : null;
+      this.probs = probabilities ? new double[order.length] : null;
     }
 
-    boolean advance() throws IOException {
-      current = records.hasNext() ? records.next(current) : null;
-      return current != null;
+    @Override
+    public void write(Prediction p) throws IOException, InterruptedException {
+      avro.write(p);
+      if (first < 0) first = p.getId();
+      last = p.getId();
+      if (probs != null) {
+        List<Double> v = p.getProbabilities();
+        for (int k = 0; k < probs.length; k++) probs[k] = v.get(order[k]);
+      }
+      if (probs == null) { // a line per class, formatted once
+        w.write(lines.computeIfAbsent(p.getPredicted().toString(), l -> SvmPredictText.line(l, null) + "\n"));
+      } else {
+        w.write(SvmPredictText.line(p.getPredicted().toString(), probs));
+        w.write('\n');
+      }
     }
 
     @Override
     public void close() throws IOException {
-      records.close();
-      in.close();
+      w.close();
+      if (first < 0) {
+        fs.delete(temp, false);
+      } else if (!fs.rename(temp, new Path(dir, String.format(Locale.ROOT, "%s%016x-%016x.txt", PART_PREFIX, first, last)))) {
+        throw new IOException("could not rename " + temp + " by its rows' ids " + first + "-" + last);
+      }
     }
   }
 
+  /** A task's text part and the ids of its first and last rows. */
+  private record Piece(Path path, long first, long last) {}
+
   /**
-   * Writes {@code dir}/{@value #FILE} from the Avro part files in {@code dir}; with {@code classes} (a model with
-   * probabilities, its classes in class-index order) the {@code labels} line first and each row's probabilities, both in
-   * {@code order} (class indices: LIBSVM's label order, {@link org.sodm.model.MulticlassModel#classOrder}, so that the
-   * columns are svm-predict -b 1's), the rows in the order the inputs were given ({@code filePlace}: each file's place by
-   * ordinal, {@link org.sodm.jobs.ingest.IngestJob#givenOrder}; null for an ingest directory, whose ids are in its order).
-   * Returns the rows written. Fails naming the file when a part's rows are not in increasing order (they would not be in
-   * input order).
+   * Writes {@code dir}/{@value #FILE}: with {@code model} a model with probabilities, the {@code labels} line in LIBSVM's
+   * label order ({@link MulticlassModel#classOrder}), then the map tasks' text parts of {@code parts} in the order the
+   * inputs were given ({@code filePlace}: each file's place by ordinal, {@link org.sodm.jobs.ingest.IngestJob#givenOrder};
+   * null for an ingest directory, whose ids are in its order); the parts are deleted. Fails naming both parts when two
+   * overlap (their rows would not be in input order). Returns the number of parts.
    */
-  static long write(Configuration conf, Path dir, List<String> classes, int[] order, int[] filePlace) throws IOException {
-    FileSystem fs = dir.getFileSystem(conf);
-    List<Cursor> open = new ArrayList<>();
-    PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(key(a.current.getId(), filePlace), key(b.current.getId(), filePlace)));
-    Path file = new Path(dir, FILE);
-    long rows = 0;
-    try {
-      for (Path p : AvroFiles.dataFiles(conf, dir)) {
-        if (!p.getName().endsWith(".avro")) continue;
-        Cursor c = new Cursor(fs, p);
-        open.add(c);
-        if (c.advance()) queue.add(c);
+  static int write(Configuration conf, Path parts, Path dir, Model model, int[] filePlace) throws IOException {
+    FileSystem fs = parts.getFileSystem(conf);
+    List<Piece> pieces = new ArrayList<>();
+    for (FileStatus s : fs.listStatus(parts, p -> p.getName().startsWith(PART_PREFIX))) {
+      String n = s.getPath().getName();
+      String[] ids = n.substring(PART_PREFIX.length(), n.length() - ".txt".length()).split("-");
+      if (!n.endsWith(".txt") || ids.length != 2) throw new SodmException(s.getPath() + ": not a text part of a finished task");
+      pieces.add(new Piece(s.getPath(), Long.parseUnsignedLong(ids[0], 16), Long.parseUnsignedLong(ids[1], 16)));
+    }
+    pieces.sort(Comparator.comparingLong(p -> key(p.first(), filePlace)));
+    for (int i = 1; i < pieces.size(); i++) {
+      if (key(pieces.get(i).first(), filePlace) <= key(pieces.get(i - 1).last(), filePlace)) {
+        throw new SodmException(pieces.get(i - 1).path() + " and " + pieces.get(i).path() + " overlap: the predictions are not in input order");
       }
-      try (Writer w = new BufferedWriter(new OutputStreamWriter(fs.create(file, false), StandardCharsets.UTF_8), 1 << 16)) {
-        if (classes != null) {
-          List<String> ordered = new ArrayList<>();
-          for (int c : order) ordered.add(classes.get(c));
-          w.write(SvmPredictText.header(ordered) + "\n");
-        }
-        long last = Long.MIN_VALUE;
-        double[] probs = classes == null ? null : new double[classes.size()];
-        while (!queue.isEmpty()) {
-          Cursor c = queue.poll();
-          Prediction r = c.current;
-          if (key(r.getId(), filePlace) <= last) {
-            throw new SodmException(c.file + ": row id " + r.getId() + " after a row before it in input order: the predictions are not in input order");
-          }
-          last = key(r.getId(), filePlace);
-          if (probs != null) {
-            List<Double> p = r.getProbabilities();
-            if (p == null || p.size() != probs.length) {
-              throw new SodmException(c.file + ": row id " + r.getId() + " has " + (p == null ? "no" : p.size()) + " probabilities for "
-                  + probs.length + " classes");
-            }
-            for (int k = 0; k < probs.length; k++) probs[k] = p.get(order[k]);
-          }
-          w.write(SvmPredictText.line(r.getPredicted().toString(), probs));
-          w.write('\n');
-          rows++;
-          long previous = r.getId();
-          if (c.advance()) {
-            if (key(c.current.getId(), filePlace) <= key(previous, filePlace)) {
-              throw new SodmException(c.file + ": row id " + c.current.getId() + " after id " + previous + " in the same file");
-            }
-            queue.add(c);
-          }
+    }
+    Path file = new Path(dir, FILE);
+    try (OutputStream out = fs.create(file, false)) {
+      if (model instanceof MulticlassModel mm && mm.hasProbabilities()) {
+        List<String> ordered = new ArrayList<>();
+        for (int c : mm.classOrder()) ordered.add(mm.classes().get(c));
+        out.write((SvmPredictText.header(ordered) + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+      byte[] buf = new byte[1 << 16];
+      for (Piece p : pieces) {
+        try (InputStream in = fs.open(p.path())) {
+          for (int r; (r = in.read(buf)) > 0; ) out.write(buf, 0, r);
         }
       }
     } catch (IOException | RuntimeException e) {
       fs.delete(file, false);
       throw e;
-    } finally {
-      for (Cursor c : open) c.close();
     }
-    return rows;
+    for (Piece p : pieces) fs.delete(p.path(), false);
+    return pieces.size();
   }
 }

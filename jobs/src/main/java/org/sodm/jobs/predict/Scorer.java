@@ -21,15 +21,24 @@ final class Scorer {
   /** Where a prediction goes (the task's output). */
   interface Out {
     void write(Prediction p) throws IOException, InterruptedException;
+
+    /** Ends the output when the task has scored its last row (after {@link Scorer#finish}). */
+    default void close() throws IOException {}
   }
 
-  /** The task's output: each prediction as an Avro key. */
-  static Out output(TaskInputOutputContext<?, ?, org.apache.avro.mapred.AvroKey<Prediction>, org.apache.hadoop.io.NullWritable> context) {
+  /**
+   * The task's output: each prediction as an Avro key; with --text ({@link org.sodm.jobs.support.SodmConf#PREDICT_TEXT})
+   * also its svm-predict line ({@link PredictionsText.Part}).
+   */
+  Out output(TaskInputOutputContext<?, ?, org.apache.avro.mapred.AvroKey<Prediction>, org.apache.hadoop.io.NullWritable> context)
+      throws IOException, InterruptedException {
     org.apache.avro.mapred.AvroKey<Prediction> key = new org.apache.avro.mapred.AvroKey<>();
-    return p -> {
+    Out avro = p -> {
       key.datum(p);
       context.write(key, org.apache.hadoop.io.NullWritable.get());
     };
+    return context.getConfiguration().getBoolean(org.sodm.jobs.support.SodmConf.PREDICT_TEXT, false)
+        ? new PredictionsText.Part(context, model, avro) : avro;
   }
 
   static final int BATCH = 1024;

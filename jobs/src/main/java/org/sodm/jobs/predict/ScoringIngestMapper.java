@@ -25,7 +25,12 @@ public class ScoringIngestMapper extends IngestMapper<AvroKey<Prediction>, NullW
   @Override
   protected void setup(Context context) throws IOException {
     scorer = new Scorer(context);
-    write = Scorer.output(context);
+    try {
+      write = scorer.output(context);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted opening the task's output");
+    }
     super.setup(context);
   }
 
@@ -33,6 +38,7 @@ public class ScoringIngestMapper extends IngestMapper<AvroKey<Prediction>, NullW
   protected void cleanup(Context context) throws IOException, InterruptedException {
     try {
       scorer.finish(write);
+      write.close();
     } catch (RuntimeException e) {
       throw new IOException("scoring the last rows of the split: " + e, e);
     }

@@ -209,6 +209,10 @@ class PredictTest {
     try (var f = Files.list(tmp.resolve("t"))) {
       assertTrue(f.filter(p -> p.getFileName().toString().startsWith("part-m-")).count() >= 3, "scored by several map tasks");
     }
+    try (var f = Files.list(tmp.resolve("t"))) {
+      assertEquals(List.of(), f.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(PredictionsText.PART_PREFIX)).toList(),
+          "the map tasks' text parts are merged and removed");
+    }
     List<String> text = Files.readAllLines(tmp.resolve("t").resolve(PredictionsText.FILE));
     var d = org.sodm.data.LibsvmReader.read(data);
     assertEquals(100 + d.size(), text.size());
