@@ -144,7 +144,7 @@ class YarnClusterTest {
         localOut.toString())));
     double localSeconds = (System.nanoTime() - t0) / 1e9;
     assertEquals(0, ToolRunner.run(new Configuration(local), new PredictCommand(), new String[] {"-m", localOut.toString(), "-i",
-        LocalConf.sampleData("svmguide1.t").toString(), "-o", tmp.resolve("local-pred").toString()}));
+        LocalConf.sampleData("svmguide1.t").toString(), "-o", tmp.resolve("local-pred").toString(), "--text"}));
 
     // the same on HDFS + YARN
     FileSystem fs = dfs.getFileSystem();
@@ -162,7 +162,7 @@ class YarnClusterTest {
     double yarnSeconds = (System.nanoTime() - t1) / 1e9;
     assertTrue(fs.exists(new org.apache.hadoop.fs.Path(markers, "level-1-block-1")), "the injected failure happened");
     assertEquals(0, ToolRunner.run(new Configuration(clusterConf), new PredictCommand(), new String[] {"-m", hdfs + "/user/sodm/model",
-        "-i", hdfs + "/user/sodm/data/svmguide1.t", "-o", hdfs + "/user/sodm/pred"}));
+        "-i", hdfs + "/user/sodm/data/svmguide1.t", "-o", hdfs + "/user/sodm/pred", "--text"}));
     System.out.printf("YarnClusterTest: train local %.1f s, on YARN %.1f s (one reduce attempt failed and was retried)%n",
         localSeconds, yarnSeconds);
 
@@ -175,5 +175,17 @@ class YarnClusterTest {
     List<String> pYarn = predictions(clusterConf, new org.apache.hadoop.fs.Path(hdfs + "/user/sodm/pred"));
     assertEquals(4000, pYarn.size());
     assertEquals(pLocal, pYarn, "same predictions, decision values included");
+    // --text: the map tasks' text parts, committed by YARN's tasks, merged in input order (none left beside the file)
+    List<String> textLocal = java.nio.file.Files.readAllLines(tmp.resolve("local-pred").resolve("predictions.txt"));
+    List<String> textYarn = new ArrayList<>();
+    try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(fs.open(new org.apache.hadoop.fs.Path(hdfs + "/user/sodm/pred/predictions.txt")),
+        java.nio.charset.StandardCharsets.UTF_8))) {
+      for (String l; (l = in.readLine()) != null; ) textYarn.add(l);
+    }
+    assertEquals(4000, textYarn.size());
+    assertEquals(textLocal, textYarn, "predictions.txt on YARN as in local mode");
+    for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(new org.apache.hadoop.fs.Path(hdfs + "/user/sodm/pred"))) {
+      assertFalse(st.getPath().getName().startsWith("_text-"), st.getPath().toString());
+    }
   }
 }
