@@ -81,10 +81,12 @@ public final class IngestJob {
    */
   public static int[] givenOrder(Configuration conf, List<String> inputs) throws IOException {
     List<String> given = new ArrayList<>(givenFiles(conf, inputs));
+    java.util.Map<String, Integer> at = new java.util.HashMap<>();
+    for (int i = 0; i < given.size(); i++) at.put(given.get(i), i);
     List<String> sorted = new ArrayList<>(given);
     java.util.Collections.sort(sorted);
     int[] place = new int[sorted.size()];
-    for (int i = 0; i < place.length; i++) place[i] = given.indexOf(sorted.get(i));
+    for (int i = 0; i < place.length; i++) place[i] = at.get(sorted.get(i)); // a directory of many files: no list search per file
     return place;
   }
 
