@@ -26,7 +26,7 @@ public final class CvCommand extends SodmCommand {
       description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
   List<String> inputs;
 
-  @Option(names = "--folds", paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127).")
+  @Option(names = {"--folds", "-v"}, paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127); -v K as svm-train -v K.")
   int folds;
 
   @Option(names = {"-o", "--output"}, paramLabel = "DIR",

@@ -40,7 +40,7 @@ public final class GridCommand extends SodmCommand {
       description = "log2 gamma values as grid.py: begin,end,step or one value (default 3,-15,-2).")
   String log2g;
 
-  @Option(names = "--folds", paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127).")
+  @Option(names = {"--folds", "-v"}, paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127); -v K as grid.py's -v K.")
   int folds;
 
   @Option(names = "--no-warm-start", description = "Solve every C from zero instead of from the previous C's solution.")

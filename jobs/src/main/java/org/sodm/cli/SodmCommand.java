@@ -172,15 +172,34 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     }
   }
 
+  /**
+   * A command line that cannot be parsed: its error, picocli's suggestions, what svm-train's or svm-predict's options
+   * among the unknown ones are called here, and where the options are listed - a few lines, not the whole help (the
+   * error was the first of some 380 lines, scrolled away). Returns the exit code of invalid input (2).
+   */
+  private int usageError(CommandLine cl, String message, CommandLine.ParameterException ex) {
+    PrintWriter err = cl.getErr();
+    String name = "sodm " + cl.getCommandName();
+    failure = name + ": " + message;
+    err.println(message);
+    if (ex != null) {
+      CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+      if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+        for (String h : LibsvmOptions.hints(cl.getCommandName(), u.getUnmatched())) err.println(h);
+      }
+    }
+    err.println("Run '" + name + " --help' for its options.");
+    err.flush();
+    return cl.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
   @Override
   public final int run(String[] args) {
     CommandLine cl = commandLine();
     parsedLine = cl;
-    CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
-    cl.setParameterExceptionHandler((ex, a) -> {
-      failure = "sodm " + ex.getCommandLine().getCommandName() + ": " + ex.getMessage();
-      return usage.handleParseException(ex, a);
-    });
+    cl.setParameterExceptionHandler((ex, a) -> usageError(ex.getCommandLine(), ex.getMessage(), ex));
+    String shrinking = LibsvmOptions.shrinkingSwitch(cl.getCommandName(), args);
+    if (shrinking != null) return usageError(cl, shrinking, null);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
       CommandLine.ParseResult pr = parsed;

@@ -63,6 +63,7 @@ public final class TrainCommand extends SodmCommand {
 
   @Override
   protected int execute(Configuration conf) throws Exception {
+    checkValidationExists(conf);
     TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(inputs, validation, new Path(output), resume, phase),
         line -> out().println("sodm train: " + line));
     if (r.modelPath() == null) {
@@ -71,5 +72,20 @@ public final class TrainCommand extends SodmCommand {
       out().printf("sodm train: done in %.1f s: %s%n", r.seconds(), r.modelPath());
     }
     return 0;
+  }
+
+  /**
+   * Fails before any work when a validation input does not exist (it was found missing only after the training data's
+   * ingest), saying when the path is one of svm-train's -t kernel types (-t is --validation here).
+   */
+  private void checkValidationExists(Configuration conf) throws java.io.IOException {
+    if (validation == null) return;
+    for (String v : validation) {
+      Path p = new Path(v);
+      org.apache.hadoop.fs.FileStatus[] m = p.getFileSystem(conf).globStatus(p);
+      if (m == null || m.length == 0) {
+        throw new org.sodm.jobs.support.SodmException("validation input " + v + " does not exist" + LibsvmOptions.validationHint(v));
+      }
+    }
   }
 }

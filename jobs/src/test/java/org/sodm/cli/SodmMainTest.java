@@ -133,7 +133,55 @@ class SodmMainTest {
   void unknownOptionIsAUsageError() throws Exception {
     String[] r = run("ingest", "-i", "x", "-o", "y", "--bogus");
     assertEquals("2", r[0]);
-    assertTrue(r[2].contains("--bogus"), r[2]);
+    assertTrue(r[2].startsWith("Unknown option: '--bogus'"), r[2]);
+    // the error, then where the options are: not the whole help after it (the error was the first of ~380 lines)
+    assertEquals(List.of("Unknown option: '--bogus'", "Run 'sodm ingest --help' for its options."), List.of(r[2].split("\\R")));
+    assertEquals("", r[1]);
+  }
+
+  /**
+   * A LIBSVM user's svm-train and svm-predict options: each unknown one is named with what it is called here, in a usage
+   * error of a few lines; svm-train's -h 0 is refused (not taken as help: exit 0, nothing trained); -t 2, a kernel type
+   * there and the validation data here, fails before any work naming the kernel option.
+   */
+  @Test
+  void libsvmOptionsAreNamedInAShortUsageError() throws Exception {
+    String data = org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
+    Path out = tmp.resolve("m");
+    String[] r = run("train", "-i", data, "-o", out.toString(), "-s", "0", "-b", "1", "-m", "500", "-w1", "5", "-d", "2", "-q");
+    assertEquals("2", r[0]);
+    assertEquals("", r[1]);
+    String e = r[2];
+    assertTrue(e.startsWith("Unknown options: '-s', '0', '-b', '1', '-m', '500', '-w1', '5', '-d', '2', '-q'"), e);
+    for (String hint : List.of("svm-train's -s 0 (C-SVC) is --loss hinge", "svm-train's -b 1 is --probability",
+        "svm-train's -m 500 is --cache-mb 500", "svm-train's -w1 5 (a class weight) is --class-weights 1:5",
+        "svm-train's -d 2 is --degree 2", "svm-train's -q: sodm has no quiet mode", "Run 'sodm train --help' for its options.")) {
+      assertTrue(e.contains(hint), hint + " in:\n" + e);
+    }
+    assertTrue(e.split("\\R").length <= 10, e);
+    assertFalse(Files.exists(out));
+
+    String[] v = run("train", "-i", data, "-o", out.toString(), "-v", "5");
+    assertTrue(v[2].contains("svm-train's -v 5 (cross-validation) is sodm cv --folds 5"), v[2]);
+    String[] s = run("train", "-i", data, "-o", out.toString(), "-s", "3");
+    assertTrue(s[2].contains("no one-class SVM, no regression"), s[2]);
+
+    String[] h = run("train", "-i", data, "-o", out.toString(), "-h", "0");
+    assertEquals("2", h[0]);
+    assertEquals("", h[1], "no help printed for svm-train's shrinking switch");
+    assertTrue(h[2].startsWith("svm-train's -h 0: -h is help here; shrinking is on by default and --no-shrinking turns it off"), h[2]);
+    assertEquals("0", run("train", "-h")[0], "-h alone is still help");
+
+    String[] t = run(local("train", "-i", data, "-o", out.toString(), "-t", "2"));
+    assertEquals("1", t[0]);
+    assertTrue(t[2].contains("validation input 2 does not exist (-t is --validation here: svm-train's -t 2 is --kernel rbf"), t[2]);
+    assertFalse(t[1].contains("ingest"), "failed before the training data's ingest: " + t[1]);
+    assertFalse(Files.exists(out));
+
+    String[] p = run("predict", "-m", out.toString(), "-i", data, "-o", tmp.resolve("p").toString(), "-b", "1");
+    assertEquals("2", p[0]);
+    assertTrue(p[2].contains("svm-predict's -b 1: a model trained with --probability gives the probabilities"), p[2]);
+    assertEquals(List.of(), LibsvmOptions.hints("ingest", List.of("-b", "1")), "ingest takes no LIBSVM option");
   }
 
   @Test
@@ -193,9 +241,10 @@ class SodmMainTest {
   @Test
   void cvWithoutOutputNamesNoRemovedPath() throws Exception {
     String data = org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
-    String[] r = run(local("cv", "-i", data, "--loss", "hinge", "-c", "1", "-g", "0.25", "--scale", "0,1", "--folds", "3"));
+    String[] r = run(local("cv", "-i", data, "--loss", "hinge", "-c", "1", "-g", "0.25", "--scale", "0,1", "-v", "3"));
     assertEquals("0", r[0], r[2]);
     assertTrue(r[1].contains("Cross Validation Accuracy = "), r[1]);
+    assertTrue(r[1].contains("(3 folds;"), "-v 3 as svm-train -v 3: " + r[1]);
     assertTrue(r[1].contains("not kept (-o DIR keeps the run)"), r[1]);
     assertFalse(r[1].contains("sodm-cv-"), r[1]);
   }

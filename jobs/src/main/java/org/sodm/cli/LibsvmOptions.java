@@ -1,0 +1,111 @@
+package org.sodm.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an option of {@code svm-train} or {@code svm-predict} is called here, for a command line that gave one: a LIBSVM
+ * user's {@code -b 1}, {@code -m 500}, {@code -w1 5}, {@code -s 0} or {@code -v 5} fails as an unknown option, and the
+ * error says which sodm option does that (or that sodm has no such thing), instead of leaving them to search the help.
+ * {@code -h 0} (svm-train's shrinking switch) is refused before picocli reads {@code -h} as a request for help, and
+ * {@code -t 2} (svm-train's kernel type, sodm train's validation data) is explained when no such file exists.
+ */
+final class LibsvmOptions {
+  private LibsvmOptions() {}
+
+  /** svm-train's -t values, as sodm's --kernel. */
+  private static final Map<String, String> KERNELS = Map.of("0", "--kernel linear", "1", "--kernel poly", "2",
+      "--kernel rbf (the default)", "3", "--kernel sigmoid", "4", "no precomputed kernel: sodm computes the kernel itself");
+
+  /** The commands that take svm-train's options (grid.py passes them on too) and svm-predict's. */
+  private static boolean trains(String command) {
+    return List.of("train", "cv", "grid").contains(command);
+  }
+
+  /**
+   * One line per LIBSVM option among {@code unmatched} (the tokens the command did not take, in order; an option's value
+   * follows it) that {@code command} spells otherwise.
+   */
+  static List<String> hints(String command, List<String> unmatched) {
+    List<String> out = new ArrayList<>();
+    for (int k = 0; k < unmatched.size(); k++) {
+      String o = unmatched.get(k);
+      String v = k + 1 < unmatched.size() && !unmatched.get(k + 1).startsWith("-") ? unmatched.get(k + 1) : null;
+      String h = trains(command) ? trainHint(command, o, v) : "predict".equals(command) ? predictHint(o, v) : null;
+      if (h != null) out.add(h);
+    }
+    return out;
+  }
+
+  private static String trainHint(String command, String o, String v) {
+    String is = "svm-train's " + o + (v == null ? "" : " " + v);
+    if (o.matches("-w[^=]+")) {
+      return is + " (a class weight) is --class-weights " + o.substring(2) + ":" + (v == null ? "W" : v)
+          + " here (several: --class-weights L1:W1,L2:W2)";
+    }
+    switch (o) {
+      case "-s":
+        if ("0".equals(v)) return is + " (C-SVC) is --loss hinge here (sodm's default loss is odm)";
+        if ("1".equals(v)) return is + " (nu-SVC) is --loss nu --nu NU here";
+        return is + ": sodm trains classifiers (C-SVC: --loss hinge, nu-SVC: --loss nu); no one-class SVM, no regression";
+      case "-t":
+        return is + " is " + (v != null && KERNELS.containsKey(v) ? KERNELS.get(v) : "--kernel linear|poly|rbf|sigmoid") + " here";
+      case "-d":
+        return is + " is --degree " + (v == null ? "D" : v) + " here";
+      case "-r":
+        return is + " is --coef0 " + (v == null ? "R" : v) + " here";
+      case "-n":
+        return is + " is --nu " + (v == null ? "NU" : v) + " here (with --loss nu)";
+      case "-p":
+        return is + " is epsilon-SVR's: sodm has no regression";
+      case "-m":
+        return is + " is --cache-mb " + (v == null ? "MB" : v) + " here";
+      case "-b":
+        return is + (("0".equals(v)) ? " is the default here (no --probability)" : " is --probability here");
+      case "-v":
+        return "train".equals(command) ? is + " (cross-validation) is sodm cv --folds " + (v == null ? "K" : v)
+            + " with the same options" : null;
+      case "-q":
+        return quiet(is);
+      default:
+        return null;
+    }
+  }
+
+  private static String predictHint(String o, String v) {
+    String is = "svm-predict's " + o + (v == null ? "" : " " + v);
+    switch (o) {
+      case "-b":
+        return is + ": a model trained with --probability gives the probabilities by itself (predict --text writes "
+            + "svm-predict -b 1's file)";
+      case "-q":
+        return quiet(is);
+      default:
+        return null;
+    }
+  }
+
+  private static String quiet(String is) {
+    return is + ": sodm has no quiet mode; its progress lines are on standard output, Hadoop's log on standard error";
+  }
+
+  /**
+   * svm-train's {@code -h 0} or {@code -h 1} (shrinking) in the arguments of a command that takes svm-train's options:
+   * the error to print (picocli would take {@code -h} as help, print it and exit 0 without training), or null.
+   */
+  static String shrinkingSwitch(String command, String[] args) {
+    if (!trains(command)) return null;
+    for (int k = 0; k + 1 < args.length; k++) {
+      if (!"-h".equals(args[k]) || !("0".equals(args[k + 1]) || "1".equals(args[k + 1]))) continue;
+      return "svm-train's -h " + args[k + 1] + ": -h is help here; shrinking is on by default"
+          + ("0".equals(args[k + 1]) ? " and --no-shrinking turns it off" : ", so leave -h 1 out");
+    }
+    return null;
+  }
+
+  /** The text added to "validation input X does not exist" when X is svm-train's {@code -t} kernel type, or "". */
+  static String validationHint(String path) {
+    return KERNELS.containsKey(path) ? " (-t is --validation here: svm-train's -t " + path + " is " + KERNELS.get(path) + ")" : "";
+  }
+}
