@@ -104,6 +104,29 @@ final class LibsvmOptions {
     return null;
   }
 
+  /**
+   * For a command line missing its required options that named files without them, as svm-train's and svm-predict's do
+   * (options, then the files): how sodm takes those files, or null. {@code unmatched}: the tokens the command did not take.
+   */
+  static String positionalHint(String command, List<String> unmatched) {
+    if (unmatched.stream().allMatch(t -> t.startsWith("-"))) return null;
+    switch (command) {
+      case "train":
+        return "svm-train's files TRAIN [MODEL] are options here: sodm train -i TRAIN -o DIR (the model is DIR/model.avro)";
+      case "cv":
+        return "svm-train -v's file TRAIN is an option here: sodm cv -i TRAIN";
+      case "grid":
+        return "grid.py's file TRAIN is an option here: sodm grid -i TRAIN -o DIR";
+      default:
+        break;
+    }
+    if ("predict".equals(command)) {
+      return "svm-predict's files TEST MODEL OUTPUT are options here: sodm predict -i TEST -m MODEL_DIR -o DIR --text "
+          + "(DIR/predictions.txt is svm-predict's OUTPUT)";
+    }
+    return null;
+  }
+
   /** The text added to "validation input X does not exist" when X is svm-train's {@code -t} kernel type, or "". */
   static String validationHint(String path) {
     return KERNELS.containsKey(path) ? " (-t is --validation here: svm-train's -t " + path + " is " + KERNELS.get(path) + ")" : "";

@@ -177,7 +177,7 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
    * among the unknown ones are called here, and where the options are listed - a few lines, not the whole help (the
    * error was the first of some 380 lines, scrolled away). Returns the exit code of invalid input (2).
    */
-  private int usageError(CommandLine cl, String message, CommandLine.ParameterException ex) {
+  private int usageError(CommandLine cl, String message, CommandLine.ParameterException ex, String[] args) {
     PrintWriter err = cl.getErr();
     String name = "sodm " + cl.getCommandName();
     failure = name + ": " + message;
@@ -186,6 +186,10 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
       CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
       if (ex instanceof CommandLine.UnmatchedArgumentException u) {
         for (String h : LibsvmOptions.hints(cl.getCommandName(), u.getUnmatched())) err.println(h);
+      }
+      if (ex instanceof CommandLine.MissingParameterException) {
+        String files = LibsvmOptions.positionalHint(cl.getCommandName(), cl.getUnmatchedArguments());
+        if (files != null) err.println(files);
       }
     }
     err.println("Run '" + name + " --help' for its options.");
@@ -197,9 +201,9 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   public final int run(String[] args) {
     CommandLine cl = commandLine();
     parsedLine = cl;
-    cl.setParameterExceptionHandler((ex, a) -> usageError(ex.getCommandLine(), ex.getMessage(), ex));
+    cl.setParameterExceptionHandler((ex, a) -> usageError(ex.getCommandLine(), ex.getMessage(), ex, a));
     String shrinking = LibsvmOptions.shrinkingSwitch(cl.getCommandName(), args);
-    if (shrinking != null) return usageError(cl, shrinking, null);
+    if (shrinking != null) return usageError(cl, shrinking, null, args);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       String name = "sodm " + cmd.getCommandName();
       CommandLine.ParseResult pr = parsed;

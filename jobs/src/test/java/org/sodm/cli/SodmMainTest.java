@@ -182,6 +182,14 @@ class SodmMainTest {
     assertEquals("2", p[0]);
     assertTrue(p[2].contains("svm-predict's -b 1: a model trained with --probability gives the probabilities"), p[2]);
     assertEquals(List.of(), LibsvmOptions.hints("ingest", List.of("-b", "1")), "ingest takes no LIBSVM option");
+
+    // svm-train's and svm-predict's files after the options
+    String[] f = run("train", "-c", "1", data, "m");
+    assertEquals(List.of("Missing required options: '--input=PATH', '--output=DIR'",
+        "svm-train's files TRAIN [MODEL] are options here: sodm train -i TRAIN -o DIR (the model is DIR/model.avro)",
+        "Run 'sodm train --help' for its options."), List.of(f[2].split("\\R")));
+    assertTrue(run("predict", data, "m", "out")[2].contains("sodm predict -i TEST -m MODEL_DIR -o DIR --text"));
+    assertFalse(run("train", "-c", "1")[2].contains("svm-train's files"), "no file given: no such hint");
   }
 
   @Test
