@@ -25,17 +25,51 @@ final class LibsvmOptions {
 
   /**
    * One line per LIBSVM option among {@code unmatched} (the tokens the command did not take, in order; an option's value
-   * follows it) that {@code command} spells otherwise.
+   * follows it) that {@code command} spells otherwise. {@code args}, the whole command line, tells whether it trains a
+   * linear model ({@code --kernel linear}), whose user comes from {@code liblinear-train}: {@code -s} is then LIBLINEAR's.
    */
-  static List<String> hints(String command, List<String> unmatched) {
+  static List<String> hints(String command, List<String> unmatched, List<String> args) {
+    boolean linear = false;
+    for (int k = 0; k < args.size(); k++) {
+      linear |= "--kernel=linear".equals(args.get(k)) || "--kernel".equals(args.get(k)) && k + 1 < args.size() && "linear".equals(args.get(k + 1));
+    }
     List<String> out = new ArrayList<>();
     for (int k = 0; k < unmatched.size(); k++) {
       String o = unmatched.get(k);
-      String v = k + 1 < unmatched.size() && !unmatched.get(k + 1).startsWith("-") ? unmatched.get(k + 1) : null;
-      String h = trains(command) ? trainHint(command, o, v) : "predict".equals(command) ? predictHint(o, v) : null;
+      String next = k + 1 < unmatched.size() ? unmatched.get(k + 1) : null;
+      String v = next != null && (!next.startsWith("-") || next.matches("-[0-9.]+")) ? next : null;
+      String h = !trains(command) ? ("predict".equals(command) ? predictHint(o, v) : null)
+          : linear || "-B".equals(o) ? liblinearHint(o, v) : null;
+      if (h == null && trains(command)) h = trainHint(command, o, v);
       if (h != null) out.add(h);
     }
     return out;
+  }
+
+  /** liblinear-train's -s and -B, or null (its other options are svm-train's). */
+  private static String liblinearHint(String o, String v) {
+    String is = "liblinear-train's " + o + (v == null ? "" : " " + v);
+    if ("-B".equals(o)) {
+      return is + (v != null && v.startsWith("-") ? " is the default here (no bias)" : " is --bias here (a regularised constant feature of value 1)");
+    }
+    if (!"-s".equals(o)) return null;
+    switch (v == null ? "" : v) {
+      case "1":
+      case "2":
+        return is + " (L2-loss SVC) is --kernel linear --loss squared-hinge here";
+      case "3":
+        return is + " (L1-loss SVC) is --kernel linear --loss hinge here";
+      case "4":
+        return is + " (Crammer and Singer) is not in sodm: several classes are trained one against the rest (--multiclass ovr)";
+      case "5":
+        return is + ": sodm has no L1 regularisation";
+      case "0":
+      case "6":
+      case "7":
+        return is + ": sodm has no logistic regression";
+      default:
+        return is + ": sodm's linear classifiers are --loss hinge (-s 3), squared-hinge (-s 1, 2) or odm (the default)";
+    }
   }
 
   private static String trainHint(String command, String o, String v) {

@@ -185,7 +185,7 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     if (ex != null) {
       CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
       if (ex instanceof CommandLine.UnmatchedArgumentException u) {
-        for (String h : LibsvmOptions.hints(cl.getCommandName(), u.getUnmatched())) err.println(h);
+        for (String h : LibsvmOptions.hints(cl.getCommandName(), u.getUnmatched(), List.of(args))) err.println(h);
       }
       if (ex instanceof CommandLine.MissingParameterException) {
         String files = LibsvmOptions.positionalHint(cl.getCommandName(), cl.getUnmatchedArguments());

@@ -181,7 +181,15 @@ class SodmMainTest {
     String[] p = run("predict", "-m", out.toString(), "-i", data, "-o", tmp.resolve("p").toString(), "-b", "1");
     assertEquals("2", p[0]);
     assertTrue(p[2].contains("svm-predict's -b 1: a model trained with --probability gives the probabilities"), p[2]);
-    assertEquals(List.of(), LibsvmOptions.hints("ingest", List.of("-b", "1")), "ingest takes no LIBSVM option");
+    assertEquals(List.of(), LibsvmOptions.hints("ingest", List.of("-b", "1"), List.of("-b", "1")), "ingest takes no LIBSVM option");
+    // liblinear-train's -s with --kernel linear, its -B anywhere
+    String[] ll = run("train", "-i", data, "-o", out.toString(), "--kernel", "linear", "-s", "3", "-B", "1");
+    assertTrue(ll[2].contains("liblinear-train's -s 3 (L1-loss SVC) is --kernel linear --loss hinge here"), ll[2]);
+    assertTrue(ll[2].contains("liblinear-train's -B 1 is --bias here"), ll[2]);
+    assertEquals(List.of("liblinear-train's -s 1 (L2-loss SVC) is --kernel linear --loss squared-hinge here",
+        "liblinear-train's -B -1 is the default here (no bias)"),
+        LibsvmOptions.hints("train", List.of("-s", "1", "-B", "-1"), List.of("--kernel=linear", "-s", "1", "-B", "-1")));
+    assertTrue(LibsvmOptions.hints("train", List.of("-s", "1"), List.of("-s", "1")).get(0).contains("(nu-SVC)"), "svm-train's without --kernel linear");
 
     // svm-train's and svm-predict's files after the options
     String[] f = run("train", "-c", "1", data, "m");
