@@ -39,6 +39,11 @@ public final class CvCommand extends SodmCommand {
   }
 
   @Override
+  protected String quietSays() {
+    return " but the Cross Validation Accuracy line";
+  }
+
+  @Override
   protected void applyOptions(Configuration conf) {
     if (folds < 2 || folds > 127) {
       throw new org.sodm.jobs.spec.BadParameterException("bad parameter --folds: must be in [2, 127], got " + folds);
@@ -66,7 +71,7 @@ public final class CvCommand extends SodmCommand {
         report = new com.fasterxml.jackson.databind.ObjectMapper().readValue(in, Map.class);
       }
       Map<String, Object> cv = (Map<String, Object>) report.get("cv");
-      out().printf(Locale.ROOT, "Cross Validation Accuracy = %.4f%% (%d folds; per fold %.4f%% +- %.4f) in %.1f s%n",
+      result().printf(Locale.ROOT, "Cross Validation Accuracy = %.4f%% (%d folds; per fold %.4f%% +- %.4f) in %.1f s%n",
           100 * ((Number) cv.get("accuracy")).doubleValue(), folds, 100 * ((Number) cv.get("mean")).doubleValue(),
           100 * ((Number) cv.get("sd")).doubleValue(), r.seconds());
     } finally {

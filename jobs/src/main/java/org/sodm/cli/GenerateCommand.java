@@ -32,6 +32,11 @@ public final class GenerateCommand extends SodmCommand {
   }
 
   @Override
+  protected String quietSays() {
+    return "";
+  }
+
+  @Override
   protected void applyOptions(Configuration conf) {
     // every option is a table parameter
   }

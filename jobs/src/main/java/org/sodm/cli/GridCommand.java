@@ -61,6 +61,11 @@ public final class GridCommand extends SodmCommand {
   }
 
   @Override
+  protected String quietSays() {
+    return " but the best pair's line";
+  }
+
+  @Override
   protected void applyOptions(Configuration conf) {
     cs = GridSearch.range("--log2c", log2c);
     gs = GridSearch.range("--log2g", log2g);
@@ -77,7 +82,7 @@ public final class GridCommand extends SodmCommand {
     GridSearch.Result r = GridSearch.run(conf, new GridSearch.Request(inputs, new Path(output), cs, gs, folds, !cold, trainBest, resume),
         GridPng::write, line -> out().println("sodm grid: " + line));
     GridSearch.Cell b = r.best();
-    out().printf(Locale.ROOT, "best log2c %s log2g %s (C %s, gamma %s): Cross Validation Accuracy = %.4f%% (%d cells x %d folds) in %.1f s%n",
+    result().printf(Locale.ROOT, "best log2c %s log2g %s (C %s, gamma %s): Cross Validation Accuracy = %.4f%% (%d cells x %d folds) in %.1f s%n",
         fmt(b.log2c()), fmt(b.log2g()), b.c(), b.gamma(), 100 * b.accuracy(), r.cells().size(), folds, r.seconds());
     out().printf("sodm grid: table %s, %s, plot %s%s%n", new Path(output, GridSearch.CSV), new Path(output, GridSearch.JSON),
         new Path(output, GridSearch.PNG), r.modelPath() == null ? "" : ", model " + r.modelPath());

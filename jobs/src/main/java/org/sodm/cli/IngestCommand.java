@@ -31,6 +31,11 @@ public final class IngestCommand extends SodmCommand {
   }
 
   @Override
+  protected String quietSays() {
+    return "";
+  }
+
+  @Override
   protected void applyOptions(Configuration conf) {
     // every option is a table parameter
   }

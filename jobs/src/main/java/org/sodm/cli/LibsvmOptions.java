@@ -100,8 +100,6 @@ final class LibsvmOptions {
       case "-v":
         return "train".equals(command) ? is + " (cross-validation) is sodm cv --folds " + (v == null ? "K" : v)
             + " with the same options" : null;
-      case "-q":
-        return quiet(is);
       default:
         return null;
     }
@@ -113,15 +111,9 @@ final class LibsvmOptions {
       case "-b":
         return is + ": a model trained with --probability gives the probabilities by itself (predict --text writes "
             + "svm-predict -b 1's file)";
-      case "-q":
-        return quiet(is);
       default:
         return null;
     }
-  }
-
-  private static String quiet(String is) {
-    return is + ": sodm has no quiet mode; its progress lines are on standard output, Hadoop's log on standard error";
   }
 
   /**

@@ -37,6 +37,11 @@ public final class PredictCommand extends SodmCommand {
   }
 
   @Override
+  protected String quietSays() {
+    return " (predictions and metrics.json are still written)";
+  }
+
+  @Override
   protected void applyOptions(Configuration conf) {
     // every option is a table parameter
   }

@@ -32,7 +32,13 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
   @Option(names = "--debug", description = "Print the stack trace of a failure (also SODM_DEBUG=1).")
   boolean debug;
 
-  private final PrintWriter out = new PrintWriter(System.out, true);
+  private final PrintWriter stdout = new PrintWriter(System.out, true);
+
+  /** Progress and report lines: standard output, or nowhere with --quiet. */
+  private PrintWriter out = stdout;
+
+  /** --quiet, on the commands that take it ({@link #quietSays()}). */
+  private OptionSpec quiet;
 
   /** The error line printed for the failure of the last run (null: none), for {@link OozieAction}. */
   private String failure;
@@ -43,6 +49,19 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
 
   protected PrintWriter out() {
     return out;
+  }
+
+  /** Where a command's result line goes that --quiet keeps (cv's and grid's accuracy, as svm-train -v -q prints it). */
+  protected PrintWriter result() {
+    return stdout;
+  }
+
+  /**
+   * What --quiet leaves printed on this command (its help), or null when the command has no --quiet: those whose
+   * progress and report lines a LIBSVM user's script silences with svm-train's or svm-predict's -q.
+   */
+  protected String quietSays() {
+    return null;
   }
 
   /** Copies the options that were given onto configuration keys (beyond the table's, see {@link #params()}). */
@@ -100,6 +119,11 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     CommandLine cl = new CommandLine(this);
     CommandLine.Model.UsageMessageSpec usage = cl.getCommandSpec().usageMessage();
     usage.description(paragraphs(usage.description()));
+    if (quietSays() != null) {
+      quiet = OptionSpec.builder("-q", "--quiet").arity("0").type(boolean.class)
+          .description("Print no progress, report or log lines, only warnings and errors" + quietSays() + " (as svm-train -q).").build();
+      cl.getCommandSpec().addOption(quiet);
+    }
     for (Param p : params()) {
       if (p.options().isEmpty()) throw new IllegalStateException(p.key() + " has no option");
       OptionSpec o = optionOf(p);
@@ -165,10 +189,18 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
     applyParams(conf);
     applyOptions(conf);
     Param.checkKnown(conf);
+    boolean silent = quiet != null && Boolean.TRUE.equals(quiet.getValue());
+    org.apache.log4j.Logger log = org.apache.log4j.Logger.getLogger("org.sodm");
+    org.apache.log4j.Level level = log.getLevel();
+    if (silent) {
+      out = new PrintWriter(java.io.OutputStream.nullOutputStream());
+      log.setLevel(org.apache.log4j.Level.WARN); // set back below: the daemon runs the next command in this JVM
+    }
     try {
       return execute(conf);
     } finally {
-      out.flush();
+      stdout.flush();
+      if (silent) log.setLevel(level);
     }
   }
 

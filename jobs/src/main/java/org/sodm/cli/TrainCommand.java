@@ -57,6 +57,11 @@ public final class TrainCommand extends SodmCommand {
   }
 
   @Override
+  protected String quietSays() {
+    return "";
+  }
+
+  @Override
   protected void applyOptions(Configuration conf) {
     // every option of train is a table parameter
   }

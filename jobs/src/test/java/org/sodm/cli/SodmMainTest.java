@@ -148,14 +148,14 @@ class SodmMainTest {
   void libsvmOptionsAreNamedInAShortUsageError() throws Exception {
     String data = org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
     Path out = tmp.resolve("m");
-    String[] r = run("train", "-i", data, "-o", out.toString(), "-s", "0", "-b", "1", "-m", "500", "-w1", "5", "-d", "2", "-q");
+    String[] r = run("train", "-i", data, "-o", out.toString(), "-s", "0", "-b", "1", "-m", "500", "-w1", "5", "-d", "2");
     assertEquals("2", r[0]);
     assertEquals("", r[1]);
     String e = r[2];
-    assertTrue(e.startsWith("Unknown options: '-s', '0', '-b', '1', '-m', '500', '-w1', '5', '-d', '2', '-q'"), e);
+    assertTrue(e.startsWith("Unknown options: '-s', '0', '-b', '1', '-m', '500', '-w1', '5', '-d', '2'"), e);
     for (String hint : List.of("svm-train's -s 0 (C-SVC) is --loss hinge", "svm-train's -b 1 is --probability",
         "svm-train's -m 500 is --cache-mb 500", "svm-train's -w1 5 (a class weight) is --class-weights 1:5",
-        "svm-train's -d 2 is --degree 2", "svm-train's -q: sodm has no quiet mode", "Run 'sodm train --help' for its options.")) {
+        "svm-train's -d 2 is --degree 2", "Run 'sodm train --help' for its options.")) {
       assertTrue(e.contains(hint), hint + " in:\n" + e);
     }
     assertTrue(e.split("\\R").length <= 10, e);
@@ -198,6 +198,33 @@ class SodmMainTest {
         "Run 'sodm train --help' for its options."), List.of(f[2].split("\\R")));
     assertTrue(run("predict", data, "m", "out")[2].contains("sodm predict -i TEST -m MODEL_DIR -o DIR --text"));
     assertFalse(run("train", "-c", "1")[2].contains("svm-train's files"), "no file given: no such hint");
+  }
+
+  /**
+   * -q as svm-train's and svm-predict's: no progress, report or log line (sodm's INFO lines, the in-process jobs' too);
+   * cv keeps its Cross Validation Accuracy line as svm-train -v -q does; the outputs are written all the same, and the
+   * next command in the same JVM (the daemon's case) logs again.
+   */
+  @Test
+  void quietPrintsOnlyTheResult() throws Exception {
+    String data = org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
+    Path model = tmp.resolve("q");
+    String[] t = run(local("train", "-i", data, "-o", model.toString(), "--loss", "hinge", "--scale", "0,1", "-q"));
+    assertEquals("0", t[0], t[2]);
+    assertEquals("", t[1]);
+    assertFalse(t[2].contains("INFO"), t[2]);
+    assertTrue(Files.exists(model.resolve("model.avro")));
+    String[] p = run(local("predict", "-m", model.toString(), "-i", data + ".t", "-o", tmp.resolve("qp").toString(), "--text", "-q"));
+    assertEquals("0", p[0], p[2]);
+    assertEquals("", p[1]);
+    assertTrue(Files.exists(tmp.resolve("qp").resolve("predictions.txt")));
+    String[] c = run(local("cv", "-i", data, "--loss", "hinge", "--scale", "0,1", "-v", "3", "--quiet"));
+    assertEquals("0", c[0], c[2]);
+    assertTrue(c[1].matches("Cross Validation Accuracy = [0-9.]+% \\(3 folds;[^\\n]*\\R"), c[1]);
+    String[] loud = run(local("train", "-i", data, "-o", tmp.resolve("l").toString(), "--kernel", "linear", "--loss", "hinge"));
+    assertTrue(loud[1].contains("sodm train: done in"), loud[1]);
+    assertTrue(loud[2].contains("INFO"), "the logger's level set back after -q: " + loud[2]);
+    assertFalse(run("evaluate", "--help")[1].contains("--quiet"), "a command that only reports takes no -q");
   }
 
   @Test
