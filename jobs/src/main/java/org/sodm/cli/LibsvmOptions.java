@@ -41,9 +41,28 @@ final class LibsvmOptions {
       String h = !trains(command) ? ("predict".equals(command) ? predictHint(o, v) : null)
           : linear || "-B".equals(o) ? liblinearHint(o, v) : null;
       if (h == null && trains(command)) h = trainHint(command, o, v);
+      if (h == null && (trains(command) || "ingest".equals(command))) h = scaleHint(command, o, v);
       if (h != null) out.add(h);
     }
     return out;
+  }
+
+  /** svm-scale's options on the commands that scale (train, cv, grid, ingest: --scale), or null. */
+  private static String scaleHint(String command, String o, String v) {
+    String is = "svm-scale's " + o + (v == null ? "" : " " + v);
+    switch (o) {
+      case "-l":
+      case "-u":
+        return is + ": --scale L,U here (--scale 0,1 as svm-scale -l 0 -u 1, --scale -1,1 its default)";
+      case "-s":
+      case "-r":
+        return "ingest".equals(command) ? is + ": the ranges are kept with the data and every model trained on it, and predict "
+            + "applies them; sodm export-libsvm writes svm-scale's range file" : null;
+      case "-y":
+        return is + ": labels are not scaled here";
+      default:
+        return null;
+    }
   }
 
   /** liblinear-train's -s and -B, or null (its other options are svm-train's). */

@@ -190,6 +190,9 @@ class SodmMainTest {
         "liblinear-train's -B -1 is the default here (no bias)"),
         LibsvmOptions.hints("train", List.of("-s", "1", "-B", "-1"), List.of("--kernel=linear", "-s", "1", "-B", "-1")));
     assertTrue(LibsvmOptions.hints("train", List.of("-s", "1"), List.of("-s", "1")).get(0).contains("(nu-SVC)"), "svm-train's without --kernel linear");
+    assertEquals(List.of("svm-scale's -l -1: --scale L,U here (--scale 0,1 as svm-scale -l 0 -u 1, --scale -1,1 its default)"),
+        LibsvmOptions.hints("ingest", List.of("-l", "-1"), List.of("-l", "-1")));
+    assertTrue(run("ingest", "-i", data, "-o", out.toString(), "-s", "range")[2].contains("svm-scale's -s range: the ranges are kept"));
 
     // svm-train's and svm-predict's files after the options
     String[] f = run("train", "-c", "1", data, "m");
