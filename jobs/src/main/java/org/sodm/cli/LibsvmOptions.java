@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an option of {@code svm-train} or {@code svm-predict} is called here, for a command line that gave one: a LIBSVM
- * user's {@code -b 1}, {@code -m 500}, {@code -w1 5}, {@code -s 0} or {@code -v 5} fails as an unknown option, and the
- * error says which sodm option does that (or that sodm has no such thing), instead of leaving them to search the help.
+ * What an option of {@code svm-train}, {@code svm-predict}, {@code svm-scale} or {@code liblinear-train} is called here,
+ * for a command line that gave one: a LIBSVM user's {@code -b 1}, {@code -m 500}, {@code -w1 5}, {@code -s 0},
+ * {@code -l 0 -u 1} or (on train) {@code -v 5} fails as an unknown option, and the error says which sodm option does that
+ * (or that sodm has no such thing), instead of leaving them to search the help. Files given without {@code -i} / {@code
+ * -o}, as those programs take them, are named too.
  * {@code -h 0} (svm-train's shrinking switch) is refused before picocli reads {@code -h} as a request for help, and
  * {@code -t 2} (svm-train's kernel type, sodm train's validation data) is explained when no such file exists.
  */
