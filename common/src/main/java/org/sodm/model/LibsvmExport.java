@@ -2,6 +2,7 @@ package org.sodm.model;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.util.List;
 import java.util.Locale;
 import org.sodm.data.Scaler;
 import org.sodm.data.SparseVector;
@@ -22,10 +23,31 @@ import org.sodm.kernel.KernelSpec;
 public final class LibsvmExport {
   private LibsvmExport() {}
 
+  /**
+   * Writes {@code m} as a LIBSVM model file.
+   *
+   * @throws IllegalArgumentException if the model cannot be one: a label that is not an integer (svm-predict reads the
+   *     label line as ints and refuses the whole file, "fscanf failed to read model"), a one-vs-rest or linear multi-class
+   *     model
+   */
   public static void write(Model m, Writer w) throws IOException {
+    List<String> labels = m instanceof MulticlassModel mm ? mm.classes() : List.of(m.labels().positive(), m.labels().negative());
+    List<String> bad = labels.stream().filter(l -> !isInt(l)).toList();
+    if (!bad.isEmpty()) {
+      throw new IllegalArgumentException("LIBSVM's model file holds integer labels (svm-predict reads them as int and refuses "
+          + "the file otherwise); this model's label" + (bad.size() == 1 ? " " : "s ") + String.join(", ", bad)
+          + (bad.size() == 1 ? " is" : " are") + " not: train on data labelled with integers to export it");
+    }
     if (m instanceof MulticlassModel mm) writeMulticlass(mm, w);
     else if (m instanceof LinearModel l) writeLinear(l, w);
     else writeKernel((KernelModel) m, w);
+  }
+
+  /** A label svm-predict's {@code %d} reads whole: an optional sign and digits, within int. */
+  private static boolean isInt(String label) {
+    if (!label.matches("[+-]?[0-9]{1,10}")) return false;
+    long v = Long.parseLong(label);
+    return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
   }
 
   private static void header(KernelSpec k, Writer w) throws IOException {

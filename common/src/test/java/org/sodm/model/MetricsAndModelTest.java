@@ -52,6 +52,10 @@ class MetricsAndModelTest {
   }
 
   static KernelModel twoBlockModel(boolean scaled) {
+    return twoBlockModel(scaled, new LabelMap("no", "yes"));
+  }
+
+  static KernelModel twoBlockModel(boolean scaled, LabelMap labels) {
     Kernel k = KernelSpec.rbf(0.7).create();
     Random r = new Random(9);
     KernelExpansion[] ex = new KernelExpansion[2];
@@ -69,7 +73,7 @@ class MetricsAndModelTest {
     }
     Scaler s = scaled ? new Scaler(0, 1, new int[] {1, 2, 3}, new double[] {-1, -1, -1}, new double[] {1, 2, 3}) : null;
     Provenance p = new Provenance("test", "now", "in", "fp", new HashMap<>(), List.of(), null);
-    return new KernelModel(KernelSpec.rbf(0.7), Loss.hinge(1), new LabelMap("no", "yes"), s, new int[] {0, 1}, ids, ex, p);
+    return new KernelModel(KernelSpec.rbf(0.7), Loss.hinge(1), labels, s, new int[] {0, 1}, ids, ex, p);
   }
 
   @Test
@@ -87,7 +91,7 @@ class MetricsAndModelTest {
   /** The exported LIBSVM model, evaluated by LIBSVM's formula sum sv_coef k(sv, x) - rho, equals the model. */
   @Test
   void libsvmExportReproducesTheDecisionFunction() throws Exception {
-    Model m = twoBlockModel(false);
+    Model m = twoBlockModel(false, new LabelMap("-1", "+1"));
     StringWriter w = new StringWriter();
     LibsvmExport.write(m, w);
     String[] lines = w.toString().split("\n");
@@ -96,7 +100,7 @@ class MetricsAndModelTest {
     for (int i = 0; i < lines.length; i++) {
       if (lines[i].startsWith("rho ")) rho = Double.parseDouble(lines[i].substring(4));
       if (lines[i].equals("SV")) sv = i + 1;
-      if (lines[i].startsWith("label ")) assertEquals("label yes no", lines[i]);
+      if (lines[i].startsWith("label ")) assertEquals("label +1 -1", lines[i]);
     }
     Kernel k = KernelSpec.rbf(0.7).create();
     SparseVector x = SparseVector.ofDense(0.1, 0.9, 0.4);
@@ -108,5 +112,26 @@ class MetricsAndModelTest {
       f += Double.parseDouble(t[0]) * k.eval(SparseVector.ofDense(d), x);
     }
     assertEquals(m.decision(x), f, 1e-12);
+  }
+
+  /**
+   * Labels svm-predict cannot read (its label line is read as ints: "label yes no" made it refuse the whole file, "fscanf
+   * failed to read model") are refused before anything is written, naming them; integers with a sign, up to int's range,
+   * are exported.
+   */
+  @Test
+  void libsvmExportRefusesLabelsThatAreNotIntegers() throws Exception {
+    java.util.Map<LabelMap, String> named = java.util.Map.of(new LabelMap("no", "yes"), "labels yes, no are not",
+        new LabelMap("1.5", "2"), "label 1.5 is not", new LabelMap("1", "3000000000"), "label 3000000000 is not");
+    for (java.util.Map.Entry<LabelMap, String> bad : named.entrySet()) {
+      StringWriter w = new StringWriter();
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> LibsvmExport.write(twoBlockModel(false, bad.getKey()), w));
+      assertTrue(e.getMessage().contains("integer labels") && e.getMessage().contains(bad.getValue()), e.getMessage());
+      assertEquals("", w.toString());
+    }
+    StringWriter w = new StringWriter();
+    LibsvmExport.write(twoBlockModel(false, new LabelMap("-2147483648", "2147483647")), w);
+    assertTrue(w.toString().contains("\nlabel 2147483647 -2147483648\n"), w.toString());
   }
 }
