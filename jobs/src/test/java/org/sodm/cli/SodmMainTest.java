@@ -256,6 +256,21 @@ class SodmMainTest {
     assertTrue(k[2].contains("bad parameter --partitions (sodm.train.partitions): K = 16 blocks is more than the 6 training rows"), k[2]);
   }
 
+  /**
+   * A bad line of a small input (its ingest runs in this process) fails with the task's message alone, as through Hadoop's
+   * local runner: it was printed "Failure: file:...:7: ... (in sodm train)", the exception's class and the command around it.
+   */
+  @Test
+  void aBadLineIsNamedAsTheTaskSaidIt() throws Exception {
+    Path data = tmp.resolve("nan.libsvm");
+    Files.writeString(data, "1 1:0.9\n-1 1:0.1\n1 1:0.8\n-1 1:0.2\n1 1:0.7\n-1 1:0.3\n1 1:nan 2:0.1\n");
+    String[] r = run(local("train", "-i", data.toString(), "-o", tmp.resolve("m").toString()));
+    assertEquals("1", r[0]);
+    assertEquals("sodm train: error: " + data.toUri().toString().replace("file:///", "file:/")
+        + ":7: feature value is NaN or infinite (offending text: '1:nan')",
+        java.util.Arrays.stream(r[2].split("\\R")).filter(l -> l.startsWith("sodm train: error")).reduce((a, b) -> a + "\n" + b).orElse(""), r[2]);
+  }
+
   @Test
   void generateIngestStats() throws Exception {
     Path data = tmp.resolve("g.libsvm");

@@ -179,7 +179,11 @@ public final class Jobs {
     } catch (Throwable t) {
       if (t instanceof InterruptedException) Thread.currentThread().interrupt();
       List<String> msgs = JobFailure.read(job.getConfiguration());
-      if (!msgs.isEmpty()) throw new SodmException(msgs.get(0), t);
+      if (!msgs.isEmpty()) { // the task's own message, as through Hadoop; not the cause's (printed "Failure: ... (in sodm train)")
+        SodmException e = new SodmException(msgs.get(0));
+        e.addSuppressed(t); // --debug's stack trace
+        throw e;
+      }
       throw new SodmException(what + " failed: " + Causes.describe(t, what), t);
     }
   }
