@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * Parses delimited text: one column is the label, every other column a numeric feature
  * (feature index = position among the non-label columns, 1-based; zeros are not stored).
- * No quoting (numeric data). Not thread-safe.
+ * A field may be quoted as RFC 4180 quotes it ({@code "setosa"}, {@code "0.9"}, {@code "a ""b"""}, a delimiter inside
+ * the quotes kept): R's {@code write.csv} quotes every string, header and labels included, and spreadsheet exports quote
+ * what holds a delimiter. A quoted field spanning lines is refused (each line is one row). Not thread-safe.
  */
 public final class CsvParser {
   private final char delimiter;
@@ -27,27 +29,63 @@ public final class CsvParser {
   }
 
   /** Expects every following row to have the header's number of columns. */
-  public void expectColumnsOf(String header) {
+  public void expectColumnsOf(String header) throws RecordException {
     expectedColumns = split(header).size();
     expectedFromFirst = false;
   }
 
-  /** Splits a line into trimmed fields. */
-  public List<String> split(String line) {
+  /**
+   * Splits a line into trimmed fields, a quoted one without its quotes ({@code ""} inside it one quote).
+   *
+   * @throws RecordException for a quote left open at the end of the line, or text after a field's closing quote
+   */
+  public List<String> split(String line) throws RecordException {
     List<String> out = new ArrayList<>();
-    int start = 0;
-    for (int i = 0; i <= line.length(); i++) {
-      if (i == line.length() || line.charAt(i) == delimiter) {
-        out.add(line.substring(start, i).trim());
-        start = i + 1;
+    int n = line.length();
+    int i = 0;
+    while (true) {
+      int s = i;
+      while (s < n && line.charAt(s) != delimiter && Character.isWhitespace(line.charAt(s))) s++;
+      if (s < n && line.charAt(s) == '"') {
+        StringBuilder b = new StringBuilder();
+        int j = s + 1;
+        while (true) {
+          if (j >= n) throw new RecordException("column " + (out.size() + 1) + ": a quote opened and not closed on this line", line.substring(s));
+          char c = line.charAt(j++);
+          if (c != '"') {
+            b.append(c);
+          } else if (j < n && line.charAt(j) == '"') {
+            b.append('"');
+            j++;
+          } else {
+            break;
+          }
+        }
+        int k = j;
+        while (k < n && line.charAt(k) != delimiter && Character.isWhitespace(line.charAt(k))) k++;
+        if (k < n && line.charAt(k) != delimiter) {
+          throw new RecordException("column " + (out.size() + 1) + ": text after the closing quote", line.substring(s));
+        }
+        out.add(b.toString().trim());
+        if (k >= n) return out;
+        i = k + 1;
+      } else {
+        int d = line.indexOf(delimiter, i);
+        out.add((d < 0 ? line.substring(i) : line.substring(i, d)).trim());
+        if (d < 0) return out;
+        i = d + 1;
       }
     }
-    return out;
   }
 
-  /** True when no feature field of the line parses as a number (so it is a header). */
+  /** True when no feature field of the line parses as a number (so it is a header); false for a line that does not split. */
   public boolean looksLikeHeader(String line) {
-    List<String> f = split(line);
+    List<String> f;
+    try {
+      f = split(line);
+    } catch (RecordException e) {
+      return false; // parsed as a row, it fails naming the quote
+    }
     int lc = resolve(f.size());
     for (int c = 0; c < f.size(); c++) {
       if (c != lc && Labels.parseNumber(f.get(c)) != null) return false;

@@ -53,4 +53,31 @@ class CsvParserTest {
     RecordException col = assertThrows(RecordException.class, () -> new CsvParser(',', 98, 0).parse("1,2,3"));
     assertTrue(col.getMessage().contains("label column 99 does not exist"), "1-based, as the user gave it: " + col.getMessage());
   }
+
+  /**
+   * Quoted fields as RFC 4180 writes them and R's write.csv (every string quoted) or a spreadsheet (a field holding the
+   * delimiter) produce them: the quotes go, "" inside is one quote, a delimiter inside stays in the field; the rows
+   * parse as their unquoted twins. A quote left open or text after a closing quote is a bad record naming the column.
+   */
+  @Test
+  void quotedFields() throws Exception {
+    CsvParser p = new CsvParser(',', -1, 0);
+    assertEquals(java.util.List.of("a,b", "2", "x \"y\"", "", "z"), p.split("\"a,b\",2, \"x \"\"y\"\"\" ,\"\",z"));
+    assertEquals(java.util.List.of("1", "", ""), p.split("1,,"), "unquoted fields as before, empty ones kept");
+    assertTrue(p.looksLikeHeader("\"Sepal.Length\",\"Petal.Width\",\"Species\""));
+    assertFalse(p.looksLikeHeader("\"5.1\",0.2,\"setosa\""));
+    Row quoted = p.parse("\"5.1\", 0.2 ,\"setosa\"");
+    Row plain = new CsvParser(',', -1, 0).parse("5.1,0.2,setosa");
+    assertEquals(plain.label(), quoted.label());
+    assertArrayEquals(plain.features().indices(), quoted.features().indices());
+    assertArrayEquals(plain.features().values(), quoted.features().values());
+    assertEquals("versicolor, big", p.parse("1,2,\"versicolor, big\"").label(), "a delimiter inside the quotes");
+    RecordException open = assertThrows(RecordException.class, () -> p.parse("1,\"2,3"));
+    assertTrue(open.getMessage().contains("column 2: a quote opened and not closed"), open.getMessage());
+    assertEquals("\"2,3", open.offending());
+    RecordException after = assertThrows(RecordException.class, () -> p.parse("\"1\"x,2,3"));
+    assertTrue(after.getMessage().contains("column 1: text after the closing quote"), after.getMessage());
+    CsvParser tabs = new CsvParser('\t', 0, 0);
+    assertEquals(java.util.List.of("1", "a\tb", ""), tabs.split("1\t\"a\tb\"\t"), "a tab delimiter is no space to skip");
+  }
 }

@@ -33,7 +33,11 @@ public final class PredictCommand extends SodmCommand {
 
   @Override
   protected List<Param> params() {
-    return List.of(Param.PREDICT_MODE, Param.PREDICT_TEXT, Param.OVERWRITE);
+    // the input's layout, as train and ingest read it
+    // (by default the model's: the layout its training data was read with); no --skip-bad-records: a skipped line would
+    // leave predict --text's lines out of step with the input's
+    return List.of(Param.INGEST_FORMAT, Param.INGEST_LABEL_COLUMN, Param.INGEST_DELIMITER, Param.INGEST_HEADER,
+        Param.PREDICT_MODE, Param.PREDICT_TEXT, Param.OVERWRITE);
   }
 
   @Override

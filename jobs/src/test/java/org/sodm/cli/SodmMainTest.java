@@ -271,6 +271,37 @@ class SodmMainTest {
         java.util.Arrays.stream(r[2].split("\\R")).filter(l -> l.startsWith("sodm train: error")).reduce((a, b) -> a + "\n" + b).orElse(""), r[2]);
   }
 
+  /**
+   * A CSV as R's write.csv writes it (every string quoted, the label last): trained with --label-column -1, predict reads
+   * the test file in the model's layout without being told (it failed: "column 3 is not a number (offending text:
+   * 'yes')"), and takes --label-column for a file laid out otherwise.
+   */
+  @Test
+  void predictReadsACsvAsTheModelsTrainingDataWasRead() throws Exception {
+    Path train = tmp.resolve("r.csv");
+    StringBuilder b = new StringBuilder("\"a\",\"b\",\"label\"\n");
+    String[] want = new String[8];
+    for (int i = 0; i < 8; i++) {
+      want[i] = i % 2 == 0 ? "yes" : "no";
+      b.append(i % 2 == 0 ? 0.9 - 0.05 * i : 0.1 + 0.05 * i).append(",").append(0.5).append(",\"").append(want[i]).append("\"\n");
+    }
+    Files.writeString(train, b.toString());
+    Path m = tmp.resolve("csv-model");
+    assertEquals("0", run(local("train", "-i", train.toString(), "-o", m.toString(), "--label-column", "-1", "--loss", "hinge", "-c", "100",
+        "-g", "4"))[0]);
+    String[] p = run(local("predict", "-m", m.toString(), "-i", train.toString(), "-o", tmp.resolve("p1").toString(), "--text"));
+    assertEquals("0", p[0], p[2]);
+    assertTrue(p[2].contains("CSV input read as the model's training data was: --label-column -1"), p[2]);
+    assertEquals(List.of(want), Files.readAllLines(tmp.resolve("p1").resolve("predictions.txt")));
+    Path first = tmp.resolve("first.csv");
+    Files.writeString(first, "label,a,b\nyes,0.9,0.5\nno,0.1,0.5\n");
+    String[] q = run(local("predict", "-m", m.toString(), "-i", first.toString(), "-o", tmp.resolve("p2").toString(), "--text",
+        "--label-column", "1"));
+    assertEquals("0", q[0], q[2]);
+    assertEquals(List.of("yes", "no"), Files.readAllLines(tmp.resolve("p2").resolve("predictions.txt")));
+    assertTrue(q[1].contains("accuracy   100.0000%"), q[1]);
+  }
+
   @Test
   void generateIngestStats() throws Exception {
     Path data = tmp.resolve("g.libsvm");

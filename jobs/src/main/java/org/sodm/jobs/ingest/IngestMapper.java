@@ -135,7 +135,7 @@ public class IngestMapper<KO, VO> extends Mapper<Object, Object, KO, VO> {
    * first CSV file's, or both are headers and differ: the columns of the two files would not mean
    * the same features.
    */
-  private void sameColumnsAsFirstFile(Configuration conf, String line) throws IOException {
+  private void sameColumnsAsFirstFile(Configuration conf, String line) throws IOException, RecordException {
     String ref = conf.get(CSV_FIRST_KEY);
     if (ref == null) return;
     int nl = ref.indexOf('\n');

@@ -10,6 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
+import org.sodm.jobs.spec.Param;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.sodm.avro.Instance;
@@ -111,6 +112,27 @@ public final class PredictJob {
     return model instanceof KernelModel ? model.supportVectors() : 0;
   }
 
+  /**
+   * The CSV layout the model's training data was read with ({@link Param#CSV_LAYOUT}: the training parameters the model
+   * records), set in {@code conf} for each key the user did not give and the training did not leave at its default: a test
+   * file laid out as the training file (its label in the last column, say) is read as it was. Returns the options taken,
+   * as "--label-column -1".
+   */
+  static List<String> csvLayoutOf(Configuration conf, Model model) {
+    java.util.Map<String, String> params = model.provenance() == null ? null : model.provenance().getParameters();
+    List<String> took = new ArrayList<>();
+    if (params == null) return took;
+    for (Param p : Param.CSV_LAYOUT) {
+      String v = params.get(p.key());
+      String[] sources = conf.getPropertySources(p.key());
+      boolean given = sources != null && !java.util.Arrays.asList(sources).equals(List.of(SodmConf.DEFAULT_RESOURCE));
+      if (v == null || given || v.equals(p.defaultValue())) continue;
+      conf.set(p.key(), v, "the model's training data");
+      took.add(p.optionName() + " " + v);
+    }
+    return took;
+  }
+
   public static Result run(Configuration base, Path modelFile, List<String> inputs, Path output) throws IOException {
     AvroClasses.trust();
     Configuration conf = new Configuration(base);
@@ -118,6 +140,11 @@ public final class PredictJob {
     OutputGuard.checkDisjoint(conf, output, inputs, "input");
     OutputGuard.checkDisjoint(conf, output, List.of(modelFile.toString()), "model");
     Model model = ModelFiles.read(conf, modelFile);
+    List<String> layout = csvLayoutOf(conf, model);
+    if (!layout.isEmpty()) {
+      org.slf4j.LoggerFactory.getLogger(PredictJob.class).info("CSV input read as the model's training data was: {} (give the "
+          + "option to read it otherwise)", String.join(", ", layout));
+    }
     String mode = conf.getTrimmed(SodmConf.PREDICT_MODE, "global");
     if (!mode.equals("global") && !mode.equals("local")) {
       throw new SodmException("bad parameter --mode (" + SodmConf.PREDICT_MODE + "): global or local, got '" + mode + "'");

@@ -545,6 +545,9 @@ public enum Param {
     return prev[b.length()];
   }
 
+  /** A CSV input's layout: a model records it with its training parameters, and predict reads a CSV so by default. */
+  public static final List<Param> CSV_LAYOUT = List.of(INGEST_LABEL_COLUMN, INGEST_DELIMITER, INGEST_HEADER);
+
   /** The parameters of some groups, in table order. */
   public static List<Param> of(Group... groups) {
     List<Group> g = List.of(groups);
