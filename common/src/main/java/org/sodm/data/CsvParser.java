@@ -129,6 +129,10 @@ public final class CsvParser {
       if (c == lc) continue;
       feature++;
       String t = f.get(c);
+      if (t.isEmpty()) {
+        throw new RecordException("column " + (c + 1) + " is empty: a missing value (sodm has none; fill it in, or "
+            + "--skip-bad-records N skips such rows)", t);
+      }
       Double parsed = Labels.parseNumber(t);
       if (parsed == null) throw new RecordException("column " + (c + 1) + " is not a number", t);
       double v = parsed;

@@ -36,6 +36,8 @@ class CsvParserTest {
     assertTrue(assertThrows(RecordException.class, () -> p.parse("1,x,2")).getMessage().contains("column 2"));
     assertTrue(assertThrows(RecordException.class, () -> p.parse("1,NaN,2")).getMessage().contains("NaN"));
     assertTrue(assertThrows(RecordException.class, () -> p.parse(",1,2")).getMessage().contains("missing label"));
+    assertTrue(assertThrows(RecordException.class, () -> p.parse("1,,2")).getMessage().contains("column 2 is empty: a missing value"),
+        "an empty field is named as such, not as a number it is not");
   }
 
   @Test
