@@ -39,9 +39,10 @@ final class LibsvmOptions {
     for (int k = 0; k < unmatched.size(); k++) {
       String o = unmatched.get(k);
       String next = k + 1 < unmatched.size() ? unmatched.get(k + 1) : null;
-      String v = next != null && (!next.startsWith("-") || next.matches("-[0-9.]+")) ? next : null;
+      String v = next != null && (!next.startsWith("-") || next.matches("-[0-9.,]+")) ? next : null;
       String h = !trains(command) ? ("predict".equals(command) ? predictHint(o, v) : null)
           : linear || "-B".equals(o) ? liblinearHint(o, v) : null;
+      if (h == null && "grid".equals(command)) h = gridHint(o, v);
       if (h == null && trains(command)) h = trainHint(command, o, v);
       if (h == null && (trains(command) || "ingest".equals(command))) h = scaleHint(command, o, v);
       if (h != null) out.add(h);
@@ -90,6 +91,26 @@ final class LibsvmOptions {
         return is + ": sodm has no logistic regression";
       default:
         return is + ": sodm's linear classifiers are --loss hinge (-s 3), squared-hinge (-s 1, 2) or odm (the default)";
+    }
+  }
+
+  /** grid.py's own options (one dash, long names), or null. */
+  private static String gridHint(String o, String v) {
+    String is = "grid.py's " + o + (v == null ? "" : " " + v);
+    switch (o) {
+      case "-log2c":
+      case "-log2g":
+        return is + " is -" + o + " " + (v == null ? "B,E,S" : v) + " here";
+      case "-out":
+      case "-png":
+        return is + ": -o DIR here writes DIR/grid.csv, DIR/grid.json and DIR/grid.png";
+      case "-resume":
+        return is + " is --resume here (the grid in -o DIR continues from its last complete gamma row)";
+      case "-svmtrain":
+      case "-gnuplot":
+        return is + ": not needed here (sodm trains and draws the plot itself)";
+      default:
+        return null;
     }
   }
 

@@ -182,6 +182,10 @@ class SodmMainTest {
     assertEquals("2", p[0]);
     assertTrue(p[2].contains("svm-predict's -b 1: a model trained with --probability gives the probabilities"), p[2]);
     assertEquals(List.of(), LibsvmOptions.hints("ingest", List.of("-b", "1"), List.of("-b", "1")), "ingest takes no LIBSVM option");
+    String[] g = run("grid", "-i", data, "-o", out.toString(), "-log2c", "-1,3,2", "-png", "x.png");
+    assertEquals("2", g[0]);
+    assertTrue(g[2].contains("grid.py's -log2c -1,3,2 is --log2c -1,3,2 here"), g[2]);
+    assertTrue(g[2].contains("grid.py's -png x.png: -o DIR here writes"), g[2]);
     // liblinear-train's -s with --kernel linear, its -B anywhere
     String[] ll = run("train", "-i", data, "-o", out.toString(), "--kernel", "linear", "-s", "3", "-B", "1");
     assertTrue(ll[2].contains("liblinear-train's -s 3 (L1-loss SVC) is --kernel linear --loss hinge here"), ll[2]);
