@@ -85,12 +85,6 @@ public final class TrainCommand extends SodmCommand {
    */
   private void checkValidationExists(Configuration conf) throws java.io.IOException {
     if (validation == null) return;
-    for (String v : validation) {
-      Path p = new Path(v);
-      org.apache.hadoop.fs.FileStatus[] m = p.getFileSystem(conf).globStatus(p);
-      if (m == null || m.length == 0) {
-        throw new org.sodm.jobs.support.SodmException("validation input " + v + " does not exist" + LibsvmOptions.validationHint(v));
-      }
-    }
+    for (String v : validation) org.sodm.jobs.ingest.IngestJob.matches(conf, v, "validation input", LibsvmOptions.validationHint(v));
   }
 }

@@ -90,14 +90,23 @@ public final class IngestJob {
     return place;
   }
 
+  /**
+   * What an input path or glob matches; fails with "{@code what} {@code in} does not exist{@code more}" when nothing.
+   */
+  public static FileStatus[] matches(Configuration conf, String in, String what, String more) throws IOException {
+    Path p = new Path(in);
+    FileStatus[] m = p.getFileSystem(conf).globStatus(p);
+    if (m == null || m.length == 0) throw new SodmException(what + " " + in + " does not exist" + more);
+    return m;
+  }
+
   /** The qualified files the inputs name, in the order given (a directory's or glob's sorted), each once. */
   private static java.util.LinkedHashSet<String> givenFiles(Configuration conf, List<String> inputs) throws IOException {
     java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
     for (String in : inputs) {
       Path p = new Path(in);
       FileSystem fs = p.getFileSystem(conf);
-      FileStatus[] matches = fs.globStatus(p);
-      if (matches == null || matches.length == 0) throw new SodmException("input " + in + " does not exist");
+      FileStatus[] matches = matches(conf, in, "input", "");
       TreeSet<String> named = new TreeSet<>();
       for (FileStatus m : matches) {
         if (m.isDirectory()) {
