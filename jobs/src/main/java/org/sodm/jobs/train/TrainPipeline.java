@@ -203,8 +203,8 @@ public final class TrainPipeline {
   /**
    * The sub-problems of a run: null for two classes without --probability (the binary run, as
    * before multi-class existed); else the scheme's tasks over the classes, each with
-   * --probability's folds. Fails naming a class with a single row (LIBSVM trains it; its pairs
-   * would be decided by one point and, with --probability, some fold models would have no row of it).
+   * --probability's folds. A class of one row is trained, as by LIBSVM (the fold models without
+   * it have one class: {@link org.sodm.model.Platt#fit} takes their infinite decisions as +-1).
    */
   static org.sodm.model.Subproblems plan(TrainSpec spec, IngestJob.Result data, List<String> classes, int cvFolds) {
     if (classes.size() > spec.maxClasses()) { // an ingest directory given as input was not ingested with this limit
@@ -216,12 +216,6 @@ public final class TrainPipeline {
           + "-wi)");
     }
     if (classes.size() == 2 && !spec.probability() && cvFolds == 0) return null;
-    for (var l : data.stats().getLabels()) {
-      if (l.getCount() < 2) {
-        throw new SodmException("class '" + l.getLabel() + "' has a single training row (" + l.getFirstSeen()
-            + "); every class needs at least 2 rows (remove the row or add rows of its class)");
-      }
-    }
     if (cvFolds > 0) {
       if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
       return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);

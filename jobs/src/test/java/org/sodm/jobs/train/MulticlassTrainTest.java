@@ -199,13 +199,27 @@ class MulticlassTrainTest {
   }
 
   @Test
-  void badInputFailsClearlyAndWritesNoModel() throws IOException {
+  void aClassOfOneRowTrainsWithProbabilitiesAsInLibsvm() throws IOException {
+    // svm-train -b 1 trains it; the probability folds without that row leave its tasks' fold models one class only
+    // (offset b = -+infinity), whose decisions count as -+1 in Platt's fit (LIBSVM's rule), not as a flat sigmoid
     Path one = tmp.resolve("one.libsvm");
     Files.writeString(one, Files.readString(resource("blobs4.libsvm")) + "7 1:0.5 2:0.5 3:0.5 4:0.1\n");
-    SodmException e = assertThrows(SodmException.class, () -> train("one", List.of(one.toString()), null));
-    assertTrue(e.getMessage().contains("class '7' has a single training row (" + "file:" + one + ":451)"), e.getMessage());
-    assertFalse(Files.exists(tmp.resolve("one").resolve("model.avro")));
+    conf.setBoolean(Param.PROBABILITY.key(), true);
+    TrainPipeline.Result r = train("one", List.of(one.toString()), null);
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+    assertEquals(List.of("1", "2", "3", "4", "7"), m.classes());
+    for (int t = 0; t < m.plan().tasks(); t++) {
+      assertTrue(m.platt(t).a() < -0.1, "task " + t + " (classes " + m.plan().negativeClass(t) + ", " + m.plan().positiveClass(t)
+          + "): a fitted sigmoid, A = " + m.platt(t).a());
+    }
+    PredictJob.Result p = PredictJob.run(conf, r.modelPath(), List.of(resource("blobs4.t.libsvm").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString()));
+    assertTrue(p.multiclass().accuracy() >= 0.85, "the other classes as without the row: " + p.multiclass().accuracy());
+  }
 
+  @Test
+  void badInputFailsClearlyAndWritesNoModel() throws IOException {
+    SodmException e;
     conf.set(Param.MAX_CLASSES.key(), "3");
     e = assertThrows(SodmException.class, () -> train("max", List.of(resource("blobs4.libsvm").toString()), null));
     assertTrue(e.getMessage().contains("is distinct label number 4") && e.getMessage().contains("sodm.train.max.classes"), e.getMessage());
