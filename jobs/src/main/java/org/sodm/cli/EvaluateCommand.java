@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.predict.ModelFiles;
 import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.model.Model;
 import picocli.CommandLine.Command;
@@ -20,22 +21,64 @@ public final class EvaluateCommand extends SodmCommand {
   @Option(names = {"-p", "--predictions"}, required = true, paramLabel = "DIR", description = "Output of sodm predict.")
   String predictions;
 
-  @Option(names = {"-m", "--model"}, required = true, paramLabel = "MODEL", description = "The model that made them (for its labels).")
+  @Option(names = {"-m", "--model"}, paramLabel = "MODEL",
+      description = "The model that made them (for its labels); default: the one sodm predict recorded in DIR (model.txt).")
   String model;
 
   @Option(names = "--json", description = "Print JSON instead of a table.")
   boolean json;
 
   @Option(names = "--reliability-png", paramLabel = "FILE",
-      description = "With probabilities (--probability models): also write a reliability diagram (accuracy against mean probability per bin) as a PNG.")
+      description = "With probabilities (--probability models): also write a reliability diagram (accuracy against mean "
+          + "probability per bin) as a PNG. An existing FILE is replaced only with --overwrite and only when sodm evaluate drew it.")
   String reliabilityPng;
+
+  @Override
+  protected java.util.List<Param> params() {
+    return java.util.List.of(Param.OVERWRITE);
+  }
 
   @Override
   protected void applyOptions(Configuration conf) {}
 
+  /** --model, else the model sodm predict recorded beside the predictions. */
+  private Path modelFile(Configuration conf) throws java.io.IOException {
+    if (model != null) return ModelFiles.resolve(conf, model);
+    Path dir = new Path(predictions);
+    Path recorded = PredictJob.modelOf(conf, dir);
+    if (recorded == null) {
+      throw new SodmException(dir.getFileSystem(conf).makeQualified(dir) + " does not name the model that made it (no "
+          + PredictJob.MODEL + ": not written by this sodm predict); give it with --model MODEL");
+    }
+    if (!recorded.getFileSystem(conf).exists(recorded)) {
+      throw new SodmException("the model that made " + predictions + ", " + recorded + " (its " + PredictJob.MODEL
+          + "), no longer exists; give the model with --model MODEL");
+    }
+    return recorded;
+  }
+
+  /** Refuses an existing --reliability-png that is not a diagram of this command, or any existing one without --overwrite. */
+  private static void checkPng(Configuration conf, Path png) throws java.io.IOException {
+    org.apache.hadoop.fs.FileSystem fs = png.getFileSystem(conf);
+    if (!fs.exists(png)) return;
+    Path q = fs.makeQualified(png);
+    if (!fs.getFileStatus(png).isFile()) throw new SodmException("--reliability-png " + q + " exists and is a directory");
+    if (!Param.OVERWRITE.booleanValue(conf)) throw new SodmException("--reliability-png " + q + " already exists (remove it or pass --overwrite)");
+    byte[] head = new byte[4096];
+    int n;
+    try (java.io.InputStream in = fs.open(png)) {
+      n = in.readNBytes(head, 0, head.length);
+    }
+    if (!ReliabilityPng.writtenBySodm(head, n)) {
+      throw new SodmException("--overwrite: " + q + " is not a reliability diagram drawn by sodm evaluate; refusing to replace it: "
+          + "remove it yourself or choose another file");
+    }
+  }
+
   @Override
   protected int execute(Configuration conf) throws Exception {
-    Model m = ModelFiles.read(conf, ModelFiles.resolve(conf, model));
+    if (reliabilityPng != null) checkPng(conf, new Path(reliabilityPng));
+    Model m = ModelFiles.read(conf, modelFile(conf));
     if (m instanceof org.sodm.model.MulticlassModel mm) {
       PredictJob.MulticlassEvaluation ev = PredictJob.evaluate(conf, new Path(predictions), mm);
       if (ev.metrics() == null) throw new SodmException(predictions + ": not every row has a label; nothing to evaluate");
@@ -53,12 +96,23 @@ public final class EvaluateCommand extends SodmCommand {
         Path png = new Path(reliabilityPng);
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         ReliabilityPng.write(ev.metrics(), "sodm reliability diagram: " + predictions, bytes);
-        try (java.io.OutputStream o = png.getFileSystem(conf).create(png, true)) {
-          o.write(bytes.toByteArray());
+        org.apache.hadoop.fs.FileSystem fs = png.getFileSystem(conf);
+        Path temp = new Path(png.getParent() == null ? new Path(".") : png.getParent(), "." + png.getName() + ".tmp-" + java.util.UUID.randomUUID());
+        try {
+          try (java.io.OutputStream o = fs.create(temp, false)) {
+            o.write(bytes.toByteArray());
+          }
+          if (fs.exists(png)) fs.delete(png, false); // checked above: a diagram of this command
+          if (!fs.rename(temp, png)) throw new SodmException("cannot rename " + temp + " to " + png);
+        } finally {
+          if (fs.exists(temp)) fs.delete(temp, false);
         }
         if (!json) out().println("reliability diagram: " + png);
       }
       return 0;
+    }
+    if (reliabilityPng != null) {
+      throw new SodmException(predictions + " has no probabilities: --reliability-png needs a model trained with --probability");
     }
     PredictJob.Evaluation ev = PredictJob.evaluate(conf, new Path(predictions), m.labels());
     if (ev.rows() == 0) {

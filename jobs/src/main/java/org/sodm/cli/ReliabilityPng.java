@@ -17,7 +17,21 @@ import org.sodm.model.MulticlassMetrics;
  * Drawn with java.awt in headless mode (no display needed).
  */
 final class ReliabilityPng {
+  /** The PNG's tEXt "Software" entry: what marks a diagram of sodm evaluate, which --overwrite may replace. */
+  static final String SOFTWARE = "sodm evaluate reliability diagram";
+
   private ReliabilityPng() {}
+
+  /** Whether {@code head} (a file's first bytes) is a PNG carrying {@link #SOFTWARE} as its tEXt Software entry. */
+  static boolean writtenBySodm(byte[] head, int length) {
+    byte[] sig = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (length < sig.length || !java.util.Arrays.equals(head, 0, sig.length, sig, 0, sig.length)) return false;
+    byte[] entry = ("tEXtSoftware\0" + SOFTWARE).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    for (int i = sig.length; i + entry.length <= length; i++) {
+      if (java.util.Arrays.equals(head, i, i + entry.length, entry, 0, entry.length)) return true;
+    }
+    return false;
+  }
 
   static void write(MulticlassMetrics m, String title, OutputStream out) throws IOException {
     if (m.calibrationCounts() == null) throw new IllegalArgumentException("the predictions have no probabilities (train with --probability)");
@@ -75,6 +89,25 @@ final class ReliabilityPng {
     g.drawString(String.format(Locale.ROOT, "n = %d, accuracy %.2f%%, log-loss %.4f; bars: accuracy (rows above), dots: mean probability",
         m.n(), 100 * m.accuracy(), m.logLoss()), 10, h - 12);
     g.dispose();
-    javax.imageio.ImageIO.write(img, "png", out);
+    javax.imageio.ImageWriter writer = javax.imageio.ImageIO.getImageWritersByFormatName("png").next();
+    try {
+      javax.imageio.ImageWriteParam param = writer.getDefaultWriteParam();
+      javax.imageio.metadata.IIOMetadata meta =
+          writer.getDefaultImageMetadata(javax.imageio.ImageTypeSpecifier.createFromRenderedImage(img), param);
+      javax.imageio.metadata.IIOMetadataNode entry = new javax.imageio.metadata.IIOMetadataNode("tEXtEntry");
+      entry.setAttribute("keyword", "Software");
+      entry.setAttribute("value", SOFTWARE);
+      javax.imageio.metadata.IIOMetadataNode text = new javax.imageio.metadata.IIOMetadataNode("tEXt");
+      text.appendChild(entry);
+      javax.imageio.metadata.IIOMetadataNode root = new javax.imageio.metadata.IIOMetadataNode("javax_imageio_png_1.0");
+      root.appendChild(text);
+      meta.mergeTree("javax_imageio_png_1.0", root);
+      try (javax.imageio.stream.ImageOutputStream ios = javax.imageio.ImageIO.createImageOutputStream(out)) {
+        writer.setOutput(ios);
+        writer.write(null, new javax.imageio.IIOImage(img, null, meta), param);
+      }
+    } finally {
+      writer.dispose();
+    }
   }
 }

@@ -25,6 +25,13 @@ class ReliabilityPngTest {
     // [0.5, 0.6): two rows, one right: a half-height bar
     assertEquals(new java.awt.Color(70, 130, 180).getRGB(), img.getRGB(left + 5 * size / 10 + 10, top + size - size / 4));
     assertEquals(java.awt.Color.WHITE.getRGB(), img.getRGB(left + 5 * size / 10 + 10, top + size / 4));
+    byte[] png = out.toByteArray();
+    assertTrue(ReliabilityPng.writtenBySodm(png, png.length), "its tEXt Software entry marks it");
+    ByteArrayOutputStream plain = new ByteArrayOutputStream();
+    javax.imageio.ImageIO.write(img, "png", plain);
+    assertFalse(ReliabilityPng.writtenBySodm(plain.toByteArray(), plain.size()), "the same image without the entry");
+    byte[] text = "tEXtSoftware\0sodm evaluate reliability diagram".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    assertFalse(ReliabilityPng.writtenBySodm(text, text.length), "not a PNG");
     MulticlassMetrics none = new MulticlassMetrics.Builder(List.of("a", "b")).add(0, 0, null).build();
     assertThrows(IllegalArgumentException.class, () -> ReliabilityPng.write(none, "x", new ByteArrayOutputStream()));
   }

@@ -281,6 +281,46 @@ class SodmMainTest {
    * 'yes')"), and takes --label-column for a file laid out otherwise.
    */
   @Test
+  void evaluateFindsTheModelPredictUsedAndReplacesOnlyItsOwnDiagram() throws Exception {
+    Path train = tmp.resolve("three.libsvm");
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 30; i++) {
+      int c = i % 3;
+      b.append(c + 1).append(" 1:").append(0.2 + 0.3 * c + 0.01 * (i % 5)).append(" 2:").append(0.5 - 0.01 * (i % 7)).append('\n');
+    }
+    Files.writeString(train, b.toString());
+    Path m = tmp.resolve("pm");
+    assertEquals("0", run(local("train", "-q", "-i", train.toString(), "-o", m.toString(), "--probability", "--loss", "hinge"))[0]);
+    Path p = tmp.resolve("pp");
+    assertEquals("0", run(local("predict", "-q", "-m", m.toString(), "-i", train.toString(), "-o", p.toString()))[0]);
+    String[] e = run(local("evaluate", "-p", p.toString()));
+    assertEquals("0", e[0], e[2]);
+    assertTrue(e[1].contains("accuracy") && e[1].contains("(3 classes)"), e[1]);
+
+    Path png = tmp.resolve("r.png");
+    assertEquals("0", run(local("evaluate", "-p", p.toString(), "--reliability-png", png.toString()))[0]);
+    byte[] drawn = Files.readAllBytes(png);
+    String[] again = run(local("evaluate", "-p", p.toString(), "--reliability-png", png.toString()));
+    assertEquals("1", again[0]);
+    assertTrue(again[2].contains("already exists (remove it or pass --overwrite)"), again[2]);
+    assertEquals("0", run(local("evaluate", "-p", p.toString(), "--reliability-png", png.toString(), "--overwrite"))[0]);
+    Path foreign = tmp.resolve("photo.png");
+    javax.imageio.ImageIO.write(new java.awt.image.BufferedImage(4, 4, java.awt.image.BufferedImage.TYPE_INT_RGB), "png", foreign.toFile());
+    byte[] theirs = Files.readAllBytes(foreign);
+    String[] f = run(local("evaluate", "-p", p.toString(), "--reliability-png", foreign.toString(), "--overwrite"));
+    assertEquals("1", f[0]);
+    assertTrue(f[2].contains("is not a reliability diagram drawn by sodm evaluate; refusing to replace it"), f[2]);
+    assertArrayEquals(theirs, Files.readAllBytes(foreign), "a PNG sodm did not draw is left as it was");
+    assertTrue(drawn.length > 1000);
+
+    Files.delete(p.resolve("model.txt")); // predictions of an older sodm
+    String[] none = run(local("evaluate", "-p", p.toString()));
+    assertEquals("1", none[0]);
+    assertTrue(none[2].contains("does not name the model that made it") && none[2].contains("--model MODEL"), none[2]);
+    assertEquals("0", run(local("evaluate", "-p", p.toString(), "-m", m.toString()))[0]);
+  }
+
+  @Test
   void predictReadsACsvAsTheModelsTrainingDataWasRead() throws Exception {
     Path train = tmp.resolve("r.csv");
     StringBuilder b = new StringBuilder("\"a\",\"b\",\"label\"\n");

@@ -42,6 +42,29 @@ public final class PredictJob {
   public static final String METRICS = "metrics.json";
   /** The prediction mode (global or local) of a predictions directory. */
   public static final String MODE = "mode.txt";
+  /** The model a predictions directory was made with (its qualified path), for {@code sodm evaluate} without --model. */
+  public static final String MODEL = "model.txt";
+
+  /** The model recorded in a predictions directory, or null when it records none (made before sodm wrote it). */
+  public static Path modelOf(Configuration conf, Path predictions) throws IOException {
+    Path p = new Path(predictions, MODEL);
+    FileSystem fs = p.getFileSystem(conf);
+    if (!fs.exists(p)) return null;
+    try (var in = fs.open(p)) {
+      String s = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+      return s.isEmpty() ? null : new Path(s);
+    }
+  }
+
+  /** Writes the mode and the model of a predictions directory ({@link #MODE}, {@link #MODEL}). */
+  private static void writeProvenance(FileSystem fs, Path dir, String mode, Path modelFile) throws IOException {
+    try (OutputStream o = fs.create(new Path(dir, MODE))) {
+      o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    try (OutputStream o = fs.create(new Path(dir, MODEL))) {
+      o.write((modelFile.getFileSystem(fs.getConf()).makeQualified(modelFile) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+  }
 
   /** The mode a predictions directory was made with ("global" when not recorded). */
   public static String mode(Configuration conf, Path predictions) throws IOException {
@@ -230,9 +253,7 @@ public final class PredictJob {
             o.write((mev.metrics().toJson() + "\n").getBytes(StandardCharsets.UTF_8));
           }
         }
-        try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
-          o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
-        }
+        writeProvenance(fs, od.temp(), mode, modelFile);
         fs.create(new Path(od.temp(), "_SUCCESS")).close();
         od.commit();
         return new Result(od.target(), mev.rows(), null, model.labels(), mev.metrics(), unseen, model.dimension());
@@ -243,9 +264,7 @@ public final class PredictJob {
           o.write((ev.metrics().toJson(model.labels().positive(), model.labels().negative()) + "\n").getBytes(StandardCharsets.UTF_8));
         }
       }
-      try (OutputStream o = fs.create(new Path(od.temp(), MODE))) {
-        o.write((mode + "\n").getBytes(StandardCharsets.UTF_8));
-      }
+      writeProvenance(fs, od.temp(), mode, modelFile);
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
       return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension());
