@@ -50,7 +50,10 @@ public final class CsvParser {
         StringBuilder b = new StringBuilder();
         int j = s + 1;
         while (true) {
-          if (j >= n) throw new RecordException("column " + (out.size() + 1) + ": a quote opened and not closed on this line", line.substring(s));
+          if (j >= n) {
+            throw new RecordException("column " + (out.size() + 1) + ": a quote opened and not closed on this line (sodm reads a row per "
+                + "line: a field cannot span lines)", line.substring(s));
+          }
           char c = line.charAt(j++);
           if (c != '"') {
             b.append(c);

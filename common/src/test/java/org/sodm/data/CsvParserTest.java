@@ -75,7 +75,7 @@ class CsvParserTest {
     assertArrayEquals(plain.features().values(), quoted.features().values());
     assertEquals("versicolor, big", p.parse("1,2,\"versicolor, big\"").label(), "a delimiter inside the quotes");
     RecordException open = assertThrows(RecordException.class, () -> p.parse("1,\"2,3"));
-    assertTrue(open.getMessage().contains("column 2: a quote opened and not closed"), open.getMessage());
+    assertTrue(open.getMessage().contains("column 2: a quote opened and not closed on this line (sodm reads a row per line: a field cannot span lines)"), open.getMessage());
     assertEquals("\"2,3", open.offending());
     RecordException after = assertThrows(RecordException.class, () -> p.parse("\"1\"x,2,3"));
     assertTrue(after.getMessage().contains("column 1: text after the closing quote"), after.getMessage());

@@ -10,7 +10,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
-import org.sodm.jobs.spec.Param;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.sodm.avro.Instance;
@@ -18,17 +17,18 @@ import org.sodm.avro.Prediction;
 import org.sodm.data.AvroClasses;
 import org.sodm.data.LabelMap;
 import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.support.AvroFiles;
 import org.sodm.jobs.support.JobFailure;
 import org.sodm.jobs.support.Jobs;
 import org.sodm.jobs.support.OutputDir;
-import org.sodm.model.UnseenFeatures;
 import org.sodm.jobs.support.OutputGuard;
 import org.sodm.jobs.support.SodmConf;
 import org.sodm.jobs.support.SodmException;
 import org.sodm.model.KernelModel;
 import org.sodm.model.Metrics;
 import org.sodm.model.Model;
+import org.sodm.model.UnseenFeatures;
 
 /**
  * {@code sodm predict}: map-only batch scoring, one job. Raw input (LIBSVM/CSV/Avro files, plain or
