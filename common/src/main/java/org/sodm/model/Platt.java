@@ -22,21 +22,18 @@ public record Platt(double a, double b) {
   }
 
   /**
-   * The fit on decision values {@code f} with labels {@code y} (> 0: +1). A value of +-infinity - the decision of a fold model
-   * trained on rows of one class only (a class with fewer rows than folds; the offset solve's rho is then -+infinity) -
-   * counts as +-1, LIBSVM's rule in {@code svm_binary_svc_probability} for such a fold; without it every Newton step of the
-   * fit is NaN and the sigmoid stays flat (A = 0).
+   * The fit on decision values {@code f} with labels {@code y} (> 0: +1). A fold model trained on rows of one class only
+   * decides +-1 for every row ({@link org.sodm.solver.OffsetSvcSolver}'s b = y; LIBSVM's rule in
+   * {@code svm_binary_svc_probability}).
    *
-   * @throws IllegalArgumentException for a NaN decision value
+   * @throws IllegalArgumentException for a decision value that is not finite (the fit's Newton steps would all be NaN)
    */
   public static Platt fit(double[] f, double[] y) {
     int l = f.length;
     if (l != y.length) throw new IllegalArgumentException("decision values and labels differ in length");
     if (l == 0) throw new IllegalArgumentException("Platt's fit needs at least one decision value");
-    f = f.clone();
     for (int i = 0; i < l; i++) {
-      if (Double.isNaN(f[i])) throw new IllegalArgumentException("decision value " + i + " is NaN");
-      if (Double.isInfinite(f[i])) f[i] = Math.signum(f[i]);
+      if (!Double.isFinite(f[i])) throw new IllegalArgumentException("decision value " + i + " is " + f[i] + ", not finite");
     }
     double prior1 = 0;
     double prior0 = 0;

@@ -14,7 +14,8 @@ import org.sodm.kernel.Kernel;
  * maximal violating index of I_up, j of I_low by the second-order gain - and the exact minimiser over the pair's segment,
  * which keeps the equality constraint. It stops when m(a) - M(a) &lt; eps (what {@code svm-train -e} bounds). The decision
  * function is f(x) = sum_i a_i y_i k(x_i, x) + b with b = -rho, rho the mean of y_i G_i over the free variables (the
- * midpoint of their bounds when none is free), as LIBSVM's {@code calculate_rho}.
+ * midpoint of their bounds when none is free), as LIBSVM's {@code calculate_rho}; rows of one class only give a = 0 and b = y
+ * (the finite end of the optimal b's, where the midpoint would be infinite).
  *
  * <p>A warm start (the merge tree's children) is made feasible first: clipped to the box, then the larger of the two
  * class sums sum_{y=+1} a_i and sum_{y=-1} a_i scaled down to the smaller, so that sum y_i a_i = 0. Columns come from the
@@ -263,7 +264,11 @@ public final class OffsetSvcSolver {
         if (alpha[i] > 0) sv++;
         out[orig[i]] = alpha[i];
       }
-      double rho = free > 0 ? sumFree / free : n == 0 ? 0 : (ub + lb) / 2;
+      // one class only (a fold or block without the other): every b with y b >= 1 is optimal and the interval of rho is
+      // unbounded on one side, where LIBSVM's midpoint would be infinite; its finite end, f = y for every x (LIBSVM's
+      // decision for such a fold in svm_binary_svc_probability), keeps averaged blocks and exported models finite
+      double rho = free > 0 ? sumFree / free : n == 0 ? 0 : lb == Double.NEGATIVE_INFINITY ? ub
+          : ub == Double.POSITIVE_INFINITY ? lb : (ub + lb) / 2;
       return new Result(out, -rho, obj / 2, initialViolation, violation, iter, sv, converged, q.kernelEvaluations(), q.cache().hits(),
           q.cache().peakBytes(), new State(out, gOut, gBarOut, cPos, cNeg));
     }

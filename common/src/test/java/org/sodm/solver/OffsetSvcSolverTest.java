@@ -149,6 +149,26 @@ class OffsetSvcSolverTest {
     assertArrayEquals(new double[] {0.2, 0.2, 0.2, 0.2, 0}, b, 1e-15);
   }
 
+  /**
+   * Rows of one class (a block or fold without the other): Sum y a = 0 leaves a = 0, and every b with y b &gt;= 1 has zero
+   * hinge loss; the solve gives the finite end b = y (LIBSVM's midpoint would be infinite), so f = y on every row.
+   */
+  @Test
+  void oneClassGivesTheFiniteOffsetY() {
+    Random rnd = new Random(17);
+    for (double label : new double[] {1, -1}) {
+      double[] y = new double[40];
+      SparseVector[] x = points(rnd, y.length, 3, y);
+      java.util.Arrays.fill(y, label);
+      OffsetSvcSolver.Result r = new OffsetSvcSolver(KernelSpec.rbf(0.5).create(), SolverOptions.defaults()).solve(x, y, 2, 3, null);
+      assertEquals(label, r.bias(), 0.0, "b = y");
+      for (double a : r.alpha()) assertEquals(0.0, a, 0.0);
+      assertEquals(0.0, r.objective(), 0.0);
+      assertEquals(0, r.supportVectors());
+      assertTrue(r.converged());
+    }
+  }
+
   /** LIBSVM's shrinking changes the path, not the optimum: the same objective and offset on and off, alpha in input order. */
   @Test
   void shrinkingReachesTheSameOptimum() {

@@ -149,6 +149,51 @@ class OffsetTrainTest {
     assertTrue(java.nio.file.Files.exists(tmp.resolve("tree").resolve("work").resolve("level-0")), "the tree's exact block job");
   }
 
+  /**
+   * A rare class (2 of 1,091 rows) in 4 blocks: two blocks hold no row of it. Their solve is of one class: no support vector and
+   * the offset b = y of that class (LIBSVM's midpoint would be infinite: the blocks' own offsets kept by --no-common-offset made
+   * the model's f = -infinity everywhere and export-libsvm wrote "rho Infinity"). The model's decisions stay finite.
+   */
+  @Test
+  void blocksWithoutAClassKeepAFiniteOffset() throws Exception {
+    List<String> lines = java.nio.file.Files.readAllLines(LocalConf.sampleData("svmguide1"));
+    List<String> rare = new ArrayList<>();
+    for (String l : lines) if (l.startsWith("0 ")) rare.add(l); // 1,089 rows
+    int n0 = rare.size();
+    for (String l : lines) if (l.startsWith("1 ") && rare.size() < n0 + 2) rare.add(l);
+    Path data = tmp.resolve("rare.libsvm");
+    java.nio.file.Files.write(data, rare);
+    Configuration own = conf();
+    own.set(SodmConf.PARTITIONS, "4");
+    own.set(Param.EXACT_BELOW_ROWS.key(), "0");
+    own.set(Param.COMMON_OFFSET.key(), "false");
+    own.set(SodmConf.C, "100");
+    own.unset(Param.LEVELS.key()); // one level of the 4 blocks
+    KernelModel m = (KernelModel) TrainPipeline.run(own, new TrainPipeline.Request(List.of(data.toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve("rare").toString()), false), l -> {}).model();
+    assertEquals(4, m.blockCount());
+    int empty = 0;
+    for (int b = 0; b < 4; b++) {
+      double bias = m.block(b).bias();
+      assertTrue(Double.isFinite(bias), "block " + b + ": offset " + bias);
+      boolean none = true; // a block keeps a row even when no coefficient is non-zero
+      for (int i = 0; i < m.block(b).size(); i++) none &= m.block(b).coef(i) == 0;
+      if (none) {
+        empty++;
+        assertEquals(m.labels().negative().equals("0") ? -1.0 : 1.0, bias, 0.0, "block " + b + " saw class '0' only: b = its y");
+      }
+    }
+    assertEquals(2, empty, "two blocks without the rare class");
+    LibsvmReader.Data train = LibsvmReader.read(data);
+    java.util.Set<Double> values = new java.util.HashSet<>();
+    for (int i = 0; i < train.size(); i++) {
+      double f = m.decision(train.x()[i]);
+      assertTrue(Double.isFinite(f), "row " + i + ": f = " + f);
+      values.add(f);
+    }
+    assertTrue(values.size() > train.size() / 2, "a decision function, not a constant: " + values.size() + " distinct values");
+  }
+
   /** --offset auto and --exact on svmguide1 above sodm.train.exact.below.rows (1000): the tree's blocks without the offset. */
   private Configuration exactAutoOffset() {
     Configuration c = conf();
