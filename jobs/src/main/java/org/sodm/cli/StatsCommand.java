@@ -1,30 +1,61 @@
 package org.sodm.cli;
 
+import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.avro.FeatureStat;
 import org.sodm.avro.FeatureStats;
 import org.sodm.avro.LabelCount;
 import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.spec.Param;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "stats", description = "Print a readable summary of an ingested data set (rows, features, labels, per-feature ranges).")
+@Command(name = "stats", sortOptions = false,
+    header = "Print a readable summary of a data set (rows, features, labels, per-feature ranges).",
+    description = {"Print a readable summary of a data set: rows, features, non-zeros, labels (with the file:line where each",
+        "is first seen) and per-feature min, max, mean and non-zero count. DATA is an ingest directory (read as it is) or data",
+        "files, directories or globs, read as sodm ingest reads them (--format, CSV and scaling options) into a temporary",
+        "directory that is removed afterwards."})
 public final class StatsCommand extends SodmCommand {
-  @Parameters(index = "0", paramLabel = "DIR", description = "An ingest output directory.")
-  String dir;
+  @Parameters(index = "0", arity = "1", split = ",", paramLabel = "DATA",
+      description = "An ingest output directory, or data files, directories or globs (separate with commas).")
+  List<String> data;
 
   @Option(names = "--all", description = "List every feature (default: the first 20).")
   boolean all;
+
+  @Override
+  protected List<Param> params() {
+    List<Param> ps = new java.util.ArrayList<>();
+    for (Param p : Param.of(Param.Group.INGEST)) if (!p.options().isEmpty()) ps.add(p);
+    return ps;
+  }
 
   @Override
   protected void applyOptions(Configuration conf) {}
 
   @Override
   protected int execute(Configuration conf) throws Exception {
-    out().println(summary(IngestJob.read(conf, new Path(dir)), all));
+    if (data.size() == 1) {
+      Path dir = new Path(data.get(0));
+      FileSystem fs = dir.getFileSystem(conf);
+      if (fs.exists(new Path(dir, IngestJob.STATS))) {
+        out().println(summary(IngestJob.read(conf, dir), all));
+        return 0;
+      }
+    }
+    Path tmp = new Path(new java.io.File(System.getProperty("java.io.tmpdir"), "sodm-stats-" + java.util.UUID.randomUUID()).toURI());
+    FileSystem fs = tmp.getFileSystem(conf);
+    try {
+      IngestJob.Result r = IngestJob.run(conf, data, tmp);
+      out().println(summary(r, all).replace(r.dir().toString(), String.join(",", data)));
+    } finally {
+      fs.delete(tmp, true);
+    }
     return 0;
   }
 

@@ -375,6 +375,22 @@ class SodmMainTest {
     assertEquals("0", s[0], s[2]);
     assertTrue(s[1].contains("scaler     to [0, 1]"), s[1]);
     assertTrue(s[1].contains("-> +1"), s[1]);
+
+    // the data file itself: read as the ingest reads it, the same summary but for the data set's name, nothing left behind
+    Path scratch = Files.createDirectories(tmp.resolve("scratch"));
+    String previous = System.getProperty("java.io.tmpdir");
+    System.setProperty("java.io.tmpdir", scratch.toString());
+    String[] raw;
+    try {
+      raw = run(local("stats", data.toString(), "--scale", "0,1"));
+    } finally {
+      System.setProperty("java.io.tmpdir", previous);
+    }
+    assertEquals("0", raw[0], raw[2]);
+    assertEquals(s[1].replace("file:" + out, data.toString()), raw[1]);
+    try (var left = Files.list(scratch)) {
+      assertEquals(List.of(), left.toList(), "the temporary ingest is removed");
+    }
   }
 
   /** --offset sets sodm.train.offset=true, --no-offset false, neither leaves auto, which the hinge tree resolves to true. */
