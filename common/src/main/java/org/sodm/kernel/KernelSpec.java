@@ -62,6 +62,28 @@ public record KernelSpec(Type type, double gamma, double coef0, int degree) {
     return new KernelSpec(Type.SIGMOID, gamma, coef0, 1);
   }
 
+  /**
+   * Whether the kernel is positive semi-definite for every input: linear, rbf, and poly with coef0 &gt;= 0 (then a sum of
+   * powers of u'v with non-negative weights); not sigmoid (for no parameters), nor poly with coef0 &lt; 0.
+   */
+  public boolean positiveSemiDefinite() {
+    return switch (type) {
+      case LINEAR, RBF -> true;
+      case POLY -> coef0 >= 0;
+      case SIGMOID -> false;
+    };
+  }
+
+  /**
+   * The kernel of the landmarks and strata (a Cholesky-style selection and distances in the kernel's feature space, which a
+   * kernel that is not positive semi-definite does not have: k(z,z) may be negative, as tanh(gamma |z|^2 - 1) for data in
+   * [0, 1]): this kernel when it is {@link #positiveSemiDefinite}, else the linear kernel, of whose inner product u'v the
+   * sigmoid and polynomial kernels are functions.
+   */
+  public KernelSpec strataKernel() {
+    return positiveSemiDefinite() ? this : linear();
+  }
+
   /** Builds the kernel. */
   public Kernel create() {
     switch (type) {

@@ -2,8 +2,10 @@ package org.sodm.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sodm.data.SparseVector;
@@ -94,5 +96,51 @@ class KernelTest {
     k.column(a, new SparseVector[] {a}, out);
     assertTrue(out[0] <= 1.0 && out[0] > 0.999);
     assertFalse(KernelSpec.linear().create().shiftInvariant());
+  }
+
+  /** Cholesky of G + 1e-9 I succeeds for a positive semi-definite G (up to rounding). */
+  private static boolean cholesky(double[][] g) {
+    int n = g.length;
+    double[][] l = new double[n][n];
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j <= i; j++) {
+        double s = g[i][j] + (i == j ? 1e-9 : 0);
+        for (int k = 0; k < j; k++) s -= l[i][k] * l[j][k];
+        if (i == j) {
+          if (!(s > 0)) return false;
+          l[i][i] = Math.sqrt(s);
+        } else {
+          l[i][j] = s / l[j][j];
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The kernels said to be positive semi-definite give Gram matrices that are (Cholesky of random points' Gram matrices); the
+   * others are not (a point with k(z,z) &lt; 0 is a 1 x 1 Gram matrix with a negative eigenvalue), and their strata kernel is
+   * the linear one.
+   */
+  @Test
+  void positiveSemiDefinitenessAndTheStrataKernel() {
+    Random r = new Random(9);
+    SparseVector[] z = new SparseVector[25];
+    for (int i = 0; i < z.length; i++) z[i] = SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble(), r.nextDouble());
+    for (KernelSpec psd : List.of(KernelSpec.linear(), KernelSpec.rbf(3), KernelSpec.poly(0.5, 1, 3), KernelSpec.poly(2, 0, 2))) {
+      assertTrue(psd.positiveSemiDefinite(), psd.toString());
+      assertSame(psd, psd.strataKernel());
+      Kernel k = psd.create();
+      double[][] g = new double[z.length][z.length];
+      for (int i = 0; i < z.length; i++) for (int j = 0; j < z.length; j++) g[i][j] = k.eval(z[i], z[j]);
+      assertTrue(cholesky(g), psd + ": a positive semi-definite Gram matrix");
+    }
+    SparseVector small = SparseVector.ofDense(0.3, 0.2, 0.1, 0.4);
+    for (KernelSpec not : List.of(KernelSpec.sigmoid(0.1, -1), KernelSpec.poly(1, -1, 3))) {
+      assertFalse(not.positiveSemiDefinite(), not.toString());
+      assertTrue(not.create().eval(small, small) < 0, not + ": k(z,z) < 0");
+      assertEquals(KernelSpec.linear(), not.strataKernel());
+    }
+    assertFalse(KernelSpec.sigmoid(0.5, 0).positiveSemiDefinite(), "sigmoid is not for any parameters");
   }
 }

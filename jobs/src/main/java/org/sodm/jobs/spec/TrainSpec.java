@@ -276,6 +276,11 @@ public final class TrainSpec {
         integer(Param.CACHE_MB) << 20, integer(Param.EXACT_BELOW_ROWS), integer(Param.AUTO_BLOCK_ROWS), autoBlockC(loss, get(Param.BLOCK_C)) * maxClassWeight(get(Param.CLASS_WEIGHTS)),
         real(Param.AUTO_BLOCK_C), integer(Param.BLOCK_C_ROWS));
 
+    if (tree.partitioner() == Partitioner.KMEANS && !kernel.resolve(1).positiveSemiDefinite()) { // gamma does not decide it
+      throw bad(Param.PARTITIONER, "kernel k-means needs a positive semi-definite kernel (distances in its feature space); "
+          + kernel.type().id() + (kernel.type() == KernelSpec.Type.POLY ? " with --coef0 " + kernel.coef0() + " < 0" : "")
+          + " is not: use --partitioner stratified (the default: its strata are then the inner product's) or random");
+    }
     String ref = get(Param.EXACT_REFERENCE);
     exact = new Exact(bool(Param.EXACT), integer(Param.EXACT_BELOW_ROWS), real(Param.EXACT_TOLERANCE),
         (int) integer(Param.EXACT_MAX_ITERATIONS), (int) integer(Param.EXACT_INNER_EPOCHS),

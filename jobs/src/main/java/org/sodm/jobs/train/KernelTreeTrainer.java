@@ -130,7 +130,8 @@ public final class KernelTreeTrainer implements Trainer {
         public String summary(Path dir, boolean resumed) throws IOException {
           int count = TrainIO.readRecords(conf, new Path(dir, "data")).size();
           return kmeans ? String.format(Locale.ROOT, "%d clusters fitted on a sample of %d", levelBlocks.get(0), count)
-              : String.format(Locale.ROOT, "%d landmarks (strata), kernel %s", count, kernel);
+              : String.format(Locale.ROOT, "%d landmarks (strata), kernel %s", count, kernel.strataKernel() == kernel ? kernel
+                  : kernel.strataKernel() + " (" + kernel + " is not positive semi-definite: the strata by its inner product)");
         }
       });
       conf.set(TrainKeys.LANDMARKS_DIR, new Path(d.dir(), "data").toString());

@@ -107,7 +107,7 @@ public final class LandmarkJob {
     List<Integer> keep = new ArrayList<>();
     if ("stratified".equals(conf.get(MODE)) && x.length > 0) {
       TrainSpec spec = TrainSpec.of(conf);
-      Kernel k = spec.resolvedKernel().create();
+      Kernel k = spec.resolvedKernel().strataKernel().create();
       Landmarks local = LandmarkSelector.select(x, k, Math.min(spec.tree().landmarks(), x.length), spec.seed());
       for (int s : local.sourceIndex()) keep.add(s);
       Collections.sort(keep);
@@ -152,7 +152,7 @@ public final class LandmarkJob {
           obj.length > 0 ? obj[0] : Double.NaN, obj.length > 0 ? obj[obj.length - 1] : Double.NaN);
     } else {
       int s = Math.min(spec.tree().landmarks(), x.length);
-      Landmarks lm = LandmarkSelector.select(x, k, s, seed);
+      Landmarks lm = LandmarkSelector.select(x, spec.resolvedKernel().strataKernel().create(), s, seed);
       int[] src = lm.sourceIndex();
       for (int t = 0; t < src.length; t++) {
         TrainRecord r = all.get(src[t]);

@@ -76,7 +76,7 @@ public class StratifyMapper extends Mapper<AvroKey<Instance>, NullWritable, Bloc
         if (partitioner == TrainSpec.Partitioner.STRATIFIED) {
           lm.sort((a, b) -> Integer.compare(a.getStratum(), b.getStratum()));
           for (int i = 0; i < pts.length; i++) pts[i] = Instances.features(lm.get(i).getFeatures());
-          strata = new StratumAssigner(k, pts);
+          strata = new StratumAssigner(spec.resolvedKernel().strataKernel().create(), pts);
         } else {
           lm.sort((a, b) -> Long.compare(a.getId(), b.getId()));
           int[] member = new int[pts.length];
