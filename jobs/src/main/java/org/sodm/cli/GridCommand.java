@@ -33,11 +33,11 @@ public final class GridCommand extends SodmCommand {
   String output;
 
   @Option(names = "--log2c", paramLabel = "B,E,S", defaultValue = "-5,15,2",
-      description = "log2 C values as grid.py: begin,end,step or one value (default -5,15,2).")
+      description = "log2 C values as grid.py: begin,end,step, one value, or null (not searched: -c, default 1) (default -5,15,2).")
   String log2c;
 
   @Option(names = "--log2g", paramLabel = "B,E,S", defaultValue = "3,-15,-2",
-      description = "log2 gamma values as grid.py: begin,end,step or one value (default 3,-15,-2).")
+      description = "log2 gamma values as grid.py: begin,end,step, one value, or null (not searched: -g, default 1/features) (default 3,-15,-2).")
   String log2g;
 
   @Option(names = {"--folds", "-v"}, paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127); -v K as grid.py's -v K.")
@@ -69,6 +69,11 @@ public final class GridCommand extends SodmCommand {
   protected void applyOptions(Configuration conf) {
     cs = GridSearch.range("--log2c", log2c);
     gs = GridSearch.range("--log2g", log2g);
+    if (cs == null) cs = new double[] {Math.log(Param.C.doubleValue(conf)) / Math.log(2)}; // grid.py's null: -c (default 1)
+    if (gs == null) gs = new double[] {Double.NaN}; // grid.py's null: -g, resolved from the data (1/d by default)
+    if (cs.length == 1 && gs.length == 1 && log2c.trim().equalsIgnoreCase("null") && log2g.trim().equalsIgnoreCase("null")) {
+      throw new org.sodm.jobs.spec.BadParameterException("bad parameter --log2c / --log2g: both are null, nothing to search (use sodm cv)");
+    }
     if (folds < 2 || folds > 127) {
       throw new org.sodm.jobs.spec.BadParameterException("bad parameter --folds: must be in [2, 127], got " + folds);
     }

@@ -68,11 +68,13 @@ public final class GridSearch {
 
   /**
    * grid.py's notation for one axis: "begin,end,step" (begin, begin + step, ... while not past end)
-   * or one value. Fails naming the option for a malformed text, a zero step, or a step that does not
-   * lead from begin towards end (grid.py would silently search nothing).
+   * or one value, or "null" (not searched: null is returned; the caller uses the configured value). Fails naming the
+   * option for a malformed text, a zero step, or a step that does not lead from begin towards end (grid.py would silently
+   * search nothing).
    */
   public static double[] range(String option, String text) {
     if (text == null || text.isBlank()) throw new BadParameterException("bad parameter " + option + ": empty (give begin,end,step or one value)");
+    if (text.trim().equalsIgnoreCase("null")) return null; // grid.py's "null": this parameter is not searched
     String[] p = text.trim().split(",", -1);
     double[] v = new double[p.length];
     for (int i = 0; i < p.length; i++) {
@@ -212,17 +214,23 @@ public final class GridSearch {
       conf.set(TrainKeys.INGEST_DIR, data.dir().toString());
       TrainSpec resolved = TrainPipeline.resolveOffset(spec.withDimension(data.stats().getDimension()), data, runner);
       resolved.writeTo(conf);
-      conf.set(GridJob.LOG2C, GridJob.join(req.log2c()));
-      conf.setBoolean(GridJob.WARM, req.warm());
-      int ng = req.log2g().length;
-      int nc = req.log2c().length;
-      int k = req.folds();
+      if (req.log2g().length == 1 && Double.isNaN(req.log2g()[0])) { // --log2g null: the configured gamma (1/d by default)
+        double gamma = resolved.resolvedKernel().gamma();
+        req = new Request(req.inputs(), req.output(), req.log2c(), new double[] {Math.log(gamma) / Math.log(2)}, req.folds(), req.warm(),
+            req.trainBest(), req.resume());
+      }
+      Request grid = req;
+      conf.set(GridJob.LOG2C, GridJob.join(grid.log2c()));
+      conf.setBoolean(GridJob.WARM, grid.warm());
+      int ng = grid.log2g().length;
+      int nc = grid.log2c().length;
+      int k = grid.folds();
       Cell[][] table = new Cell[ng][nc];
       long total = (long) ng * nc * k;
       int per = rowsPerJob(conf, k, ng);
       for (int g0 = 0; g0 < ng; g0 += per) {
         int first = g0;
-        double[] lgs = java.util.Arrays.copyOfRange(req.log2g(), first, Math.min(ng, first + per));
+        double[] lgs = java.util.Arrays.copyOfRange(grid.log2g(), first, Math.min(ng, first + per));
         String rows = String.join(", ", java.util.Arrays.stream(lgs).mapToObj(GridSearch::fmt).toList());
         PhaseRunner.Done d = runner.run("log2g " + rows, new PhaseRunner.Phase() {
           @Override
@@ -242,7 +250,7 @@ public final class GridSearch {
             Cell rowBest = null;
             long epochs = 0;
             for (int j = 0; j < lgs.length; j++) {
-              table[first + j] = row(lines, j, req.log2c(), lgs[j], k);
+              table[first + j] = row(lines, j, grid.log2c(), lgs[j], k);
               for (Cell c : table[first + j]) {
                 if (rowBest == null || c.correct() > rowBest.correct()) rowBest = c;
                 epochs += c.epochs();
@@ -257,7 +265,7 @@ public final class GridSearch {
         });
         if (table[first][0] == null) {
           List<GridJob.Cell> lines = GridJob.read(conf, new Path(d.dir(), "data"));
-          for (int j = 0; j < lgs.length; j++) table[first + j] = row(lines, j, req.log2c(), lgs[j], k);
+          for (int j = 0; j < lgs.length; j++) table[first + j] = row(lines, j, grid.log2c(), lgs[j], k);
         }
       }
       List<Cell> cells = new ArrayList<>();
@@ -269,10 +277,10 @@ public final class GridSearch {
       try {
         renames.add(writeTemp(fs, new Path(runner.out(), CSV), o -> o.write(csv(cells, k).getBytes(StandardCharsets.UTF_8))));
         renames.add(writeTemp(fs, new Path(runner.out(), JSON), o -> o.write(new com.fasterxml.jackson.databind.ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(json(result, req, resolved)))));
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(json(result, grid, resolved)))));
         if (plot != null) {
           String title = String.format(Locale.ROOT, "%s: %d-fold CV accuracy, best log2c %s log2g %s = %.4f%%",
-              String.join(",", req.inputs().stream().map(s -> new Path(s).getName()).toList()), k, fmt(best.log2c()),
+              String.join(",", grid.inputs().stream().map(s -> new Path(s).getName()).toList()), k, fmt(best.log2c()),
               fmt(best.log2g()), 100 * best.accuracy());
           renames.add(writeTemp(fs, new Path(runner.out(), PNG), o -> plot.write(result, title, o)));
         }
@@ -288,7 +296,7 @@ public final class GridSearch {
       runner.note(String.format(Locale.ROOT, "best         log2c %s log2g %s (C %s, gamma %s): %.4f%% (%d folds, mean %.4f%% +- %.4f)",
           fmt(best.log2c()), fmt(best.log2g()), best.c(), best.gamma(), 100 * best.accuracy(), k, 100 * best.mean(), 100 * best.sd()));
       Path modelPath = null;
-      if (req.trainBest()) {
+      if (grid.trainBest()) {
         Configuration tc = new Configuration(base);
         tc.set(Param.C.key(), Double.toString(best.c()));
         tc.set(Param.GAMMA.key(), Double.toString(best.gamma()));

@@ -226,6 +226,7 @@ class GridSearchTest {
     assertArrayEquals(new double[] {2.5}, GridSearch.range("--log2c", "2.5"));
     assertArrayEquals(new double[] {1, 3}, GridSearch.range("--log2c", "1,4,2"));
     assertArrayEquals(new double[] {4}, GridSearch.range("--log2c", "4,4,-1"));
+    assertNull(GridSearch.range("--log2g", " NULL "), "grid.py's null: not searched");
     for (String[] bad : new String[][] {{"--log2c", "1,5,-2", "leads away"}, {"--log2g", "a,b,c", "not a number"}, {"--log2c", "1,5", "3 numbers"},
         {"--log2c", "1,5,0", "step is 0"}, {"--log2g", "", "empty"}, {"--log2c", "1,NaN,1", "not finite"}}) {
       BadParameterException e = assertThrows(BadParameterException.class, () -> GridSearch.range(bad[0], bad[1]), bad[1]);
@@ -270,6 +271,36 @@ class GridSearchTest {
     assertEquals(8.0, Double.parseDouble(p.get(SodmConf.C)));
     assertEquals(2.0, Double.parseDouble(p.get(SodmConf.GAMMA)));
     assertEquals("hinge", p.get(SodmConf.LOSS));
+  }
+
+  /**
+   * grid.py's "-log2g null" / "-log2c null": that parameter is not searched but taken as configured - gamma 1/d (here
+   * 1/4: svmguide1 has 4 features) unless -g, C = -c (default 1) - and each cell equals sodm cv with those values. Both null
+   * is refused (nothing to search).
+   */
+  @Test
+  void nullAxisIsTheConfiguredValue() throws Exception {
+    String[] r = org.sodm.cli.SodmMainAccess.run("grid", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-D", "fs.defaultFS=file:///", "-D",
+        "mapreduce.framework.name=local", "-i", LocalConf.sampleData("svmguide1").toString(), "-o", tmp.resolve("g-null").toString(),
+        "--log2c", "-1,1,2", "--log2g", "null", "--folds", "3", "--scale", "0,1");
+    assertEquals("0", r[0], r[1] + r[2]);
+    List<String> csv = Files.readAllLines(tmp.resolve("g-null").resolve(GridSearch.CSV));
+    assertEquals(3, csv.size(), String.join("\n", csv));
+    for (String line : csv.subList(1, 3)) {
+      String[] f = line.split(",");
+      assertEquals(0.25, Double.parseDouble(f[3]), 0.0, "gamma 1/d: " + line);
+      assertEquals(cvCorrect(Double.parseDouble(f[0]), -2), Long.parseLong(f[11]), "the cell equals sodm cv: " + line);
+    }
+    r = org.sodm.cli.SodmMainAccess.run("grid", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-D", "fs.defaultFS=file:///", "-D",
+        "mapreduce.framework.name=local", "-i", LocalConf.sampleData("svmguide1").toString(), "-o", tmp.resolve("c-null").toString(),
+        "--log2c", "null", "--log2g", "-1", "--folds", "3", "--scale", "0,1", "-c", "4");
+    assertEquals("0", r[0], r[1] + r[2]);
+    assertTrue(r[1].contains("best log2c 2 log2g -1 (C 4.0, gamma 0.5)"), r[1]);
+    r = org.sodm.cli.SodmMainAccess.run("grid", "-D", "fs.defaultFS=file:///", "-i", LocalConf.sampleData("svmguide1").toString(),
+        "-o", tmp.resolve("both").toString(), "--log2c", "null", "--log2g", "null");
+    assertNotEquals("0", r[0]);
+    assertTrue(r[2].contains("both are null"), r[2]);
+    assertFalse(Files.exists(tmp.resolve("both")));
   }
 
   /** grid.py's job order visits every cell once; the best is the first most accurate cell, a same-gamma smaller C replacing it. */
