@@ -63,7 +63,9 @@ public final class EvaluateCommand extends SodmCommand {
     if (!fs.exists(png)) return;
     Path q = fs.makeQualified(png);
     if (!fs.getFileStatus(png).isFile()) throw new SodmException("--reliability-png " + q + " exists and is a directory");
-    if (!Param.OVERWRITE.booleanValue(conf)) throw new SodmException("--reliability-png " + q + " already exists (remove it or pass --overwrite)");
+    if (!Param.OVERWRITE.booleanValue(conf)) {
+      throw new SodmException("--reliability-png " + q + " already exists (remove it or pass --overwrite)");
+    }
     byte[] head = new byte[4096];
     int n;
     try (java.io.InputStream in = fs.open(png)) {
@@ -97,7 +99,8 @@ public final class EvaluateCommand extends SodmCommand {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         ReliabilityPng.write(ev.metrics(), "sodm reliability diagram: " + predictions, bytes);
         org.apache.hadoop.fs.FileSystem fs = png.getFileSystem(conf);
-        Path temp = new Path(png.getParent() == null ? new Path(".") : png.getParent(), "." + png.getName() + ".tmp-" + java.util.UUID.randomUUID());
+        Path dir = png.getParent() == null ? new Path(".") : png.getParent();
+        Path temp = new Path(dir, "." + png.getName() + ".tmp-" + java.util.UUID.randomUUID());
         try {
           try (java.io.OutputStream o = fs.create(temp, false)) {
             o.write(bytes.toByteArray());

@@ -37,7 +37,8 @@ public final class GridCommand extends SodmCommand {
   String log2c;
 
   @Option(names = "--log2g", paramLabel = "B,E,S", defaultValue = "3,-15,-2",
-      description = "log2 gamma values as grid.py: begin,end,step, one value, or null (not searched: -g, default 1/features) (default 3,-15,-2).")
+      description = "log2 gamma values as grid.py: begin,end,step, one value, or null (not searched: -g, default "
+          + "1/features) (default 3,-15,-2).")
   String log2g;
 
   @Option(names = {"--folds", "-v"}, paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127); -v K as grid.py's -v K.")
