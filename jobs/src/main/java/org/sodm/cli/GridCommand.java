@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
     "(contour plot of the accuracy over log2 C x log2 gamma) and prints the best pair (ties as grid.py, in its job",
     "order: equal accuracy keeps the earlier cell unless same gamma and smaller C). --train-best trains the final",
     "model with it into OUTPUT/best (OUTPUT/best/model.avro). The loss is hinge (C-SVC) unless --loss squared-hinge.",
-    "Takes sodm train's options (kernel rbf, poly or sigmoid)."})
+    "Takes sodm train's options (kernel rbf, poly or sigmoid). With --kernel linear: C alone (grid.py's -t 0 -log2g",
+    "null), each C sodm cv --kernel linear with the linear solvers on data ingested once; no plot, no --resume."})
 public final class GridCommand extends SodmCommand {
   @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",
       description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
@@ -36,9 +37,9 @@ public final class GridCommand extends SodmCommand {
       description = "log2 C values as grid.py: begin,end,step, one value, or null (not searched: -c, default 1) (default -5,15,2).")
   String log2c;
 
-  @Option(names = "--log2g", paramLabel = "B,E,S", defaultValue = "3,-15,-2",
+  @Option(names = "--log2g", paramLabel = "B,E,S",
       description = "log2 gamma values as grid.py: begin,end,step, one value, or null (not searched: -g, default "
-          + "1/features) (default 3,-15,-2).")
+          + "1/features) (default 3,-15,-2; with --kernel linear null: C alone, with the linear solvers).")
   String log2g;
 
   @Option(names = {"--folds", "-v"}, paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127); -v K as grid.py's -v K.")
@@ -69,10 +70,11 @@ public final class GridCommand extends SodmCommand {
   @Override
   protected void applyOptions(Configuration conf) {
     cs = GridSearch.range("--log2c", log2c);
-    gs = GridSearch.range("--log2g", log2g);
+    String g = log2g != null ? log2g : org.sodm.jobs.train.LinearGrid.applies(conf) ? "null" : "3,-15,-2";
+    gs = GridSearch.range("--log2g", g);
     if (cs == null) cs = new double[] {Math.log(Param.C.doubleValue(conf)) / Math.log(2)}; // grid.py's null: -c (default 1)
     if (gs == null) gs = new double[] {Double.NaN}; // grid.py's null: -g, resolved from the data (1/d by default)
-    if (cs.length == 1 && gs.length == 1 && log2c.trim().equalsIgnoreCase("null") && log2g.trim().equalsIgnoreCase("null")) {
+    if (cs.length == 1 && gs.length == 1 && log2c.trim().equalsIgnoreCase("null") && g.trim().equalsIgnoreCase("null")) {
       throw new org.sodm.jobs.spec.BadParameterException("bad parameter --log2c / --log2g: both are null, nothing to search (use sodm cv)");
     }
     if (folds < 2 || folds > 127) {
@@ -85,6 +87,16 @@ public final class GridCommand extends SodmCommand {
 
   @Override
   protected int execute(Configuration conf) throws Exception {
+    if (org.sodm.jobs.train.LinearGrid.applies(conf)) {
+      GridSearch.Result r = org.sodm.jobs.train.LinearGrid.run(conf, new GridSearch.Request(inputs, new Path(output), cs, gs, folds, !cold,
+          trainBest, resume), line -> out().println("sodm grid: " + line));
+      GridSearch.Cell b = r.best();
+      result().printf(Locale.ROOT, "best log2c %s (C %s): Cross Validation Accuracy = %.4f%% (%d values of C x %d folds) in %.1f s%n",
+          fmt(b.log2c()), b.c(), 100 * b.accuracy(), r.cells().size(), folds, r.seconds());
+      out().printf("sodm grid: table %s, %s%s%n", new Path(output, GridSearch.CSV), new Path(output, GridSearch.JSON),
+          r.modelPath() == null ? "" : ", model " + r.modelPath());
+      return 0;
+    }
     GridSearch.Result r = GridSearch.run(conf, new GridSearch.Request(inputs, new Path(output), cs, gs, folds, !cold, trainBest, resume),
         GridPng::write, line -> out().println("sodm grid: " + line));
     GridSearch.Cell b = r.best();

@@ -165,7 +165,8 @@ public final class GridSearch {
       throw TrainSpec.bad(Param.LOSS, "sodm grid searches C of the hinge or squared-hinge loss (C-SVC, as grid.py), not " + spec.loss().id());
     }
     if (spec.withDimension(1).resolvedKernel().type() == KernelSpec.Type.LINEAR) {
-      throw TrainSpec.bad(Param.KERNEL, "sodm grid searches gamma, which the linear kernel does not have (use rbf, poly or sigmoid)");
+      throw TrainSpec.bad(Param.KERNEL, "the kernel grid searches gamma, which the linear kernel does not have (rbf, poly or sigmoid; "
+          + "or --log2g null to search C alone with the linear solvers)");
     }
   }
 

@@ -303,6 +303,71 @@ class GridSearchTest {
     assertFalse(Files.exists(tmp.resolve("both")));
   }
 
+  /**
+   * --kernel linear: grid.py's C-only search (-t 0 -log2g null), --log2g null by default, with the linear solvers: every
+   * cell equals sodm cv --kernel linear with its C (the same folds), the best is grid.py's (the first most accurate, a
+   * smaller C on a tie), --train-best trains the linear model with it, and the output holds no work directory. A gamma
+   * axis or --resume is refused naming the option.
+   */
+  @Test
+  void linearKernelSearchesCAlone() throws Exception {
+    String[] common = {"grid", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-D", "fs.defaultFS=file:///", "-D", "mapreduce.framework.name=local",
+        "-i", LocalConf.sampleData("svmguide1").toString(), "--kernel", "linear", "--folds", "3", "--scale", "0,1"};
+    java.util.function.Function<String[], String[]> run = more -> {
+      String[] a = java.util.Arrays.copyOf(common, common.length + more.length);
+      System.arraycopy(more, 0, a, common.length, more.length);
+      try {
+        return org.sodm.cli.SodmMainAccess.run(a);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    Path out = tmp.resolve("lin");
+    String[] r = run.apply(new String[] {"-o", out.toString(), "--log2c", "-3,3,3", "--train-best"});
+    assertEquals("0", r[0], r[1] + r[2]);
+    List<String> csv = Files.readAllLines(out.resolve(GridSearch.CSV));
+    assertEquals(4, csv.size(), String.join("\n", csv));
+    long bestCorrect = -1;
+    double bestC = 0;
+    for (String line : csv.subList(1, 4)) {
+      String[] f = line.split(",");
+      double c = Double.parseDouble(f[2]);
+      Configuration conf = conf();
+      conf.set(SodmConf.KERNEL, "linear");
+      conf.set(SodmConf.C, Double.toString(c));
+      conf.setInt(TrainKeys.CV_FOLDS, 3);
+      Path cvOut = tmp.resolve("lin-cv-" + c);
+      TrainPipeline.run(conf, new TrainPipeline.Request(List.of(LocalConf.sampleData("svmguide1").toString()), null,
+          new org.apache.hadoop.fs.Path(cvOut.toString()), false), l -> {});
+      @SuppressWarnings("unchecked")
+      Map<String, Object> cv = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper()
+          .readValue(cvOut.resolve(TrainPipeline.REPORT).toFile(), Map.class).get("cv");
+      long correct = Math.round(((Number) cv.get("accuracy")).doubleValue() * ((Number) cv.get("rows")).longValue());
+      assertEquals(correct, Long.parseLong(f[11]), "the cell equals sodm cv --kernel linear -c " + c + ": " + line);
+      if (correct > bestCorrect) {
+        bestCorrect = correct;
+        bestC = c;
+      }
+    }
+    assertTrue(r[1].contains("(C " + bestC + ")"), bestC + "\n" + r[1]);
+    assertFalse(Files.exists(out.resolve("work")), "no work directory left");
+    assertFalse(Files.exists(out.resolve(GridSearch.PNG)), "no plot for one axis, as grid.py");
+    org.sodm.model.Model m = org.sodm.jobs.predict.ModelFiles.read(new Configuration(),
+        new org.apache.hadoop.fs.Path(out.resolve(GridSearch.BEST).resolve("model.avro").toString()));
+    assertInstanceOf(org.sodm.model.LinearModel.class, m);
+    Map<String, String> p = new java.util.HashMap<>();
+    m.provenance().getParameters().forEach((k, v) -> p.put(k.toString(), v.toString()));
+    assertEquals(bestC, Double.parseDouble(p.get(SodmConf.C)));
+
+    String[] g = run.apply(new String[] {"-o", tmp.resolve("lin-g").toString(), "--log2g", "1"});
+    assertNotEquals("0", g[0]);
+    assertTrue(g[2].contains("--log2g") && g[2].contains("the linear kernel has no gamma"), g[2]);
+    String[] resume = run.apply(new String[] {"-o", tmp.resolve("lin-r").toString(), "--resume"});
+    assertNotEquals("0", resume[0]);
+    assertTrue(resume[2].contains("--resume"), resume[2]);
+    assertFalse(Files.exists(tmp.resolve("lin-g")) || Files.exists(tmp.resolve("lin-r")), "nothing written");
+  }
+
   /** grid.py's job order visits every cell once; the best is the first most accurate cell, a same-gamma smaller C replacing it. */
   @Test
   void gridPyOrderAndTieRule() {

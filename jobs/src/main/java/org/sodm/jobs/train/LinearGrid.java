@@ -1,0 +1,130 @@
+package org.sodm.jobs.train;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.spec.BadParameterException;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.jobs.support.OutputDir;
+import org.sodm.jobs.support.OutputGuard;
+
+/**
+ * {@code sodm grid --kernel linear --log2g null}: grid.py's search of C alone for the linear kernel, with sodm's linear
+ * solvers (LIBLINEAR's problems, as {@code sodm cv --kernel linear}). The data are ingested once into OUTPUT/work/ingest;
+ * every C is then {@code sodm cv} on that ingest directory (the same seeded, stratified folds for every C), so each cell
+ * equals {@code sodm cv --kernel linear -c C}. Writes OUTPUT/grid.csv and grid.json as the kernel grid does (log2g NaN,
+ * gamma 0: the linear kernel has none; no grid.png, as grid.py draws none with a null axis) and, with --train-best, the
+ * model of the best C in OUTPUT/best. The output appears only when complete; --resume is the kernel grid's only.
+ */
+public final class LinearGrid {
+  private LinearGrid() {}
+
+  /** Whether a grid over these options is the linear one: --kernel linear. */
+  public static boolean applies(Configuration conf) {
+    return "linear".equalsIgnoreCase(conf.get(Param.KERNEL.key(), "").trim());
+  }
+
+  @SuppressWarnings("unchecked")
+  public static GridSearch.Result run(Configuration base, GridSearch.Request req, Consumer<String> progress) throws IOException {
+    long t0 = System.nanoTime();
+    if (!(req.log2g().length == 1 && Double.isNaN(req.log2g()[0]))) {
+      throw new BadParameterException("bad parameter --log2g: the linear kernel has no gamma; give --log2g null (grid.py's -log2g null "
+          + "with -t 0) to search C alone");
+    }
+    if (req.resume()) throw new BadParameterException("bad parameter --resume: a linear grid (--kernel linear) starts over; drop --resume");
+    if (req.folds() < 2 || req.folds() > 127) throw new BadParameterException("bad parameter --folds: must be in [2, 127], got " + req.folds());
+    Configuration conf = new Configuration(base);
+    TrainSpec spec = TrainSpec.from(conf);
+    if (spec.linearSolver() == null) throw TrainSpec.bad(Param.LINEAR_SOLVER, "a linear grid trains with the linear solvers");
+    if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm grid measures accuracy; it does not fit probabilities");
+    OutputGuard.checkDisjoint(conf, req.output(), req.inputs(), "input");
+    try (OutputDir od = OutputDir.create(conf, req.output(), Param.OVERWRITE.booleanValue(conf))) {
+      FileSystem fs = od.temp().getFileSystem(conf);
+      Path work = new Path(od.temp(), "work");
+      IngestJob.Result data = IngestJob.run(conf, req.inputs(), new Path(work, "ingest"));
+      progress.accept(String.format(Locale.ROOT, "ingest       %,d rows, %d features: %d values of C x %d folds, linear (%s)",
+          data.stats().getRows(), data.stats().getDimension(), req.log2c().length, req.folds(), spec.loss().id()));
+      GridSearch.Cell[][] table = new GridSearch.Cell[1][req.log2c().length];
+      for (int i = 0; i < req.log2c().length; i++) {
+        double log2c = req.log2c()[i];
+        double c = GridJob.pow2(log2c);
+        Configuration cc = new Configuration(conf);
+        cc.set(Param.C.key(), Double.toString(c));
+        cc.setInt(TrainKeys.CV_FOLDS, req.folds());
+        Path out = new Path(work, "cv-" + i);
+        TrainPipeline.run(cc, new TrainPipeline.Request(List.of(data.dir().toString()), null, out, false), line -> {});
+        Map<String, Object> cv;
+        try (java.io.InputStream in = fs.open(new Path(out, TrainPipeline.REPORT))) {
+          cv = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(in, Map.class).get("cv");
+        }
+        fs.delete(out, true);
+        List<Map<String, Object>> folds = (List<Map<String, Object>>) cv.get("folds");
+        double[] per = new double[folds.size()];
+        long rows = 0;
+        long correct = 0;
+        for (int f = 0; f < per.length; f++) {
+          per[f] = ((Number) folds.get(f).get("accuracy")).doubleValue();
+          rows += ((Number) folds.get(f).get("rows")).longValue();
+          correct += ((Number) folds.get(f).get("correct")).longValue();
+        }
+        table[0][i] = new GridSearch.Cell(log2c, Double.NaN, c, 0, rows, correct, (double) correct / rows,
+            ((Number) cv.get("mean")).doubleValue(), ((Number) cv.get("sd")).doubleValue(), per, 0, 0, Double.NaN, true);
+        progress.accept(String.format(Locale.ROOT, "log2c %-6s C %-10s %.4f%% (%d folds)  %.1f s", GridSearch.fmt(log2c), c,
+            100.0 * correct / rows, per.length, (System.nanoTime() - t0) / 1e9));
+      }
+      GridSearch.Cell best = null; // grid.py's order and rule, gamma being null: equal accuracy and a smaller C replaces the best
+      for (int[] job : GridSearch.gridPyOrder(table[0].length, 1)) {
+        GridSearch.Cell c = table[0][job[0]];
+        if (best == null || c.correct() > best.correct() || (c.correct() == best.correct() && c.log2c() < best.log2c())) best = c;
+      }
+      List<GridSearch.Cell> cells = List.of(table[0]);
+      try (OutputStream o = fs.create(new Path(od.temp(), GridSearch.CSV), false)) {
+        o.write(GridSearch.csv(cells, req.folds()).getBytes(StandardCharsets.UTF_8));
+      }
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("inputs", req.inputs());
+      json.put("folds", req.folds());
+      json.put("log2c", req.log2c());
+      json.put("log2g", "null");
+      json.put("loss", spec.loss().id());
+      json.put("kernel", "linear");
+      json.put("linearSolver", spec.linearSolver().name().toLowerCase(Locale.ROOT));
+      json.put("accuracy", "pooled over the folds (svm-train -v's Cross Validation Accuracy); mean and sd over the per-fold accuracies");
+      json.put("tieRule", "grid.py's job order; a cell replaces the best when more accurate, or equal with a smaller C");
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (GridSearch.Cell c : cells) list.add(Map.of("log2c", c.log2c(), "c", c.c(), "accuracy", c.accuracy(), "mean", c.mean(),
+          "sd", c.sd(), "perFold", c.perFold(), "rows", c.rows(), "correct", c.correct()));
+      json.put("cells", list);
+      json.put("best", Map.of("log2c", best.log2c(), "c", best.c(), "accuracy", best.accuracy()));
+      json.put("seconds", (System.nanoTime() - t0) / 1e9);
+      try (OutputStream o = fs.create(new Path(od.temp(), GridSearch.JSON), false)) {
+        o.write(new com.fasterxml.jackson.databind.ObjectMapper().enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+            .writeValueAsBytes(json));
+      }
+      progress.accept(String.format(Locale.ROOT, "best         log2c %s (C %s): %.4f%% (%d folds, mean %.4f%% +- %.4f)",
+          GridSearch.fmt(best.log2c()), best.c(), 100 * best.accuracy(), req.folds(), 100 * best.mean(), 100 * best.sd()));
+      Path modelPath = null;
+      if (req.trainBest()) {
+        Configuration tc = new Configuration(base);
+        tc.set(Param.C.key(), Double.toString(best.c()));
+        TrainPipeline.Result tr = TrainPipeline.run(tc, new TrainPipeline.Request(List.of(data.dir().toString()), null,
+            new Path(od.temp(), GridSearch.BEST), false), line -> progress.accept("train-best: " + line));
+        modelPath = new Path(new Path(od.target(), GridSearch.BEST), tr.modelPath().getName());
+      }
+      fs.delete(work, true);
+      od.commit();
+      return new GridSearch.Result(cells, best, modelPath, (System.nanoTime() - t0) / 1e9);
+    }
+  }
+}
