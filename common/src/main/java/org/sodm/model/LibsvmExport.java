@@ -80,6 +80,10 @@ public final class LibsvmExport {
     }
     int k = m.classes().size();
     int[] order = m.classOrder();
+    if (k == 2 && m.subModel(0) instanceof LinearModel lin) {
+      writeLinearPair(m, lin, order, w);
+      return;
+    }
     int[] at = new int[k];
     for (int p = 0; p < k; p++) at[order[p]] = p;
     java.util.Map<Long, double[]> coef = new java.util.TreeMap<>();
@@ -216,6 +220,33 @@ public final class LibsvmExport {
         }
       }
     }
+  }
+
+  /**
+   * A two-class linear model with probabilities (--kernel linear --probability): {@link #writeLinear}'s one support vector,
+   * signed so that LIBSVM's dec is f for the class at label position 0 (sodm's task votes for its +1 class when f &gt;= 0;
+   * when the -1 class comes first in LIBSVM's order, dec = -f), and the sigmoid as {@link #writeMulticlass} writes it: probA
+   * = A, probB = B, or -B when dec = -f.
+   */
+  private static void writeLinearPair(MulticlassModel m, LinearModel lin, int[] order, Writer w) throws IOException {
+    double sign = order[0] == m.plan().positiveClass(0) ? 1 : -1; // dec = sign * f
+    w.write("svm_type c_svc\n");
+    w.write("kernel_type linear\n");
+    w.write("nr_class 2\n");
+    w.write("total_sv 1\n");
+    double rho = -sign * lin.bias();
+    w.write("rho " + fmt(rho == 0 ? 0.0 : rho) + "\n");
+    w.write("label " + m.classes().get(order[0]) + " " + m.classes().get(order[1]) + "\n");
+    if (m.hasProbabilities()) {
+      w.write("probA " + fmt(m.platt(0).a()) + "\n");
+      w.write("probB " + fmt(sign * m.platt(0).b()) + "\n");
+    }
+    w.write("nr_sv 1 0\n");
+    w.write("SV\n");
+    w.write("1");
+    double[] wt = lin.w();
+    for (int f = 0; f < wt.length; f++) if (wt[f] != 0) w.write(" " + (f + 1) + ":" + fmt(sign * wt[f]));
+    w.write(" \n");
   }
 
   private static void writeLinear(LinearModel m, Writer w) throws IOException {

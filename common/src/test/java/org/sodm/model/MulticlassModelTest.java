@@ -474,6 +474,73 @@ class MulticlassModelTest {
     for (int q = 0; q < xs.size(); q++) assertEquals(m.predict(xs.get(q)), theirs.get(q), "point " + q);
   }
 
+  /**
+   * A two-class linear model with probabilities (--kernel linear --probability) in LIBSVM's format: one support vector (w,
+   * signed for the class at label position 0), rho and probA / probB such that LIBSVM's dec = w'x - rho and its probability
+   * of the first label equal sodm's f (or -f) and probability, in both class orders; svm-predict -b 1 (when installed) prints
+   * sodm's probabilities.
+   */
+  @Test
+  void twoClassLinearModelWithProbabilitiesExports() throws Exception {
+    List<String> classes = List.of("-1", "1");
+    Subproblems plan = new Subproblems(2, Subproblems.Scheme.OVO);
+    double[] wt = {0.8, -1.5, 0, 2.25};
+    Platt platt = new Platt(-2.5, 0.3);
+    Random r = new Random(21);
+    List<SparseVector> xs = new ArrayList<>();
+    for (int i = 0; i < 30; i++) xs.add(SparseVector.ofDense(r.nextDouble(), r.nextDouble(), r.nextDouble(), r.nextDouble()));
+    for (String order : List.of("0,1", "1,0")) {
+      HashMap<String, String> params = new HashMap<>();
+      params.put(MulticlassModel.CLASS_ORDER, order);
+      Provenance prov = new Provenance("test", "now", "in", "fp", params, List.of(), null);
+      LinearModel lin = new LinearModel(Loss.hinge(1), ModelCodec.taskLabels(classes, plan, 0), null, wt, -0.4, "bqo", null);
+      MulticlassModel m = new MulticlassModel(KernelSpec.linear(), Loss.hinge(1), null, classes, plan, new Model[] {lin},
+          new Platt[] {platt}, prov);
+      StringWriter text = new StringWriter();
+      LibsvmExport.write(m, text);
+      List<String> lines = List.of(text.toString().split("\n"));
+      assertTrue(lines.contains("kernel_type linear") && lines.contains("nr_class 2") && lines.contains("total_sv 1"), text.toString());
+      String first = order.equals("0,1") ? "-1" : "1";
+      assertTrue(lines.contains("label " + first + " " + (first.equals("1") ? "-1" : "1")), text.toString());
+      double rho = Double.parseDouble(lines.stream().filter(l -> l.startsWith("rho ")).findFirst().orElseThrow().substring(4));
+      double probA = Double.parseDouble(lines.stream().filter(l -> l.startsWith("probA ")).findFirst().orElseThrow().substring(6));
+      double probB = Double.parseDouble(lines.stream().filter(l -> l.startsWith("probB ")).findFirst().orElseThrow().substring(6));
+      String[] sv = lines.get(lines.indexOf("SV") + 1).trim().split(" ");
+      assertEquals("1", sv[0]);
+      double[] v = new double[4];
+      for (int t = 1; t < sv.length; t++) v[Integer.parseInt(sv[t].split(":")[0]) - 1] = Double.parseDouble(sv[t].split(":")[1]);
+      for (SparseVector x : xs) {
+        double dec = -rho;
+        for (int f = 0; f < 4; f++) dec += v[f] * x.get(f + 1);
+        double f = m.decisionValues(x)[0];
+        assertEquals(first.equals("1") ? f : -f, dec, 1e-12, order);
+        double pFirst = 1 / (1 + Math.exp(probA * dec + probB));
+        assertEquals(m.probabilities(m.decisionValues(x))[classes.indexOf(first)], pFirst, 1e-9, order);
+      }
+      if (!Files.isExecutable(Path.of("/usr/bin/svm-predict"))) continue;
+      Files.writeString(tmp.resolve("lin.model"), text.toString());
+      StringBuilder test = new StringBuilder();
+      for (SparseVector x : xs) {
+        test.append("1");
+        for (int t = 0; t < x.nnz(); t++) test.append(' ').append(x.index(t)).append(':').append(x.value(t));
+        test.append('\n');
+      }
+      Files.writeString(tmp.resolve("lin.test"), test.toString());
+      Process proc = new ProcessBuilder("svm-predict", "-b", "1", tmp.resolve("lin.test").toString(), tmp.resolve("lin.model").toString(),
+          tmp.resolve("lin.out").toString()).redirectErrorStream(true).start();
+      proc.getInputStream().readAllBytes();
+      assertEquals(0, proc.waitFor());
+      List<String> out = Files.readAllLines(tmp.resolve("lin.out"));
+      assertEquals("labels " + first + " " + (first.equals("1") ? "-1" : "1"), out.get(0));
+      for (int q = 0; q < xs.size(); q++) {
+        String[] f = out.get(q + 1).split(" ");
+        double[] p = m.probabilities(m.decisionValues(xs.get(q)));
+        assertEquals(p[classes.indexOf(first)], Double.parseDouble(f[1]), 1e-6, order + " row " + q);
+        assertEquals(m.predict(xs.get(q)), f[0], order + " row " + q);
+      }
+    }
+  }
+
   @Test
   void ovrModelsAreNotExportable() {
     MulticlassModel ovo = randomOvo(1, false);

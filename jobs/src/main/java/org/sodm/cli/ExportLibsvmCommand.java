@@ -72,7 +72,9 @@ public final class ExportLibsvmCommand extends SodmCommand {
       throw new SodmException("export-libsvm " + model + ": " + e.getMessage());
     }
     write(fs, out, w -> w.write(text.toString()));
-    String what = m instanceof org.sodm.model.MulticlassModel mm
+    String what = m instanceof org.sodm.model.MulticlassModel mm && mm.subModel(0) instanceof LinearModel
+        ? " (linear model with probabilities: one SV = w, rho = -b, probA / probB; svm-predict -b 1)"
+        : m instanceof org.sodm.model.MulticlassModel mm
         ? " (" + mm.classes().size() + " classes, one-vs-one, " + mm.distinctSupportVectors() + " distinct SVs)"
         : m instanceof LinearModel ? " (linear model: one SV = w, rho = -b)" : " (" + m.supportVectors() + " SVs)";
     out().println("sodm export-libsvm: " + fs.makeQualified(out) + what);
