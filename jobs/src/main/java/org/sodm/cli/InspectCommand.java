@@ -58,8 +58,16 @@ public final class InspectCommand extends SodmCommand {
         long n = 0;
         for (BlockModel b : t.getBlocks()) n += b.getCoef().size();
         String neg = t.getNegative() < 0 ? "rest" : cls.get(t.getNegative());
+        String sig = t.getPlattA() == null ? "" : String.format(Locale.ROOT, "  sigmoid A %.6g B %.6g", t.getPlattA(), t.getPlattB());
+        if (t.getLinear() != null) { // a linear solver's task: w and b, no expansion
+          int nz = 0;
+          for (double v : t.getLinear().getW()) if (v != 0) nz++;
+          sb.append(String.format(Locale.ROOT, "  task %-8s linear (%s), %d weights (%d non-zero), b %.6g%s%n", neg + "/"
+              + cls.get(t.getPositive()), t.getLinear().getSolver(), t.getLinear().getW().size(), nz, t.getLinear().getBias(), sig));
+          continue;
+        }
         sb.append(String.format(Locale.ROOT, "  task %-8s %,7d SV in %d block(s)%s%n", neg + "/" + cls.get(t.getPositive()), n,
-            t.getBlocks().size(), t.getPlattA() == null ? "" : String.format(Locale.ROOT, "  sigmoid A %.6g B %.6g", t.getPlattA(), t.getPlattB())));
+            t.getBlocks().size(), sig));
       }
     }
     sb.append(String.format(Locale.ROOT, "scaler     %s%n", r.getScaler() == null ? "none"

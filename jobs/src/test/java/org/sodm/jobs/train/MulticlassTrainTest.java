@@ -248,6 +248,12 @@ class MulticlassTrainTest {
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("bqo-t3")), String.join("\n", progress));
     double acc = r.levels().get(0).getValidationAccuracy();
     assertTrue(acc >= 0.84, "accuracy " + acc);
+    // inspect shows each task's weights (it printed "0 SV in 0 block(s)" for a linear task)
+    String[] shown = org.sodm.cli.SodmMainAccess.run("inspect", "-D", "fs.defaultFS=file:///", r.modelPath().toString());
+    assertEquals("0", shown[0], shown[2]);
+    org.sodm.model.LinearModel t3 = (org.sodm.model.LinearModel) m.subModel(3);
+    assertTrue(shown[1].contains(String.format(java.util.Locale.ROOT, "task rest/4   linear (bqo), %d weights", t3.w().length)), shown[1]);
+    assertFalse(shown[1].contains("SV in 0 block(s)"), shown[1]);
     if (!java.nio.file.Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
     Path range = tmp.resolve("lin.range");
     try (var w = Files.newBufferedWriter(range)) {
