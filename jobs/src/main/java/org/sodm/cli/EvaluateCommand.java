@@ -98,18 +98,8 @@ public final class EvaluateCommand extends SodmCommand {
         Path png = new Path(reliabilityPng);
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         ReliabilityPng.write(ev.metrics(), "sodm reliability diagram: " + predictions, bytes);
-        org.apache.hadoop.fs.FileSystem fs = png.getFileSystem(conf);
-        Path dir = png.getParent() == null ? new Path(".") : png.getParent();
-        Path temp = new Path(dir, "." + png.getName() + ".tmp-" + java.util.UUID.randomUUID());
-        try {
-          try (java.io.OutputStream o = fs.create(temp, false)) {
-            o.write(bytes.toByteArray());
-          }
-          if (fs.exists(png)) fs.delete(png, false); // checked above: a diagram of this command
-          if (!fs.rename(temp, png)) throw new SodmException("cannot rename " + temp + " to " + png);
-        } finally {
-          if (fs.exists(temp)) fs.delete(temp, false);
-        }
+        // checked above: absent, or a diagram of this command
+        org.sodm.jobs.support.OutputGuard.writeAtomically(png.getFileSystem(conf), png, o -> o.write(bytes.toByteArray()));
         if (!json) out().println("reliability diagram: " + png);
       }
       return 0;

@@ -116,15 +116,10 @@ public final class ExportLibsvmCommand extends SodmCommand {
 
   /** Writes {@code target} under a temporary name first, so a failure leaves no partial file. */
   private static void write(FileSystem fs, Path target, Body body) throws IOException {
-    Path temp = new Path(target.getParent(), "." + target.getName() + ".tmp-" + java.util.UUID.randomUUID());
-    try {
-      try (Writer w = new OutputStreamWriter(fs.create(temp, false), StandardCharsets.UTF_8)) {
-        body.write(w);
-      }
-      if (fs.exists(target)) fs.delete(target, false);
-      if (!fs.rename(temp, target)) throw new IOException("cannot rename " + temp + " to " + target);
-    } finally {
-      if (fs.exists(temp)) fs.delete(temp, false);
-    }
+    OutputGuard.writeAtomically(fs, target, o -> {
+      Writer w = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+      body.write(w);
+      w.flush();
+    });
   }
 }

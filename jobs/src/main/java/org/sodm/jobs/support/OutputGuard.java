@@ -73,4 +73,28 @@ public final class OutputGuard {
     String s = p.toString();
     return s.endsWith("/") ? s : s + "/";
   }
+
+  /** Writes the bytes of a file ({@link #writeAtomically}). */
+  @FunctionalInterface
+  public interface StreamBody {
+    void write(java.io.OutputStream out) throws IOException;
+  }
+
+  /**
+   * Writes {@code target} under a hidden temporary name beside it, then puts it in place of {@code target} (which the caller
+   * has checked may be replaced): a failure leaves neither a partial file nor the temporary one.
+   */
+  public static void writeAtomically(FileSystem fs, Path target, StreamBody body) throws IOException {
+    Path t = fs.makeQualified(target);
+    Path temp = new Path(t.getParent(), "." + t.getName() + ".tmp-" + java.util.UUID.randomUUID());
+    try {
+      try (java.io.OutputStream o = fs.create(temp, false)) {
+        body.write(o);
+      }
+      if (fs.exists(t)) fs.delete(t, false);
+      if (!fs.rename(temp, t)) throw new IOException("cannot rename " + temp + " to " + t);
+    } finally {
+      if (fs.exists(temp)) fs.delete(temp, false);
+    }
+  }
 }
