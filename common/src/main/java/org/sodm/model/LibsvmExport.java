@@ -27,7 +27,7 @@ public final class LibsvmExport {
    * Writes {@code m} as a LIBSVM model file.
    *
    * @throws IllegalArgumentException if the model cannot be one: a label that is not an integer (svm-predict reads the
-   *     label line as ints and refuses the whole file, "fscanf failed to read model"), a one-vs-rest or linear multi-class
+   *     label line as ints and refuses the whole file, "fscanf failed to read model"), a one-vs-rest multi-class
    *     model
    */
   public static void write(Model m, Writer w) throws IOException {
@@ -44,7 +44,7 @@ public final class LibsvmExport {
   }
 
   /** A label svm-predict's {@code %d} reads whole: an optional sign and digits, within int. */
-  private static boolean isInt(String label) {
+  static boolean isInt(String label) {
     if (!label.matches("[+-]?[0-9]{1,10}")) return false;
     long v = Long.parseLong(label);
     return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
@@ -94,19 +94,19 @@ public final class LibsvmExport {
     double[] probA = new double[plan.tasks()];
     double[] probB = new double[plan.tasks()];
     // first pass: the class of each vector
+    Terms[] terms = new Terms[plan.tasks()];
+    for (int t = 0; t < plan.tasks(); t++) terms[t] = Terms.of(m.subModel(t), t);
     for (int t = 0; t < plan.tasks(); t++) {
-      if (!(m.subModel(t) instanceof KernelModel km)) {
-        throw new IllegalArgumentException("export of multi-class linear models is not supported (task " + t + " is linear)");
-      }
       int i = plan.negativeClass(t);
       int j = plan.positiveClass(t);
-      for (int b = 0; b < km.blockCount(); b++) {
-        for (int s = 0; s < km.block(b).size(); s++) {
-          long id = km.supportVectorId(b, s);
+      Terms km = terms[t];
+      for (int b = 0; b < km.blocks(); b++) {
+        for (int s = 0; s < km.ids()[b].length; s++) {
+          long id = km.ids()[b][s];
           int[] first = seen.get(id);
           if (first == null) {
             seen.put(id, new int[] {i, j});
-            vec.put(id, km.block(b).supportVector(s));
+            vec.put(id, km.vectors()[b][s]);
           } else if (!group.containsKey(id)) {
             int c = (first[0] == i || first[0] == j) ? first[0] : first[1];
             group.put(id, c);
@@ -122,7 +122,7 @@ public final class LibsvmExport {
     }
     for (var e : seen.entrySet()) group.putIfAbsent(e.getKey(), e.getValue()[0]);
     for (int t = 0; t < plan.tasks(); t++) {
-      KernelModel km = (KernelModel) m.subModel(t);
+      Terms km = terms[t];
       int i = plan.negativeClass(t);
       int j = plan.positiveClass(t);
       int p = Math.min(at[i], at[j]);
@@ -133,16 +133,15 @@ public final class LibsvmExport {
         probA[pair] = m.platt(t).a();
         probB[pair] = sign * m.platt(t).b();
       }
-      int nb = km.blockCount();
+      int nb = km.blocks();
       for (int b = 0; b < nb; b++) {
-        KernelExpansion e = km.block(b);
-        rho[pair] += -sign * e.bias() / nb;
-        for (int s = 0; s < e.size(); s++) {
-          long id = km.supportVectorId(b, s);
+        rho[pair] += -sign * km.biases()[b] / nb;
+        for (int s = 0; s < km.ids()[b].length; s++) {
+          long id = km.ids()[b][s];
           int g = group.get(id);
           if (g != i && g != j) throw new IllegalStateException("support vector " + id + " of class " + g + " in pair (" + i + ", " + j + ")");
           int col = at[g] == p ? q - 1 : p;
-          coef.computeIfAbsent(id, x -> new double[k - 1])[col] += sign * e.coef(s) / nb;
+          coef.computeIfAbsent(id, x -> new double[k - 1])[col] += sign * km.coefs()[b][s] / nb;
         }
       }
     }
@@ -179,6 +178,50 @@ public final class LibsvmExport {
         for (int t = 0; t < v.nnz(); t++) line.append(' ').append(v.index(t)).append(':').append(fmt(v.value(t)));
         w.write(line + " \n");
       }
+    }
+  }
+
+  /**
+   * One task's expansion, per block: support vector ids, vectors, coefficients and the block's bias. A linear task (w, b) is
+   * one block of one vector w with coefficient 1 and bias b (LIBSVM's linear kernel then computes w'x + b exactly), under the
+   * id -(t + 1), which no row has (ingested ids are not negative), so it is never shared with another pair.
+   */
+  private record Terms(long[][] ids, SparseVector[][] vectors, double[][] coefs, double[] biases) {
+    int blocks() {
+      return biases.length;
+    }
+
+    static Terms of(Model m, int task) {
+      if (m instanceof LinearModel lin) {
+        double[] wt = lin.w();
+        int nnz = 0;
+        for (double v : wt) if (v != 0) nnz++;
+        int[] idx = new int[nnz];
+        double[] val = new double[nnz];
+        for (int f = 0, n = 0; f < wt.length; f++) {
+          if (wt[f] == 0) continue;
+          idx[n] = f + 1;
+          val[n++] = wt[f];
+        }
+        return new Terms(new long[][] {{-(task + 1L)}}, new SparseVector[][] {{new SparseVector(idx, val)}}, new double[][] {{1.0}},
+            new double[] {lin.bias()});
+      }
+      KernelModel km = (KernelModel) m;
+      int nb = km.blockCount();
+      Terms t = new Terms(new long[nb][], new SparseVector[nb][], new double[nb][], new double[nb]);
+      for (int b = 0; b < nb; b++) {
+        KernelExpansion e = km.block(b);
+        t.ids[b] = new long[e.size()];
+        t.vectors[b] = new SparseVector[e.size()];
+        t.coefs[b] = new double[e.size()];
+        t.biases[b] = e.bias();
+        for (int s = 0; s < e.size(); s++) {
+          t.ids[b][s] = km.supportVectorId(b, s);
+          t.vectors[b][s] = e.supportVector(s);
+          t.coefs[b][s] = e.coef(s);
+        }
+      }
+      return t;
     }
   }
 

@@ -390,6 +390,31 @@ class MulticlassModelTest {
     exportReproducesTheLabels(randomOvo(13, true, "3,1,0,2"), List.of("10", "2", "1", "5"));
   }
 
+  /**
+   * A one-vs-one linear model (--kernel linear --multiclass ovo) in LIBSVM's format: each task's w is one support vector of
+   * the pair, and LIBSVM's votes over the file reproduce sodm's labels (and its pair decisions, up to sign), in both orders.
+   */
+  @Test
+  void libsvmExportOfALinearOvoModelReproducesTheLabels() throws Exception {
+    exportReproducesTheLabels(randomLinearOvo(31, null), CLASSES);
+    exportReproducesTheLabels(randomLinearOvo(32, "2,0,3,1"), List.of("5", "1", "10", "2"));
+  }
+
+  /** Six linear tasks over 3 features with random weights (one of them 0 in some tasks) and offsets; {@code order} or null. */
+  static MulticlassModel randomLinearOvo(long seed, String order) {
+    Random r = new Random(seed);
+    Subproblems plan = new Subproblems(4, Subproblems.Scheme.OVO);
+    Model[] sub = new Model[plan.tasks()];
+    for (int t = 0; t < sub.length; t++) {
+      double[] wt = {r.nextGaussian(), r.nextBoolean() ? 0 : r.nextGaussian(), r.nextGaussian()};
+      sub[t] = new LinearModel(Loss.hinge(1), ModelCodec.taskLabels(CLASSES, plan, t), null, wt, r.nextGaussian() * 0.5, "bqo", null);
+    }
+    HashMap<String, String> params = new HashMap<>();
+    if (order != null) params.put(MulticlassModel.CLASS_ORDER, order);
+    return new MulticlassModel(KernelSpec.linear(), Loss.hinge(1), null, CLASSES, plan, sub, null,
+        new Provenance("test", "now", "in", "fp", params, List.of(), null));
+  }
+
   private void exportReproducesTheLabels(MulticlassModel m, List<String> fileOrder) throws Exception {
     StringWriter w = new StringWriter();
     LibsvmExport.write(m, w);
@@ -425,7 +450,8 @@ class MulticlassModelTest {
       coef.add(c);
       vec.add(SparseVector.ofDense(dense));
     }
-    Kernel kern = KernelSpec.rbf(Double.parseDouble(head.get("gamma"))).create();
+    Kernel kern = head.get("kernel_type").equals("linear") ? KernelSpec.linear().create()
+        : KernelSpec.rbf(Double.parseDouble(head.get("gamma"))).create();
     Random r = new Random(12);
     List<SparseVector> xs = new ArrayList<>();
     StringBuilder test = new StringBuilder();

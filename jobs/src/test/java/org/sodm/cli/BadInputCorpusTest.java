@@ -583,6 +583,11 @@ class BadInputCorpusTest {
     assertEquals("0", c[0], c[2]);
     assertArrayEquals(first, Files.readAllBytes(Path.of(out)));
     assertArrayEquals(range, Files.readAllBytes(Path.of(out + ".range")));
+    // export-liblinear does not take a LIBSVM model file for one of its own, even with --overwrite
+    String[] d = sodm("export-liblinear", model.toString(), "-o", out, "--overwrite");
+    assertEquals("1", d[0], d[2]);
+    assertTrue(d[2].contains("is not a LIBLINEAR model written by sodm export-liblinear (it does not start with 'solver_type')"), d[2]);
+    assertArrayEquals(first, Files.readAllBytes(Path.of(out)));
     try (Stream<Path> s = Files.list(dir)) {
       assertEquals(List.of(".m.libsvm.crc", ".m.libsvm.range.crc", "m.libsvm", "m.libsvm.range"),
           s.map(p -> p.getFileName().toString()).sorted().toList());

@@ -271,5 +271,50 @@ class MulticlassTrainTest {
     for (int i = 0; i < truth.size(); i++) if (truth.get(i).equals(theirs.get(i))) ok++;
     double liblinear = (double) ok / truth.size();
     assertTrue(Math.abs(acc - liblinear) <= 0.02, "sodm " + acc + " vs LIBLINEAR " + liblinear); // 225 rows: 1 row = 0.44 point
+
+    // export-liblinear: liblinear-predict on the model exported (and the test data scaled by its range file) prints sodm's labels
+    Path exported = tmp.resolve("sodm.liblinear");
+    String[] ex = org.sodm.cli.SodmMainAccess.run("export-liblinear", "-D", "fs.defaultFS=file:///", r.modelPath().toString(), "-o",
+        exported.toString());
+    assertEquals("0", ex[0], ex[2]);
+    assertTrue(ex[1].contains("4 classes, one-vs-rest: one column of w per class") && ex[1].contains("svm-scale -r " + exported + ".range"),
+        ex[1]);
+    Path sodmScaled = tmp.resolve("lin.test.sodm");
+    LibsvmTools.run(sodmScaled, "svm-scale", "-r", exported + ".range", resource("blobs4.t.libsvm").toString());
+    LibsvmTools.run(null, "liblinear-predict", sodmScaled.toString(), exported.toString(), tmp.resolve("sodm-ll.out").toString());
+    List<String> viaLiblinear = Files.readAllLines(tmp.resolve("sodm-ll.out"));
+    PredictJob.run(conf, r.modelPath(), List.of(resource("blobs4.t.libsvm").toString()), new org.apache.hadoop.fs.Path(tmp.resolve("lin-pred").toString()));
+    List<Prediction> preds = predictions("lin-pred");
+    assertEquals(truth.size(), preds.size());
+    for (int i = 0; i < preds.size(); i++) assertEquals(preds.get(i).getPredicted().toString(), viaLiblinear.get(i), "row " + (i + 1));
+  }
+
+  /** --kernel linear --multiclass ovo: export-libsvm writes each task's w as one support vector; svm-predict prints sodm's labels. */
+  @Test
+  void linearOneVsOneExportsForSvmPredict() throws Exception {
+    conf.set(SodmConf.KERNEL, "linear");
+    conf.set(SodmConf.C, "1");
+    conf.set(Param.MULTICLASS.key(), "ovo");
+    TrainPipeline.Result r = train("lin-ovo", List.of(resource("blobs4.libsvm").toString()), null);
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+    assertEquals(Subproblems.Scheme.OVO, m.scheme());
+    Path exported = tmp.resolve("ovo.libsvm");
+    String[] ex = org.sodm.cli.SodmMainAccess.run("export-libsvm", "-D", "fs.defaultFS=file:///", r.modelPath().toString(), "-o",
+        exported.toString());
+    assertEquals("0", ex[0], ex[2]);
+    assertTrue(ex[1].contains("4 classes, one-vs-one, linear: one SV = w per pair"), ex[1]);
+    String[] refused = org.sodm.cli.SodmMainAccess.run("export-liblinear", "-D", "fs.defaultFS=file:///", r.modelPath().toString(), "-o",
+        tmp.resolve("ovo.liblinear").toString());
+    assertEquals("1", refused[0]);
+    assertTrue(refused[2].contains("LIBLINEAR's multi-class format is one-vs-rest"), refused[2]);
+    assertFalse(Files.exists(tmp.resolve("ovo.liblinear")));
+    PredictJob.run(conf, r.modelPath(), List.of(resource("blobs4.t.libsvm").toString()), new org.apache.hadoop.fs.Path(tmp.resolve("ovo-pred").toString()));
+    List<Prediction> preds = predictions("ovo-pred");
+    if (!LibsvmTools.installed()) return; // the comparison with svm-predict needs it installed
+    Path scaled = tmp.resolve("ovo.test.scaled");
+    LibsvmTools.run(scaled, "svm-scale", "-r", exported + ".range", resource("blobs4.t.libsvm").toString());
+    List<String> theirs = LibsvmTools.predict(scaled, exported, tmp);
+    assertEquals(preds.size(), theirs.size());
+    for (int i = 0; i < preds.size(); i++) assertEquals(preds.get(i).getPredicted().toString(), theirs.get(i), "row " + (i + 1));
   }
 }
