@@ -39,7 +39,8 @@ public final class Jobs {
   static final String STAGING_ROOT = "mapreduce.jobtracker.staging.root.dir";
   /** Where LocalJobRunner keeps a task's spills and shuffle copies (default under hadoop.tmp.dir, world-readable). */
   static final String LOCAL_DIR = "mapreduce.cluster.local.dir";
-  private static java.io.File processDir;
+  /** This process's directory under each hadoop.tmp.dir its local jobs were given (a warm JVM runs commands with others). */
+  private static final java.util.Map<java.io.File, java.io.File> processDirs = new java.util.LinkedHashMap<>();
 
   /**
    * Local mode: this process's own directory under {@code hadoop.tmp.dir} (per user), readable by
@@ -55,12 +56,17 @@ public final class Jobs {
     boolean staging = conf.get(STAGING_ROOT) == null;
     boolean local = isDefault(conf, LOCAL_DIR);
     if (!staging && !local) return;
-    if (processDir == null) {
-      java.io.File dir = new java.io.File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")),
-          "sodm-" + ProcessHandle.current().pid());
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> org.apache.hadoop.fs.FileUtil.fullyDelete(dir), "sodm-local-cleanup"));
-      processDir = dir;
+    java.io.File base = new java.io.File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir"))).getAbsoluteFile();
+    if (processDirs.isEmpty()) {
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        synchronized (Jobs.class) {
+          for (java.io.File d : processDirs.values()) org.apache.hadoop.fs.FileUtil.fullyDelete(d);
+        }
+      }, "sodm-local-cleanup"));
     }
+    // under this command's hadoop.tmp.dir: a warm JVM's earlier command may have named another, since removed (a test's
+    // temporary directory), which the first command's directory would have brought back
+    java.io.File processDir = processDirs.computeIfAbsent(base, b -> new java.io.File(b, "sodm-" + ProcessHandle.current().pid()));
     // (again) owner-only: someone may have removed it since (a long-lived JVM's temporary directories)
     if (!processDir.isDirectory()) ownerOnly(processDir);
     if (staging) conf.set(STAGING_ROOT, new java.io.File(processDir, "staging").getAbsolutePath());

@@ -30,6 +30,19 @@ class JobsStagingTest {
     assertTrue(process.getFileName().toString().equals("sodm-" + ProcessHandle.current().pid()), process.toString());
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(process)),
         "spills and shuffle copies of the training data are the user's alone");
+    assertEquals(tmp.resolve("hadoop-alice"), process.getParent(), "under this command's hadoop.tmp.dir");
+
+    // a later command of the same JVM (the warm JVM, a test suite) with another hadoop.tmp.dir stages under that one, even
+    // after the first is gone: the first's directory was reused, and brought back a removed directory that stayed at exit
+    org.apache.hadoop.fs.FileUtil.fullyDelete(tmp.resolve("hadoop-alice").toFile());
+    Configuration later = new Configuration(false);
+    later.addResource("mapred-default.xml");
+    later.set("mapreduce.framework.name", "local");
+    later.set("hadoop.tmp.dir", tmp.resolve("hadoop-bob").toString());
+    Jobs.localStaging(later);
+    assertEquals(tmp.resolve("hadoop-bob"), Path.of(later.get(Jobs.STAGING_ROOT)).getParent().getParent());
+    assertTrue(Files.isDirectory(Path.of(later.get(Jobs.STAGING_ROOT)).getParent()));
+    assertFalse(Files.exists(tmp.resolve("hadoop-alice")), "the removed directory is not brought back");
 
     Configuration mine = new Configuration(false);
     mine.addResource("mapred-default.xml");
