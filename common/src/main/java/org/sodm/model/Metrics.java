@@ -7,14 +7,35 @@ import java.util.Locale;
  * Binary classification metrics from true signed labels and decision values (prediction:
  * +1 when f >= 0): accuracy, precision, recall and F1 of the +1 class, AUC (ties counted
  * half, via the rank-sum statistic), and the confusion matrix.
+ *
+ * <p>A row whose label is neither of the model's two ("other": y = 0) is a class the model cannot
+ * predict, as svm-predict counts it: an error in the accuracy, and a false positive of the +1 class
+ * when predicted so; the AUC is over the rows of the model's two labels.
+ *
+ * @param n every labelled row, the other rows included
+ * @param otherPositive rows of another label predicted +1
+ * @param otherNegative rows of another label predicted -1
  */
-public record Metrics(long n, long tp, long fp, long tn, long fn, double auc) {
+public record Metrics(long n, long tp, long fp, long tn, long fn, double auc, long otherPositive, long otherNegative) {
 
+  /** Metrics of rows that all have one of the model's labels. */
+  public Metrics(long n, long tp, long fp, long tn, long fn, double auc) {
+    this(n, tp, fp, tn, fn, auc, 0, 0);
+  }
+
+  /** {@code y[i]}: +1, -1, or 0 for a row whose label is not one of the model's. */
   public static Metrics of(double[] y, double[] f) {
     if (y.length != f.length) throw new IllegalArgumentException("labels and decisions differ in length");
-    long tp = 0, fp = 0, tn = 0, fn = 0;
+    long tp = 0, fp = 0, tn = 0, fn = 0, op = 0, on = 0;
+    int known = 0;
     for (int i = 0; i < y.length; i++) {
       boolean pred = f[i] >= 0;
+      if (y[i] == 0) {
+        if (pred) op++;
+        else on++;
+        continue;
+      }
+      known++;
       if (y[i] > 0) {
         if (pred) tp++;
         else fn++;
@@ -23,7 +44,23 @@ public record Metrics(long n, long tp, long fp, long tn, long fn, double auc) {
         else tn++;
       }
     }
-    return new Metrics(y.length, tp, fp, tn, fn, auc(y, f));
+    double[] ky = y;
+    double[] kf = f;
+    if (known < y.length) {
+      ky = new double[known];
+      kf = new double[known];
+      for (int i = 0, k = 0; i < y.length; i++) {
+        if (y[i] == 0) continue;
+        ky[k] = y[i];
+        kf[k++] = f[i];
+      }
+    }
+    return new Metrics(y.length, tp, fp, tn, fn, auc(ky, kf), op, on);
+  }
+
+  /** Rows whose label is not one of the model's. */
+  public long other() {
+    return otherPositive + otherNegative;
   }
 
   /** Mann-Whitney AUC with midranks for ties; NaN when a class is absent. */
@@ -57,7 +94,7 @@ public record Metrics(long n, long tp, long fp, long tn, long fn, double auc) {
   }
 
   public double precision() {
-    return tp + fp == 0 ? 0 : (double) tp / (tp + fp);
+    return tp + fp + otherPositive == 0 ? 0 : (double) tp / (tp + fp + otherPositive);
   }
 
   public double recall() {
@@ -78,8 +115,10 @@ public record Metrics(long n, long tp, long fp, long tn, long fn, double auc) {
     return String.format(Locale.ROOT,
         "{\"n\": %d, \"accuracy\": %s, \"precision\": %s, \"recall\": %s, \"f1\": %s, \"auc\": %s, "
             + "\"positive\": \"%s\", \"negative\": \"%s\", "
-            + "\"confusion\": {\"tp\": %d, \"fp\": %d, \"tn\": %d, \"fn\": %d}}",
-        n, num(accuracy()), num(precision()), num(recall()), num(f1()), num(auc), positiveLabel, negativeLabel, tp, fp, tn, fn);
+            + "\"confusion\": {\"tp\": %d, \"fp\": %d, \"tn\": %d, \"fn\": %d}%s}",
+        n, num(accuracy()), num(precision()), num(recall()), num(f1()), num(auc), positiveLabel, negativeLabel, tp, fp, tn, fn,
+        other() == 0 ? "" : String.format(Locale.ROOT, ", \"other\": {\"rows\": %d, \"predictedPositive\": %d, \"predictedNegative\": %d}",
+            other(), otherPositive, otherNegative));
   }
 
   public String table(String positiveLabel, String negativeLabel) {
@@ -94,6 +133,10 @@ public record Metrics(long n, long tp, long fp, long tn, long fn, double auc) {
     sb.append(String.format(Locale.ROOT, "confusion  %" + w + "s %" + w + "s   <- predicted%n", positiveLabel, negativeLabel));
     sb.append(String.format(Locale.ROOT, "  true %-4s%" + w + "d %" + w + "d%n", positiveLabel, tp, fn));
     sb.append(String.format(Locale.ROOT, "  true %-4s%" + w + "d %" + w + "d", negativeLabel, fp, tn));
+    if (other() > 0) {
+      sb.append(String.format(Locale.ROOT, "%n  other   %" + w + "d %" + w + "d   (%,d rows labelled neither %s nor %s: errors, as svm-predict counts"
+          + " them; AUC without them)", otherPositive, otherNegative, other(), positiveLabel, negativeLabel));
+    }
     return sb.toString();
   }
 }

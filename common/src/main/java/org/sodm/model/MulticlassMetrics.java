@@ -11,9 +11,19 @@ import java.util.Locale;
  * (mean of -ln p(true class), p clipped to [1e-15, 1]) and a calibration table: the rows binned
  * by the predicted class's probability (10 equal bins of [0, 1]), per bin the rows, their mean
  * probability and their accuracy (a reliability diagram's points).
+ *
+ * <p>Rows whose true label is none of the model's classes ({@code otherPredicted[predicted class]}) are a class the model cannot predict,
+ * as svm-predict counts them: errors in the accuracy, false positives of the class they are predicted as, wrong
+ * predictions in the calibration table; the log-loss, which needs the probability of the true class, is over the rows of the model's classes.
  */
 public record MulticlassMetrics(List<String> classes, long[][] confusion, double logLoss, long[][] calibrationCounts,
-    double[] calibrationConfidence) {
+    double[] calibrationConfidence, long[] otherPredicted) {
+
+  /** Metrics of rows that all have one of the model's classes. */
+  public MulticlassMetrics(List<String> classes, long[][] confusion, double logLoss, long[][] calibrationCounts,
+      double[] calibrationConfidence) {
+    this(classes, confusion, logLoss, calibrationCounts, calibrationConfidence, new long[classes.size()]);
+  }
 
   /** Calibration bins. */
   public static final int BINS = 10;
@@ -26,10 +36,30 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
     private long probRows;
     private final long[][] cal = new long[BINS][2]; // rows, correct
     private final double[] conf = new double[BINS];
+    private final long[] other;
+    private long otherProbRows;
 
     public Builder(List<String> classes) {
       this.classes = List.copyOf(classes);
       this.confusion = new long[classes.size()][classes.size()];
+      this.other = new long[classes.size()];
+    }
+
+    /** A row whose true label is none of the classes: the predicted class index and the class probabilities (or null). */
+    public Builder addOther(int predicted, double[] p) {
+      other[predicted]++;
+      if (p != null) {
+        otherProbRows++;
+        calibrate(p[predicted], false);
+      }
+      return this;
+    }
+
+    private void calibrate(double c, boolean correct) {
+      int bin = Math.min(BINS - 1, (int) Math.floor(c * BINS));
+      cal[bin][0]++;
+      if (correct) cal[bin][1]++;
+      conf[bin] += c;
     }
 
     /** A row: true and predicted class index, and the class probabilities (or null). */
@@ -38,11 +68,7 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
       if (p != null) {
         logLoss += -Math.log(Math.max(p[truth], 1e-15));
         probRows++;
-        double c = p[predicted];
-        int bin = Math.min(BINS - 1, (int) Math.floor(c * BINS));
-        cal[bin][0]++;
-        if (truth == predicted) cal[bin][1]++;
-        conf[bin] += c;
+        calibrate(p[predicted], truth == predicted);
       }
       return this;
     }
@@ -50,17 +76,29 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
     public MulticlassMetrics build() {
       long n = 0;
       for (long[] r : confusion) for (long v : r) n += v;
-      boolean probs = probRows > 0;
-      if (probs && probRows != n) throw new IllegalStateException("probabilities for " + probRows + " of " + n + " rows");
-      return new MulticlassMetrics(classes, confusion, probs ? logLoss / probRows : Double.NaN, probs ? cal : null,
-          probs ? conf : null);
+      long others = 0;
+      for (long v : other) others += v;
+      boolean probs = probRows + otherProbRows > 0;
+      if (probs && (probRows != n || otherProbRows != others)) {
+        throw new IllegalStateException("probabilities for " + (probRows + otherProbRows) + " of " + (n + others) + " rows");
+      }
+      double loss = probRows > 0 ? logLoss / probRows : Double.NaN;
+      return new MulticlassMetrics(classes, confusion, loss, probs ? cal : null, probs ? conf : null, other);
     }
   }
 
+  /** Every labelled row, the other rows included. */
   public long n() {
-    long n = 0;
+    long n = other();
     for (long[] r : confusion) for (long v : r) n += v;
     return n;
+  }
+
+  /** Rows whose true label is none of the model's classes. */
+  public long other() {
+    long s = 0;
+    for (long v : otherPredicted) s += v;
+    return s;
   }
 
   public long correct() {
@@ -75,7 +113,7 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
   }
 
   private long predictedAs(int c) {
-    long s = 0;
+    long s = otherPredicted[c];
     for (long[] r : confusion) s += r[c];
     return s;
   }
@@ -152,6 +190,11 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
       sb.append(']');
     }
     sb.append(']');
+    if (other() > 0) {
+      sb.append(", \"other\": {\"rows\": ").append(other()).append(", \"predicted\": [");
+      for (int j = 0; j < otherPredicted.length; j++) sb.append(j == 0 ? "" : ", ").append(otherPredicted[j]);
+      sb.append("]}");
+    }
     if (calibrationCounts != null) {
       sb.append(", \"logLoss\": ").append(num(logLoss)).append(", \"calibration\": [");
       boolean first = true;
@@ -190,6 +233,12 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
       sb.append(String.format(Locale.ROOT, "%-" + w + "s", classes.get(i)));
       for (int j = 0; j < confusion.length; j++) sb.append(String.format(Locale.ROOT, " %" + w + "d", confusion[i][j]));
       sb.append('\n');
+    }
+    if (other() > 0) {
+      sb.append(String.format(Locale.ROOT, "%-" + w + "s", "(other)"));
+      for (long v : otherPredicted) sb.append(String.format(Locale.ROOT, " %" + w + "d", v));
+      sb.append(String.format(Locale.ROOT, "%n(other): %,d rows labelled with none of the model's classes: errors, as svm-predict counts them%s%n",
+          other(), calibrationCounts != null ? "; log-loss without them" : ""));
     }
     if (calibrationCounts != null) {
       sb.append(String.format(Locale.ROOT, "log-loss   %.6f%n", logLoss));

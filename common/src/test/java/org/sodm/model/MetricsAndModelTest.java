@@ -49,6 +49,54 @@ class MetricsAndModelTest {
     assertEquals(2 * m.precision() * m.recall() / (m.precision() + m.recall()), m.f1(), 1e-15);
     assertTrue(m.toJson("1", "0").contains("\"confusion\""));
     assertTrue(Double.isNaN(Metrics.of(new double[] {1, 1}, new double[] {0.2, -1}).auc()));
+    assertFalse(m.toJson("1", "0").contains("other"));
+  }
+
+  /**
+   * Rows labelled with neither of the model's labels (y = 0): errors in the accuracy (svm-predict's count), false positives
+   * of +1 when predicted +1, outside the AUC; the metrics of the other rows as if they were alone.
+   */
+  @Test
+  void rowsOfAnotherLabelAreErrorsAndOutsideTheAuc() {
+    java.util.Random r = new java.util.Random(4);
+    int n = 300;
+    double[] y = new double[n];
+    double[] f = new double[n];
+    int known = 0;
+    for (int i = 0; i < n; i++) {
+      y[i] = r.nextInt(5) == 0 ? 0 : r.nextBoolean() ? 1 : -1;
+      f[i] = Math.round(r.nextGaussian() * 4) / 4.0 + 0.3 * y[i];
+      if (y[i] != 0) known++;
+    }
+    double[] ky = new double[known];
+    double[] kf = new double[known];
+    long otherPos = 0, otherNeg = 0;
+    for (int i = 0, k = 0; i < n; i++) {
+      if (y[i] == 0) {
+        if (f[i] >= 0) otherPos++;
+        else otherNeg++;
+      } else {
+        ky[k] = y[i];
+        kf[k++] = f[i];
+      }
+    }
+    Metrics alone = Metrics.of(ky, kf);
+    Metrics m = Metrics.of(y, f);
+    assertEquals(n, m.n());
+    assertEquals(n - known, m.other());
+    assertEquals(otherPos, m.otherPositive());
+    assertEquals(otherNeg, m.otherNegative());
+    assertEquals(alone.tp(), m.tp());
+    assertEquals(alone.tn(), m.tn());
+    assertEquals(alone.fp(), m.fp());
+    assertEquals(alone.fn(), m.fn());
+    assertEquals(alone.auc(), m.auc(), 0.0);
+    assertEquals(alone.recall(), m.recall(), 0.0);
+    assertEquals((double) (alone.tp() + alone.tn()) / n, m.accuracy(), 1e-15);
+    assertEquals((double) alone.tp() / (alone.tp() + alone.fp() + otherPos), m.precision(), 1e-15);
+    assertTrue(m.toJson("1", "0").contains(String.format("\"other\": {\"rows\": %d, \"predictedPositive\": %d, \"predictedNegative\": %d}",
+        n - known, otherPos, otherNeg)), m.toJson("1", "0"));
+    assertTrue(m.table("1", "0").contains(String.format("(%d rows labelled neither 1 nor 0", n - known)), m.table("1", "0"));
   }
 
   static KernelModel twoBlockModel(boolean scaled) {

@@ -602,5 +602,31 @@ class MulticlassModelTest {
     assertEquals(1, pm.calibrationCounts()[9][0]); // 0.9
     assertEquals(1, pm.calibrationCounts()[7][0]); // 0.75
     assertEquals(0, pm.calibrationCounts()[6][1]); // 0.6 predicted a, truly b
+
+    // rows labelled with none of the classes, worked by hand: 3 of 11 rows, each an error (svm-predict's accuracy), a false
+    // positive of the class predicted, a wrong prediction in the calibration, and left out of the log-loss
+    MulticlassMetrics.Builder ob = new MulticlassMetrics.Builder(List.of("a", "b", "c"));
+    for (int[] r : rows) ob.add(r[0], r[1], null);
+    ob.addOther(0, null).addOther(0, null).addOther(2, null);
+    MulticlassMetrics om = ob.build();
+    assertEquals(11, om.n());
+    assertEquals(3, om.other());
+    assertEquals(5.0 / 11, om.accuracy(), 1e-15);
+    assertEquals(2.0 / 5, om.precision(0), 1e-15); // predicted a: 3 + 2 other rows, 2 right
+    assertEquals(2.0 / 3, om.recall(0), 1e-15);
+    assertEquals(0.5, om.precision(1), 1e-15);
+    assertEquals(2.0 / 4, om.precision(2), 1e-15);
+    assertEquals(5.0 / 11, om.micro(), 1e-15);
+    assertTrue(om.toJson().contains("\"other\": {\"rows\": 3, \"predicted\": [2, 0, 1]}"), om.toJson());
+    assertTrue(om.table().contains("(other)") && om.table().contains("3 rows labelled with none of the model's classes"), om.table());
+    assertFalse(mm.toJson().contains("other") || mm.table().contains("other"), "no other rows, no mention");
+    MulticlassMetrics.Builder opb = new MulticlassMetrics.Builder(List.of("a", "b"));
+    opb.add(0, 0, new double[] {0.9, 0.1}).addOther(1, new double[] {0.35, 0.65});
+    MulticlassMetrics opm = opb.build();
+    assertEquals(-Math.log(0.9), opm.logLoss(), 1e-15);
+    assertEquals(1, opm.calibrationCounts()[6][0]); // 0.65, wrong
+    assertEquals(0, opm.calibrationCounts()[6][1]);
+    assertThrows(IllegalStateException.class, () -> new MulticlassMetrics.Builder(List.of("a", "b")).add(0, 0, new double[] {1, 0})
+        .addOther(1, null).build(), "probabilities for some rows only");
   }
 }

@@ -59,6 +59,7 @@ public final class PredictCommand extends SodmCommand {
     out().printf("sodm predict: %,d rows scored (%s mode) in %.1f s -> %s%n", r.rows(), Param.PREDICT_MODE.value(conf),
         (System.nanoTime() - t0) / 1e9, r.output());
     if (r.unseenWarning() != null) System.err.println("sodm predict: warning: " + r.unseenWarning());
+    if (r.unknownLabels() != null) System.err.println("sodm predict: warning: " + r.unknownLabels());
     if (r.metrics() != null) out().println(r.metrics().table(r.labels().positive(), r.labels().negative()));
     if (r.multiclass() != null) out().println(r.multiclass().table());
     return 0;

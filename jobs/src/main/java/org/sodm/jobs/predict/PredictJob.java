@@ -83,10 +83,11 @@ public final class PredictJob {
 
   /**
    * The predictions' directory, rows, {@code metrics} for binary models and {@code multiclass} for
-   * multi-class ones (each null when some row has no label), the labels, and the unseen features ignored.
+   * multi-class ones (each null when some row has no label), the labels, the unseen features ignored, and the warning
+   * about rows labelled with none of the model's labels ({@link #unknownLabels}), or null.
    */
   public record Result(Path output, long rows, Metrics metrics, LabelMap labels, org.sodm.model.MulticlassMetrics multiclass,
-      UnseenFeatures unseen, int dimension) {
+      UnseenFeatures unseen, int dimension, String unknownLabels) {
     /** The warning about features the model never saw, or null. */
     public String unseenWarning() {
       return unseen.warning(dimension);
@@ -185,12 +186,13 @@ public final class PredictJob {
       Path pred = new Path(od.temp(), "predictions");
       Job job;
       IngestJob.Parse parse = null;
+      String unknown = null;
       boolean ingestDir = inputs.size() == 1 && ifs.isDirectory(in) && ifs.exists(new Path(in, IngestJob.STATS));
       // --text: the lines in the order the inputs were given
       int[] filePlace = ingestDir || !conf.getBoolean(SodmConf.PREDICT_TEXT, false) ? null : IngestJob.givenOrder(conf, inputs);
       if (!ingestDir) {
         Configuration ic = new Configuration(conf);
-        ic.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know fails by name below
+        ic.set(SodmConf.INGEST_MAX_LABELS, "1000000"); // any labels: one the model does not know is an error (unknownLabels)
         ic.set(SodmConf.INGEST_SCALE, "none"); // the model's scaler applies
         ic.setBoolean(SodmConf.OVERWRITE, false);
         parse = IngestJob.Parse.prepare(ic, inputs);
@@ -209,12 +211,12 @@ public final class PredictJob {
         // an ingest directory, or compressed / Avro files (one parsing task per file): scored over the cores from Avro
         Path data;
         if (ingestDir) {
-          checkLabels(IngestJob.read(conf, in).stats(), model, modelFile);
+          unknown = unknownLabels(IngestJob.read(conf, in).stats(), model);
           data = new Path(in, IngestJob.DATA);
         } else {
           IngestJob.Result ingested = IngestJob.run(parse, new Path(od.temp(), "_ingest")); // the inputs listed once
           parse = null; // the ingest checked its statistics
-          checkLabels(ingested.stats(), model, modelFile);
+          unknown = unknownLabels(ingested.stats(), model);
           data = new Path(ingested.dir(), IngestJob.DATA);
         }
         job = Jobs.newJob(conf, "sodm predict");
@@ -235,7 +237,7 @@ public final class PredictJob {
       try (ModelFiles.Shared shared = ModelFiles.share(job.getConfiguration(), model)) {
         Jobs.run(job, "predict");
       }
-      if (parse != null) checkLabels(parse.finish().toAvro(), model, modelFile);
+      if (parse != null) unknown = unknownLabels(parse.finish().toAvro(), model);
       FileSystem fs = od.temp().getFileSystem(conf);
       if (conf.getBoolean(SodmConf.PREDICT_TEXT, false)) PredictionsText.write(conf, pred, od.temp(), model, filePlace);
       // flatten: predictions at the top of OUT
@@ -256,7 +258,7 @@ public final class PredictJob {
         writeProvenance(fs, od.temp(), mode, modelFile);
         fs.create(new Path(od.temp(), "_SUCCESS")).close();
         od.commit();
-        return new Result(od.target(), mev.rows(), null, model.labels(), mev.metrics(), unseen, model.dimension());
+        return new Result(od.target(), mev.rows(), null, model.labels(), mev.metrics(), unseen, model.dimension(), unknown);
       }
       Evaluation ev = evaluate(conf, od.temp(), model.labels());
       if (ev.metrics() != null) {
@@ -267,7 +269,7 @@ public final class PredictJob {
       writeProvenance(fs, od.temp(), mode, modelFile);
       fs.create(new Path(od.temp(), "_SUCCESS")).close();
       od.commit();
-      return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension());
+      return new Result(od.target(), ev.rows(), ev.metrics(), model.labels(), null, unseen, model.dimension(), unknown);
     }
   }
 
@@ -283,18 +285,33 @@ public final class PredictJob {
     if (!opts.contains("jdk.incubator.vector")) conf.set("mapreduce.map.java.opts", (opts + " --add-modules jdk.incubator.vector").trim());
   }
 
-  /** Fails, naming the file and line of its first row, on a label the model does not have. */
-  private static void checkLabels(org.sodm.avro.FeatureStats stats, Model model, Path modelFile) {
-    if (stats.getLabels() == null) return;
-    List<String> known = model instanceof org.sodm.model.MulticlassModel mm ? mm.classes()
-        : List.of(model.labels().negative(), model.labels().positive());
+  /**
+   * The warning about rows labelled with none of the model's labels, naming each such label, its rows and the file and
+   * line of its first row; null when there are none. They are scored as any row; the metrics count them as errors, as
+   * svm-predict does ({@link Metrics}, {@link org.sodm.model.MulticlassMetrics}).
+   */
+  static String unknownLabels(org.sodm.avro.FeatureStats stats, Model model) {
+    if (stats.getLabels() == null) return null;
+    List<String> known = known(model);
+    List<String> parts = new ArrayList<>();
+    long rows = 0;
     for (var l : stats.getLabels()) {
       if (l.getLabel() == null) continue;
       String label = l.getLabel().toString();
       if (known.contains(label)) continue;
-      throw new SodmException(l.getFirstSeen() + ": label '" + label + "' is not one of the model's labels (" + String.join(", ", known)
-          + " in " + modelFile + ")");
+      rows += l.getCount();
+      parts.add("'" + label + "' (" + String.format(java.util.Locale.ROOT, "%,d", l.getCount()) + (l.getCount() == 1 ? " row, " : " rows, first ")
+          + "at " + l.getFirstSeen() + ")");
     }
+    if (parts.isEmpty()) return null;
+    int shown = Math.min(parts.size(), 5);
+    return String.format(java.util.Locale.ROOT, "%,d row%s labelled with none of the model's labels (%s): %s%s; scored as any row, they count "
+        + "as errors in the accuracy, as svm-predict counts them", rows, rows == 1 ? " is" : "s are", String.join(", ", known),
+        String.join(", ", parts.subList(0, shown)), parts.size() > shown ? " and " + (parts.size() - shown) + " more labels" : "");
+  }
+
+  private static List<String> known(Model model) {
+    return model instanceof org.sodm.model.MulticlassModel mm ? mm.classes() : List.of(model.labels().negative(), model.labels().positive());
   }
 
   /** The map tasks' counts of unseen features, summed. */
@@ -320,7 +337,7 @@ public final class PredictJob {
   /**
    * Multi-class metrics of a predictions directory (per-class precision, recall, F1, macro and
    * micro averages, confusion matrix; with probabilities the log-loss and calibration table); a
-   * true label that is not one of the model's classes fails naming it and the instance.
+   * true label that is not one of the model's classes is an error ({@link org.sodm.model.MulticlassMetrics#other}).
    */
   public static MulticlassEvaluation evaluate(Configuration conf, Path predictions, org.sodm.model.MulticlassModel model)
       throws IOException {
@@ -335,10 +352,6 @@ public final class PredictJob {
         return;
       }
       Integer t = index.get(r.getLabel().toString());
-      if (t == null) {
-        throw new SodmException("instance " + r.getId() + ": label '" + r.getLabel() + "' is not one of the model's classes "
-            + model.classes() + " (it was not in the training data)");
-      }
       Integer p = index.get(r.getPredicted().toString());
       if (p == null) throw new SodmException("instance " + r.getId() + ": predicted label '" + r.getPredicted() + "' is not one of the model's classes");
       double[] probs = null;
@@ -350,13 +363,14 @@ public final class PredictJob {
         }
         counts[2]++;
       }
-      b.add(t, p, probs);
+      if (t == null) b.addOther(p, probs); // a label the model does not have: an error, as svm-predict counts it
+      else b.add(t, p, probs);
     });
     if (counts[1] > 0 || counts[0] == 0) return new MulticlassEvaluation(counts[0], null);
     return new MulticlassEvaluation(counts[0], b.build());
   }
 
-  /** Metrics of a predictions directory; labels outside the model's two fail naming them. */
+  /** Metrics of a predictions directory; rows labelled with neither of the model's two labels count as errors. */
   public static Evaluation evaluate(Configuration conf, Path predictions, LabelMap labels) throws IOException {
     List<Double> y = new ArrayList<>();
     List<Double> f = new ArrayList<>();
@@ -367,11 +381,9 @@ public final class PredictJob {
         counts[1]++;
         return;
       }
-      try {
-        y.add(labels.signed(r.getLabel()));
-      } catch (IllegalArgumentException e) {
-        throw new SodmException("instance " + r.getId() + ": " + e.getMessage());
-      }
+      String label = r.getLabel().toString();
+      // a label the model does not have: 0, an error, as svm-predict counts it
+      y.add(label.equals(labels.positive()) ? 1.0 : label.equals(labels.negative()) ? -1.0 : 0.0);
       f.add(r.getDecision());
     });
     boolean allLabelled = counts[1] == 0;

@@ -90,16 +90,34 @@ class MulticlassTrainTest {
     List<String> truth = LibsvmTools.labels(resource("blobs4.t.libsvm"));
     for (int i = 0; i < preds.size(); i++) assertEquals(truth.get(i), preds.get(i).getLabel().toString());
 
-    // a label the training data does not have fails the evaluation by name; nothing is written
+    // labels the training data does not have: scored as any row, each an error in the accuracy (as svm-predict counts it),
+    // a false positive of the class it is predicted as, and named in a warning
     Path unseen = tmp.resolve("unseen.libsvm");
-    Files.writeString(unseen, Files.readString(resource("blobs4.t.libsvm")) + "9 1:0.5 2:0.5 3:0.5 4:0.1\n");
-    SodmException e = assertThrows(SodmException.class, () -> PredictJob.run(conf, r.modelPath(), List.of(unseen.toString()),
-        new org.apache.hadoop.fs.Path(tmp.resolve("pred-unseen").toString())));
-    assertTrue(e.getMessage().contains("unseen.libsvm:226: label '9' is not one of the model's labels (1, 2, 3, 4"), e.getMessage());
-    assertFalse(Files.exists(tmp.resolve("pred-unseen")));
-    try (var s = Files.list(tmp)) {
-      assertTrue(s.noneMatch(f -> f.getFileName().toString().contains("pred-unseen")), "no temporary output left");
+    Files.writeString(unseen, Files.readString(resource("blobs4.t.libsvm")) + "9 1:0.5 2:0.5 3:0.5 4:0.1\n7 1:0.1 2:0.9 3:0.2 4:0.4\n"
+        + "9 1:0.9 2:0.1 3:0.7 4:0.3\n");
+    PredictJob.Result u = PredictJob.run(conf, r.modelPath(), List.of(unseen.toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("pred-unseen").toString()));
+    assertTrue(u.unknownLabels().startsWith("3 rows are labelled with none of the model's labels (1, 2, 3, 4): '7' (1 row, at "),
+        u.unknownLabels());
+    assertTrue(u.unknownLabels().contains("unseen.libsvm:227), '9' (2 rows, first at ") && u.unknownLabels().contains("unseen.libsvm:226)"),
+        u.unknownLabels());
+    var um = u.multiclass();
+    assertEquals(228, um.n());
+    assertEquals(3, um.other());
+    assertEquals(mm.correct(), um.correct(), "the model's rows are scored as before");
+    assertEquals((double) mm.correct() / 228, um.accuracy(), 1e-15);
+    List<Prediction> withUnknown = predictions("pred-unseen");
+    assertEquals(228, withUnknown.size());
+    long[] otherAs = new long[4];
+    for (Prediction q : withUnknown.subList(225, 228)) otherAs[m.classes().indexOf(q.getPredicted().toString())]++;
+    assertArrayEquals(otherAs, um.otherPredicted());
+    for (int c = 0; c < 4; c++) {
+      long predictedAs = otherAs[c];
+      for (long[] row : um.confusion()) predictedAs += row[c];
+      assertEquals(predictedAs == 0 ? 0 : (double) um.confusion()[c][c] / predictedAs, um.precision(c), 1e-15, "class " + c);
+      assertEquals(mm.recall(c), um.recall(c), 1e-15, "class " + c);
     }
+    assertTrue(um.table().contains("(other)") && um.toJson().contains("\"other\": {\"rows\": 3, \"predicted\": ["), um.toJson());
 
     if (!LibsvmTools.installed()) return; // the comparisons with LIBSVM need it installed
     Path lib = tmp.resolve("model.libsvm");
@@ -114,6 +132,11 @@ class MulticlassTrainTest {
     LibsvmTools.run(scaled, "svm-scale", "-r", range.toString(), resource("blobs4.t.libsvm").toString());
     List<String> theirs = LibsvmTools.predict(scaled, lib, tmp);
     for (int i = 0; i < preds.size(); i++) assertEquals(preds.get(i).getPredicted().toString(), theirs.get(i), "row " + (i + 1));
+    // svm-predict's accuracy on the file with the unknown labels is sodm's
+    Path unseenScaled = tmp.resolve("unseen.scaled");
+    LibsvmTools.run(unseenScaled, "svm-scale", "-r", range.toString(), unseen.toString());
+    String said = LibsvmTools.run(null, "svm-predict", unseenScaled.toString(), lib.toString(), tmp.resolve("unseen.out").toString());
+    assertTrue(said.contains("% (" + um.correct() + "/228) (classification)"), said + " vs " + um.correct() + "/228");
     // LIBSVM with the same C and gamma on the same scaling
     Path trainScaled = tmp.resolve("train.scaled");
     LibsvmTools.run(trainScaled, "svm-scale", "-r", range.toString(), resource("blobs4.libsvm").toString());
