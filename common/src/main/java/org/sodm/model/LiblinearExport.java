@@ -14,8 +14,8 @@ import org.sodm.solver.Loss;
  * liblinear-predict computes f exactly as sodm does:
  *
  * <ul>
- *   <li>a two-class model: label line (+1 label, -1 label), one column w (sodm predicts +1 when f &gt;= 0, LIBLINEAR when
- *       f &gt; 0: they differ only on exact ties);
+ *   <li>a two-class model: label line (-1 label, +1 label), one column -w, -b: LIBLINEAR predicts its first label when
+ *       -f &gt; 0, so the +1 label when f &gt;= 0, as sodm does, exact ties (a row without features, b = 0) included;
  *   <li>a one-vs-rest multi-class model (the linear solvers' default): the classes in the model's label order
  *       ({@link MulticlassModel#classOrder}, whose first class wins ties in both), one column per class;
  *   <li>a two-class model with probabilities (a one-task multi-class model): its one task, signed for LIBLINEAR's first label.
@@ -41,8 +41,12 @@ public final class LiblinearExport {
     Loss loss;
     boolean droppedProbabilities = false;
     if (m instanceof LinearModel lin) {
-      labels = List.of(lin.labels().positive(), lin.labels().negative());
-      columns = new double[][] {withBias(lin.w(), lin.bias())};
+      // LIBLINEAR predicts its first label when dec > 0, sodm +1 when f >= 0: the -1 label first and dec = -f decide the
+      // ties (f = 0, as a row without features gives without a bias) as sodm does
+      labels = List.of(lin.labels().negative(), lin.labels().positive());
+      double[] col = withBias(lin.w(), lin.bias());
+      for (int f = 0; f < col.length; f++) col[f] = -col[f] + 0.0;
+      columns = new double[][] {col};
       loss = lin.loss();
     } else if (m instanceof MulticlassModel mm) {
       Subproblems plan = mm.plan();

@@ -108,18 +108,8 @@ public final class LibsvmImport {
   /** As {@link #read(BufferedReader, String, Provenance)}, the model scaling its rows with {@code scaler} (may be null) first. */
   public static Model read(BufferedReader in, String name, Provenance provenance, Scaler scaler) throws IOException {
     Map<String, String[]> header = new HashMap<>();
-    int lineNo = 0;
+    int lineNo = header(in, "SV", header, name + ": no 'SV' line (is this a LIBSVM model file?)");
     String line;
-    while (true) {
-      line = in.readLine();
-      lineNo++;
-      if (line == null) throw new BadModelException(name + ": no 'SV' line (is this a LIBSVM model file?)");
-      String t = line.trim();
-      if (t.isEmpty()) continue;
-      if (t.equals("SV")) break;
-      String[] f = t.split("\\s+");
-      header.put(f[0], Arrays.copyOfRange(f, 1, f.length));
-    }
     int svLine = lineNo;
     String type = one(header, "svm_type", name);
     if (!type.equals("c_svc") && !type.equals("nu_svc")) {
@@ -224,6 +214,26 @@ public final class LibsvmImport {
     return new MulticlassModel(kernel, loss, scaler, classes, plan, sub, platt, provenance);
   }
 
+  /**
+   * Reads "key values..." lines into {@code header} up to the line {@code end} (blank lines skipped).
+   *
+   * @return the line number of {@code end}
+   * @throws BadModelException with {@code missing} when the file ends first
+   */
+  static int header(BufferedReader in, String end, Map<String, String[]> header, String missing) throws IOException {
+    int lineNo = 0;
+    while (true) {
+      String line = in.readLine();
+      lineNo++;
+      if (line == null) throw new BadModelException(missing);
+      String t = line.trim();
+      if (t.isEmpty()) continue;
+      if (t.equals(end)) return lineNo;
+      String[] f = t.split("\\s+");
+      header.put(f[0], Arrays.copyOfRange(f, 1, f.length));
+    }
+  }
+
   private static void add(List<SparseVector> x, List<Double> c, List<Long> id, SparseVector v, double coef, long s) {
     if (coef == 0) return; // a vector of the class that is no support vector of this pair
     x.add(v);
@@ -265,13 +275,13 @@ public final class LibsvmImport {
     return new KernelSpec(t, t == KernelSpec.Type.LINEAR ? 0 : gamma, coef0, degree);
   }
 
-  private static String one(Map<String, String[]> h, String key, String name) {
+  static String one(Map<String, String[]> h, String key, String name) {
     String[] v = h.get(key);
     if (v == null || v.length != 1) throw new BadModelException(name + ": the header needs one value of " + key + (v == null ? ", it has none" : ", got " + v.length));
     return v[0];
   }
 
-  private static String[] values(Map<String, String[]> h, String key, int n, String name) {
+  static String[] values(Map<String, String[]> h, String key, int n, String name) {
     String[] v = h.get(key);
     if (v == null || v.length != n) {
       throw new BadModelException(String.format(Locale.ROOT, "%s: the header needs %d values of %s, %s", name, n, key,
@@ -287,7 +297,7 @@ public final class LibsvmImport {
     return out;
   }
 
-  private static double number(String s, String what, String where) {
+  static double number(String s, String what, String where) {
     try {
       double v = Double.parseDouble(s);
       if (Double.isFinite(v)) return v;
@@ -297,7 +307,7 @@ public final class LibsvmImport {
     throw new BadModelException(where + ": " + what + " '" + s + "' is not a finite number");
   }
 
-  private static int integer(String s, String what, String where) {
+  static int integer(String s, String what, String where) {
     try {
       return Integer.parseInt(s);
     } catch (NumberFormatException e) {

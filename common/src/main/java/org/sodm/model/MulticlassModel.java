@@ -42,6 +42,8 @@ public final class MulticlassModel implements Model {
   private final int[] rank;
   /** Probabilities as svm-predict computes them ({@link #COUPLING}). */
   private final boolean libsvmCoupling;
+  /** Probabilities as liblinear-predict computes them ({@link #LIBLINEAR_COUPLING}). */
+  private final boolean liblinearCoupling;
 
   /**
    * Provenance parameter of a multi-class model: the class indices in the order the classes first appear in the training
@@ -57,6 +59,12 @@ public final class MulticlassModel implements Model {
    */
   public static final String COUPLING = "sodm.model.coupling";
   public static final String LIBSVM_COUPLING = "libsvm";
+  /**
+   * {@link #COUPLING}'s value for probabilities as liblinear-predict computes logistic regression's (a model read from
+   * liblinear-train's file, {@link LiblinearImport}): the tasks' sigmoids normalised to sum 1, not bounded to [1e-7, 1 - 1e-7];
+   * two classes 1 - p for the other.
+   */
+  public static final String LIBLINEAR_COUPLING = "liblinear";
   // shared kernel evaluation (kernel sub-models without routing)
   private final Kernel kernel;
   private final SparseVector[] unique;
@@ -97,6 +105,8 @@ public final class MulticlassModel implements Model {
     this.order = classOrder(provenance, classes.size());
     this.libsvmCoupling = provenance != null && provenance.getParameters() != null
         && LIBSVM_COUPLING.equals(provenance.getParameters().get(COUPLING));
+    this.liblinearCoupling = provenance != null && provenance.getParameters() != null
+        && LIBLINEAR_COUPLING.equals(provenance.getParameters().get(COUPLING));
     this.rank = new int[order.length];
     for (int p = 0; p < order.length; p++) rank[order[p]] = p;
     boolean shared = true;
@@ -364,11 +374,18 @@ public final class MulticlassModel implements Model {
   public double[] probabilities(double[] f) {
     if (platt == null) throw new IllegalStateException("the model has no probability estimates (train with --probability)");
     int k = classes.size();
+    if (liblinearCoupling && plan.tasks() == 1) {
+      double[] p = new double[2];
+      p[plan.positiveClass(0)] = platt[0].probability(f[0]);
+      p[plan.negativeClass(0)] = 1 - p[plan.positiveClass(0)];
+      return p;
+    }
     if (plan.scheme() == Subproblems.Scheme.OVR) {
       double[] p = new double[k];
       double s = 0;
       for (int c = 0; c < k; c++) {
-        p[c] = Math.min(Math.max(platt[c].probability(f[c]), MIN_PROB), 1 - MIN_PROB);
+        p[c] = platt[c].probability(f[c]);
+        if (!liblinearCoupling) p[c] = Math.min(Math.max(p[c], MIN_PROB), 1 - MIN_PROB);
         s += p[c];
       }
       for (int c = 0; c < k; c++) p[c] /= s;

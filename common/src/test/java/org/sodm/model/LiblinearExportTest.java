@@ -37,7 +37,7 @@ class LiblinearExportTest {
       int k = Integer.parseInt(head.get("nr_class"));
       int n = Integer.parseInt(head.get("nr_feature"));
       double bias = Double.parseDouble(head.get("bias"));
-      int cols = k == 2 ? 1 : k;
+      int cols = k == 2 && !"MCSVM_CS".equals(head.get("solver_type")) ? 1 : k; // Crammer-Singer: a column per label
       int rows = bias >= 0 ? n + 1 : n;
       assertEquals(at + 1 + rows, lines.size(), "one line per weight row");
       double[][] w = new double[rows][cols];
@@ -61,7 +61,7 @@ class LiblinearExportTest {
 
     String predict(SparseVector x) {
       double[] dec = decisions(x);
-      if (labels.size() == 2) return dec[0] > 0 ? labels.get(0) : labels.get(1);
+      if (dec.length == 1) return dec[0] > 0 ? labels.get(0) : labels.get(1);
       int best = 0;
       for (int c = 1; c < dec.length; c++) if (dec[c] > dec[best]) best = c;
       return labels.get(best);
@@ -95,15 +95,18 @@ class LiblinearExportTest {
   void twoClassModelIsWAndTheBiasFeature() throws Exception {
     LinearModel m = new LinearModel(Loss.hinge(1), new LabelMap("-1", "1"), null, new double[] {0.5, 0, -2.25, 1e-17}, -0.75, "bqo", null);
     String text = export(m);
-    assertTrue(text.startsWith("solver_type L2R_L1LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature 4\nbias 1\nw\n"), text);
+    assertTrue(text.startsWith("solver_type L2R_L1LOSS_SVC_DUAL\nnr_class 2\nlabel -1 1\nnr_feature 4\nbias 1\nw\n"), text);
     Parsed p = Parsed.of(text);
-    assertEquals(-0.75, p.w()[4][0]);
+    assertEquals(0.75, p.w()[4][0]);
     for (SparseVector x : points(3, 200, 6)) { // features 5 and 6 are beyond the model: ignored by both
-      assertEquals(m.decisionPrepared(x), p.decisions(x)[0], 1e-12);
+      assertEquals(-m.decisionPrepared(x), p.decisions(x)[0], 1e-12);
       assertEquals(m.predict(x), p.predict(x));
     }
+    // without an offset, a row without features (f = 0) goes to +1 in both
     LinearModel sq = new LinearModel(Loss.squaredHinge(1), new LabelMap("0", "7"), null, new double[] {1}, 0, "bqo", null);
-    assertTrue(export(sq).startsWith("solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 7 0\n"), export(sq));
+    assertTrue(export(sq).startsWith("solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 0 7\n"), export(sq));
+    assertEquals("7", sq.predict(SparseVector.EMPTY));
+    assertEquals("7", Parsed.of(export(sq)).predict(SparseVector.EMPTY));
   }
 
   /** One-vs-rest over 4 classes, in class-index order and in a training-data order; a tie goes to the first in both. */
@@ -176,7 +179,95 @@ class LiblinearExportTest {
     assertTrue(kernel.getMessage().contains("task 0 of this model is rbf (use export-libsvm"), kernel.getMessage());
     LinearModel named = new LinearModel(Loss.hinge(1), new LabelMap("cat", "dog"), null, new double[] {1}, 0, "bqo", null);
     IllegalArgumentException labels = assertThrows(IllegalArgumentException.class, () -> export(named));
-    assertTrue(labels.getMessage().contains("labels dog, cat are not"), labels.getMessage());
+    assertTrue(labels.getMessage().contains("labels cat, dog are not"), labels.getMessage());
+  }
+
+  private static Model read(String text) throws Exception {
+    return LiblinearImport.read(new java.io.BufferedReader(new java.io.StringReader(text)), "m.txt", order(null), null);
+  }
+
+  /**
+   * import-liblinear: hand-written files of each shape (one column with -B 2.5 and without a bias, Crammer-Singer's two
+   * columns for two classes, logistic regression with two and three classes) predict by LIBLINEAR's rule as {@link Parsed}
+   * applies it, and logistic regression's probabilities are liblinear-predict -b 1's formula.
+   */
+  @Test
+  void importedFilesPredictByLiblinearsRule() throws Exception {
+    List<SparseVector> xs = points(11, 300, 5); // feature 5 beyond nr_feature 4: ignored
+    String[] files = {
+      "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature 4\nbias 2.5\nw\n0.5 \n-1.25 \n0 \n2 \n-0.2 \n",
+      "solver_type L2R_L1LOSS_SVC_DUAL\nnr_class 2\nlabel 0 7\nnr_feature 4\nbias -1\nw\n0.5 \n-1.25 \n0 \n2 \n",
+      "solver_type L2R_L1LOSS_SVC_DUAL\nnr_class 2\nlabel 7 0\nnr_feature 4\nbias -1\nw\n0.5 \n-1.25 \n0 \n2 \n",
+      "solver_type MCSVM_CS\nnr_class 2\nlabel 2 3\nnr_feature 4\nbias -1\nw\n0.5 -0.5 \n-1 0.25 \n0 0 \n2 1 \n",
+      "solver_type MCSVM_CS\nnr_class 2\nlabel 3 2\nnr_feature 4\nbias 1\nw\n0.5 -0.5 \n-1 0.25 \n0 0 \n2 1 \n0.1 -0.1 \n",
+      "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 4\nbias 1\nw\n0.5 \n-1.25 \n0.75 \n2 \n-0.2 \n",
+      "solver_type L2R_LR_DUAL\nnr_class 2\nlabel -1 1\nnr_feature 4\nbias -1\nw\n0.5 \n-1.25 \n0.75 \n2 \n",
+      "solver_type L1R_LR\nnr_class 3\nlabel 10 2 5\nnr_feature 4\nbias 1\nw\n1 -1 0.5 \n0 2 -0.5 \n0.25 0.25 -1 \n-1 0 1 \n0 0.1 -0.1 \n"};
+    for (String text : files) {
+      Model m = read(text);
+      Parsed p = Parsed.of(text);
+      boolean logistic = p.solver().contains("LR");
+      assertEquals(logistic, m instanceof MulticlassModel mm && mm.hasProbabilities(), p.solver());
+      int ties = 0;
+      for (SparseVector x : xs) {
+        double[] dec = p.decisions(x);
+        if (dec.length == 1 ? dec[0] == 0 : dec[0] == dec[1]) ties++;
+        String label = m.predict(x);
+        if (!logistic) {
+          assertEquals(p.predict(x), label, p.solver() + ": " + x);
+          continue;
+        }
+        MulticlassModel mm = (MulticlassModel) m;
+        double[] prob = mm.probabilities(mm.decisionValues(mm.prepare(x, null)));
+        double[] theirs = new double[p.labels().size()];
+        if (dec.length == 1) {
+          theirs[0] = 1 / (1 + Math.exp(-dec[0]));
+          theirs[1] = 1 - theirs[0];
+        } else {
+          double sum = 0;
+          for (int c = 0; c < dec.length; c++) sum += theirs[c] = 1 / (1 + Math.exp(-dec[c]));
+          for (int c = 0; c < dec.length; c++) theirs[c] /= sum;
+        }
+        int best = 0;
+        for (int c = 0; c < theirs.length; c++) {
+          assertEquals(theirs[c], prob[mm.classes().indexOf(p.labels().get(c))], 1e-14, p.solver() + " class " + p.labels().get(c));
+          if (theirs[c] > theirs[best]) best = c;
+        }
+        assertEquals(p.labels().get(best), label, p.solver());
+      }
+      if (p.bias() < 0 && !logistic) assertTrue(ties > 0, p.solver() + ": rows without features tie, and go as liblinear-predict's");
+    }
+  }
+
+  /** A LIBLINEAR file that is not a classifier, or malformed, fails naming the file (and the line). */
+  @Test
+  void badLiblinearFilesAreNamed() {
+    String head = "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n";
+    String[][] cases = {
+      {"solver_type L2R_L2LOSS_SVR\nnr_class 2\nlabel 1 -1\nnr_feature 1\nbias -1\nw\n1 \n", "m.txt: solver_type L2R_L2LOSS_SVR is not a classifier"},
+      {"solver_type ONECLASS_SVM\nnr_class 2\nlabel 1 -1\nnr_feature 1\nbias -1\nrho 0.5\nw\n1 \n", "m.txt: solver_type ONECLASS_SVM is not"},
+      {head + "1 \n", "m.txt: 2 weight lines announced (nr_feature 2), 1 found"},
+      {head + "1 \n2 3 \n", "m.txt:8: 1 weight expected, got '2 3 '"},
+      {head + "1 \nx \n", "m.txt:8: weight 'x' is not a finite number"},
+      {head + "1 \n2 \n3 \n", "m.txt:9: more than the 2 weight lines: '3 '"},
+      {head.replace("label 1 -1", "label 1 1") + "1 \n2 \n", "m.txt: label 1 is given twice"},
+      {head.replace("nr_class 2\n", ""), "m.txt: the header needs one value of nr_class, it has none"},
+      {"svm_type c_svc\nSV\n", "m.txt: no 'w' line (is this a LIBLINEAR model file?)"}};
+    for (String[] c : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> read(c[0]), c[1]);
+      assertTrue(e.getMessage().contains(c[1]), e.getMessage() + " vs " + c[1]);
+    }
+  }
+
+  /** export-liblinear of an imported file: the same weights, bias and labels (each column for its label). */
+  @Test
+  void importThenExportGivesTheWeightsBack() throws Exception {
+    String text = "solver_type L2R_L1LOSS_SVC_DUAL\nnr_class 3\nlabel 10 2 5\nnr_feature 2\nbias 1\nw\n1 -1 0.5 \n0 2 -0.5 \n0.25 0.5 -1 \n";
+    Parsed in = Parsed.of(text);
+    Parsed out = Parsed.of(export(read(text)));
+    assertEquals(in.labels(), out.labels());
+    assertEquals(in.features(), out.features());
+    for (int f = 0; f <= in.features(); f++) assertArrayEquals(in.w()[f], out.w()[f], 0.0, "row " + f);
   }
 
   private void assertLiblinearPredicts(Model m, String text, List<SparseVector> xs) throws Exception {

@@ -33,9 +33,13 @@ public final class InspectCommand extends SodmCommand {
     var l = r.getLoss();
     var params = r.getProvenance() == null ? null : r.getProvenance().getParameters();
     Object imported = params == null ? null : params.get(ImportLibsvmCommand.SOURCE);
+    Object importedLinear = params == null ? null : params.get(ImportLiblinearCommand.SOURCE);
     if (imported != null) {
       sb.append(String.format(Locale.ROOT, "loss       not recorded: imported from the LIBSVM model %s (svm-train's C and svm_type are not "
           + "needed to predict)%n", imported));
+    } else if (importedLinear != null) {
+      sb.append(String.format(Locale.ROOT, "loss       not recorded: imported from the LIBLINEAR model %s (liblinear-train's C is not "
+          + "needed to predict; its solver_type is the tasks' solver)%n", importedLinear));
     } else sb.append(String.format(Locale.ROOT, "loss       %s%n", switch (l.getType()) {
       case "odm" -> String.format(Locale.ROOT, "odm (lambda=%s, theta=%s, mu=%s)", l.getLambda(), l.getTheta(), l.getMu());
       case "nu" -> String.format(Locale.ROOT, "nu (nu=%s)", l.getC());

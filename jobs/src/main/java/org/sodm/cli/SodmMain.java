@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 /** The {@code sodm} command: one entry point, one subcommand per job. */
 @Command(name = "sodm", mixinStandardHelpOptions = true, versionProvider = SodmMain.Version.class,
     subcommands = {IngestCommand.class, StatsCommand.class, GenerateCommand.class, TrainCommand.class,
-        PredictCommand.class, EvaluateCommand.class, InspectCommand.class, ExportLibsvmCommand.class, ExportLiblinearCommand.class, ImportLibsvmCommand.class, CvCommand.class,
+        PredictCommand.class, EvaluateCommand.class, InspectCommand.class, ExportLibsvmCommand.class, ExportLiblinearCommand.class, ImportLibsvmCommand.class, ImportLiblinearCommand.class, CvCommand.class,
         GridCommand.class},
     description = {
         "Distributed kernel machines on Hadoop MapReduce (SODM and friends).",
@@ -39,6 +39,7 @@ public final class SodmMain implements Runnable {
     COMMANDS.put("export-libsvm", ExportLibsvmCommand::new);
     COMMANDS.put("export-liblinear", ExportLiblinearCommand::new);
     COMMANDS.put("import-libsvm", ImportLibsvmCommand::new);
+    COMMANDS.put("import-liblinear", ImportLiblinearCommand::new);
     COMMANDS.put("cv", CvCommand::new);
     COMMANDS.put("grid", GridCommand::new);
   }

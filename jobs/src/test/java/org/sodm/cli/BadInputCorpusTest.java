@@ -441,8 +441,6 @@ class BadInputCorpusTest {
       c.add(new Case(n + "-export").run("export-libsvm", m.toString(), "-o", dir(n + "-export").resolve("m.txt").toString()).says(named)
           .saysOneOf(why));
     }
-    c.add(new Case("predict-label-not-in-model").run("predict", "-m", model.toString(), "-i", d("validation-other-labels.libsvm"), "-o",
-        out("predict-label-not-in-model")).says(d("validation-other-labels.libsvm") + ":2:", "'7'", model.toString()));
     c.add(new Case("predict-bad-line").run("predict", "-m", model.toString(), "-i", d("token.libsvm"), "-o", out("predict-bad-line"))
         .says(d("token.libsvm") + ":2:", "1:abc"));
     c.add(new Case("predict-empty-input").run("predict", "-m", model.toString(), "-i", d("empty.libsvm"), "-o", out("predict-empty-input"))

@@ -133,6 +133,57 @@ class PredictTest {
     assertFalse(Files.exists(tmp.resolve("p-bad")), "nothing written on failure");
   }
 
+  /**
+   * A binary model and test rows labelled with neither of its labels: every row is scored, those rows are errors in the
+   * accuracy (svm-predict's count), false positives when predicted +1, outside the AUC; the warning names each label, its
+   * rows and first line; the raw one-job path and an ingested directory agree.
+   */
+  @Test
+  void rowsOfALabelTheModelDoesNotHaveAreScoredAndCountAsErrors() throws Exception {
+    Configuration conf = LocalConf.create(tmp);
+    TrainPipeline.Result r = smallModel(conf);
+    List<String> rows = new java.util.ArrayList<>(Files.readAllLines(LocalConf.sampleData("synthetic-2k.libsvm")).subList(0, 300));
+    for (int i : new int[] {10, 20, 30}) rows.set(i, "3" + rows.get(i).substring(rows.get(i).indexOf(' ')));
+    rows.set(40, "7" + rows.get(40).substring(rows.get(40).indexOf(' ')));
+    Path data = tmp.resolve("other.libsvm");
+    Files.write(data, rows);
+    PredictJob.Result p = PredictJob.run(conf, r.modelPath(), List.of(data.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("p-other").toString()));
+    assertEquals(300, p.rows());
+    assertEquals("4 rows are labelled with none of the model's labels (-1, 1): '3' (3 rows, first at file:" + data + ":11), '7' "
+        + "(1 row, at file:" + data + ":41); scored as any row, they count as errors in the accuracy, as svm-predict counts them",
+        p.unknownLabels());
+    // the same rows with the model's labels, independently: the metrics of the 296 rows and the 4 others' predictions
+    List<Prediction> preds = org.sodm.jobs.support.AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve("p-other").toString()),
+        Prediction.class);
+    assertEquals(300, preds.size());
+    long correct = 0, otherPos = 0, tp = 0, fp = 0;
+    for (Prediction q : preds) {
+      String label = q.getLabel().toString();
+      String predicted = q.getPredicted().toString();
+      boolean known = label.equals("1") || label.equals("-1");
+      if (known && label.equals(predicted)) correct++;
+      if (!known && predicted.equals("1")) otherPos++;
+      if (known && predicted.equals("1")) {
+        if (label.equals("1")) tp++;
+        else fp++;
+      }
+    }
+    org.sodm.model.Metrics m = p.metrics();
+    assertEquals(300, m.n());
+    assertEquals(4, m.other());
+    assertEquals(otherPos, m.otherPositive());
+    assertEquals((double) correct / 300, m.accuracy(), 1e-15);
+    assertEquals((double) tp / (tp + fp + otherPos), m.precision(), 1e-15);
+    // an ingested directory of the same rows: the same warning's counts and the same metrics
+    Configuration ic = new Configuration(conf);
+    ic.set(SodmConf.INGEST_SCALE, "none");
+    org.sodm.jobs.ingest.IngestJob.run(ic, List.of(data.toString()), new org.apache.hadoop.fs.Path(tmp.resolve("other-ingested").toString()));
+    PredictJob.Result viaDir = PredictJob.run(conf, r.modelPath(), List.of(tmp.resolve("other-ingested").toString()),
+        new org.apache.hadoop.fs.Path(tmp.resolve("p-other-dir").toString()));
+    assertEquals(p.unknownLabels(), viaDir.unknownLabels());
+    assertEquals(m, viaDir.metrics());
+  }
+
   /** Decision values in row order (the ids are byte offsets, which the extra features move). */
   private List<Double> decisions(Configuration conf, String dir) throws Exception {
     List<Prediction> all = org.sodm.jobs.support.AvroFiles.readDir(conf, new org.apache.hadoop.fs.Path(tmp.resolve(dir).toString()),
