@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
     "Metrics of a predictions directory: accuracy, precision, recall, F1 (of the +1 class), AUC, confusion",
     "matrix; as a table, or JSON with --json. Multi-class models: per-class precision, recall and F1, their",
     "macro and micro averages and the K x K confusion matrix; with --probability also the log-loss and a",
-    "calibration table (rows binned by the predicted class's probability: mean probability against accuracy)."})
+    "calibration table (rows binned by the predicted class's probability: mean probability against accuracy).",
+    "Rows labelled with none of the model's labels are errors in the accuracy (svm-predict's count), false",
+    "positives of the class predicted, an (other) row of the confusion matrix, and outside the AUC and log-loss."})
 public final class EvaluateCommand extends SodmCommand {
   @Option(names = {"-p", "--predictions"}, required = true, paramLabel = "DIR", description = "Output of sodm predict.")
   String predictions;

@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
     "the RBF sums (SODM_VECTOR=0: without it; README, Scoring).",
     "Uncompressed LIBSVM / CSV files are parsed by the scoring tasks themselves (one job, the ingest's ids and",
     "file:line errors); compressed or Avro files are ingested first, then scored over the cores.",
-    "--text also writes OUTPUT/predictions.txt in svm-predict's output format (diff it with svm-predict's file)."})
+    "--text also writes OUTPUT/predictions.txt in svm-predict's output format (diff it with svm-predict's file).",
+    "A row labelled with none of the model's labels is scored and counts as an error, as svm-predict counts it (a",
+    "warning names each such label, its rows and its first line; evaluate shows them as an (other) row)."})
 public final class PredictCommand extends SodmCommand {
   @Option(names = {"-m", "--model"}, required = true, paramLabel = "MODEL", description = "model.avro or a training output directory.")
   String model;
