@@ -224,6 +224,10 @@ public final class TrainPipeline {
   }
 
   private static String describe(Model m) {
+    if (m instanceof org.sodm.model.MulticlassModel mm && mm.subModel(0) instanceof LinearModel l) { // linear tasks: weights, no SV
+      return String.format(Locale.ROOT, "%d classes, %s %d task(s)%s, linear (%s), %d weights a task", mm.classes().size(),
+          mm.scheme().id(), mm.plan().tasks(), mm.hasProbabilities() ? " with probabilities" : "", l.solver(), l.w().length);
+    }
     if (m instanceof org.sodm.model.MulticlassModel mm) {
       return String.format(Locale.ROOT, "%d classes, %s %d task(s)%s, %,d support vectors (%,d distinct)", mm.classes().size(),
           mm.scheme().id(), mm.plan().tasks(), mm.hasProbabilities() ? " with probabilities" : "", mm.supportVectors(),

@@ -269,6 +269,9 @@ class MulticlassTrainTest {
     assertEquals(Subproblems.Scheme.OVR, m.scheme());
     for (int t = 0; t < 4; t++) assertInstanceOf(org.sodm.model.LinearModel.class, m.subModel(t));
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("bqo-t3")), String.join("\n", progress));
+    // the model line names the linear tasks' weights (it said "0 support vectors (0 distinct)")
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("model") && l.contains("4 classes, ovr 4 task(s), linear (bqo), 4 weights a task")),
+        String.join("\n", progress));
     double acc = r.levels().get(0).getValidationAccuracy();
     assertTrue(acc >= 0.84, "accuracy " + acc);
     // inspect shows each task's weights (it printed "0 SV in 0 block(s)" for a linear task)
