@@ -22,8 +22,8 @@ import org.sodm.solver.Loss;
  * classifiers (the SVM solvers, logistic regression, Crammer and Singer's multi-class SVM), any number of classes.
  *
  * <p>LIBLINEAR's model: {@code nr_feature} weights per column and, when {@code bias} &gt;= 0, one more for a constant feature
- * of that value (sodm's b = that weight times bias); features above {@code nr_feature} are ignored, as sodm's linear model
- * ignores (and counts) them. With two classes (not Crammer-Singer) one column: the first label when w'x &gt; 0; otherwise one
+ * of that value (sodm's b = that weight times bias); features above {@code nr_feature} are ignored, as sodm ignores (and
+ * counts, {@link Model#dimension}) features above a model's dimension, which the provenance is given. With two classes (not Crammer-Singer) one column: the first label when w'x &gt; 0; otherwise one
  * column per label, the first largest w'x (one-vs-rest; Crammer-Singer predicts the same way). Two classes become a binary
  * model whose +1 label is the one LIBLINEAR predicts on a tie (w'x = 0, as a row without features and without a bias
  * gives): its second label (f = -w'x), or Crammer-Singer's first; so, unlike a model sodm trains, the +1 label need not be
@@ -84,6 +84,9 @@ public final class LiblinearImport {
     classes.sort(Labels.ORDER);
     for (int c = 1; c < k; c++) {
       if (classes.get(c).equals(classes.get(c - 1))) throw new BadModelException(name + ": label " + classes.get(c) + " is given twice");
+    }
+    if (provenance != null) { // liblinear-predict ignores features above nr_feature: sodm's unseen features (ignored, counted)
+      provenance = Provenance.newBuilder(provenance).setDimension(n).build();
     }
     Loss loss = solver.equals("L2R_L1LOSS_SVC_DUAL") ? Loss.hinge(1) : solver.contains("L2LOSS") ? Loss.squaredHinge(1) : Loss.hinge(1);
     String from = "liblinear " + solver;

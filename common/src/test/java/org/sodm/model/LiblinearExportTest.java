@@ -206,6 +206,7 @@ class LiblinearExportTest {
     for (String text : files) {
       Model m = read(text);
       Parsed p = Parsed.of(text);
+      assertEquals(4, m.dimension(), "features above nr_feature are unseen: ignored and counted");
       boolean logistic = p.solver().contains("LR");
       assertEquals(logistic, m instanceof MulticlassModel mm && mm.hasProbabilities(), p.solver());
       int ties = 0;
