@@ -307,7 +307,7 @@ public final class PredictJob {
     int shown = Math.min(parts.size(), 5);
     return String.format(java.util.Locale.ROOT, "%,d row%s labelled with none of the model's labels (%s): %s%s; scored as any row, they count "
         + "as errors in the accuracy, as svm-predict counts them", rows, rows == 1 ? " is" : "s are", String.join(", ", known),
-        String.join(", ", parts.subList(0, shown)), parts.size() > shown ? " and " + (parts.size() - shown) + " more labels" : "");
+        String.join(", ", parts.subList(0, shown)), parts.size() > shown ? " and " + (parts.size() - shown) + " more label" + (parts.size() - shown == 1 ? "" : "s") : "");
   }
 
   private static List<String> known(Model model) {
