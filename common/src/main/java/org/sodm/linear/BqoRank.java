@@ -41,7 +41,20 @@ public final class BqoRank implements ResidentLoop.Program {
   /** Over rows already in CSR form (shared, not copied: tasks over the same rows share one). */
   public BqoRank(Csr x, double[] y, int block, int dim, SvmLoss loss, BqoBlock.Options inner, BqoState.Options outer,
       long seed, byte[] rankState, byte[] globalState) throws IOException {
+    this(x, y, block, dim, loss, inner, seed, rankState == null ? new double[y.length] : StateCodec.readArray(StateCodec.decode(rankState)),
+        globalState == null ? new BqoState(dim, loss, outer, inner.tau()) : BqoState.restore(loss, outer, inner.tau(), decodeState(globalState)));
+  }
+
+  /**
+   * From a given point: {@code alpha} (this rank's, kept and updated in place; feasible for {@code loss}) and a state whose w is
+   * the global X'Y alpha ({@link BqoPath}'s warm start).
+   */
+  BqoRank(Csr x, double[] y, int block, int dim, SvmLoss loss, BqoBlock.Options inner, long seed, double[] alpha, BqoState state)
+      throws IOException {
     if (y.length != x.rows()) throw new IllegalArgumentException(x.rows() + " rows, " + y.length + " labels");
+    if (alpha.length != y.length) {
+      throw new IOException("checkpoint of block " + block + " has " + alpha.length + " alphas for " + y.length + " rows");
+    }
     this.x = x;
     this.y = y;
     this.block = block;
@@ -49,12 +62,13 @@ public final class BqoRank implements ResidentLoop.Program {
     this.loss = loss;
     this.inner = inner;
     this.seed = seed;
-    this.alpha = rankState == null ? new double[y.length] : StateCodec.readArray(StateCodec.decode(rankState));
-    if (alpha.length != y.length) {
-      throw new IOException("checkpoint of block " + block + " has " + alpha.length + " alphas for " + y.length + " rows");
-    }
-    this.state = globalState == null ? new BqoState(dim, loss, outer, inner.tau())
-        : BqoState.restore(loss, outer, inner.tau(), decodeState(globalState));
+    this.alpha = alpha;
+    this.state = state;
+  }
+
+  /** This rank's alpha^t (live; at a stop, the point whose w is {@code state().w()}). */
+  double[] alpha() {
+    return alpha;
   }
 
   public BqoState state() {

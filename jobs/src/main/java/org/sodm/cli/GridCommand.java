@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
     "order: equal accuracy keeps the earlier cell unless same gamma and smaller C). --train-best trains the final",
     "model with it into OUTPUT/best (OUTPUT/best/model.avro). The loss is hinge (C-SVC) unless --loss squared-hinge.",
     "Takes sodm train's options (kernel rbf, poly or sigmoid). With --kernel linear: C alone (grid.py's -t 0 -log2g",
-    "null), each C sodm cv --kernel linear with the linear solvers on data ingested once; no plot, no --resume."})
+    "null) with the linear solvers on data ingested once; with BQO every (task, fold) along the C values in increasing",
+    "order in one run, each C warm-started from the previous C's solution rescaled by C'/C (LIBLINEAR's -C) and solved",
+    "to its own gap, so a cell is sodm cv --kernel linear with that C to the solver's tolerance (the smallest C exactly);",
+    "--no-warm-start, or a solver without a path, runs sodm cv per C; no plot, no --resume."})
 public final class GridCommand extends SodmCommand {
   @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",
       description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
@@ -45,7 +48,8 @@ public final class GridCommand extends SodmCommand {
   @Option(names = {"--folds", "-v"}, paramLabel = "K", defaultValue = "5", description = "Folds (default 5, at most 127); -v K as grid.py's -v K.")
   int folds;
 
-  @Option(names = "--no-warm-start", description = "Solve every C from zero instead of from the previous C's solution.")
+  @Option(names = "--no-warm-start", description = "Solve every C from zero instead of from the previous C's solution (with --kernel "
+      + "linear: one sodm cv per C).")
   boolean cold;
 
   @Option(names = "--train-best", description = "Train the final model with the best pair into OUTPUT/best.")

@@ -17,6 +17,7 @@ import org.sodm.jobs.allreduce.FsCheckpoints;
 import org.sodm.jobs.allreduce.ResidentJob;
 import org.sodm.jobs.allreduce.ResidentMapper;
 import org.sodm.linear.BqoBlock;
+import org.sodm.linear.BqoPath;
 import org.sodm.linear.BqoRank;
 import org.sodm.linear.Csr;
 import org.sodm.linear.BqoState;
@@ -213,15 +214,26 @@ public final class BqoResident {
     }
   }
 
+  /** A sub-problem's rows in a block: a view of the block's {@link Csr}, the labels +-1, and the task's loss (class weights). */
+  record Sub(Csr x, double[] y, SvmLoss loss) {}
+
   /**
-   * A resident task holding its block's rows once (y = class index) and one {@link BqoRank} per sub-problem of the plan: a
-   * binary task (one-vs-rest: the class against the rest; one-vs-one: the pair's rows) or, with cross-validation or
-   * --probability's internal folds, a task without one fold's rows. Each sub-problem's rows are a view of the block's one
-   * {@link org.sodm.linear.Csr} ({@code subset}) in id order, so its arithmetic is that of a run of that sub-problem alone.
+   * A resident task holding its block's rows once (y = class index) and one program per sub-problem of the plan ({@link
+   * #program(Sub, int, int, TrainSpec, byte[], byte[])}): a binary task (one-vs-rest: the class against the rest; one-vs-one: the
+   * pair's rows) or, with cross-validation or --probability's internal folds, a task without one fold's rows. Each sub-problem's
+   * rows are a view of the block's one {@link org.sodm.linear.Csr} ({@code subset}) in id order, so its arithmetic is that of a
+   * run of that sub-problem alone.
    */
-  public static class TaskRanks extends RowsMapper {
+  abstract static class SubproblemRanks extends RowsMapper {
+    /** Sub-problem {@code sub}'s program on block {@code block} of {@code blocks}, from its checkpointed states (or nulls). */
+    abstract ResidentLoop.Program program(Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
+        byte[] globalState) throws IOException;
+
+    /** Progress values per sub-problem. */
+    abstract int width();
+
     @Override
-    protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
+    protected final ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
         byte[] globalState) throws IOException {
       Configuration conf = context.getConfiguration();
       int dim = conf.getInt(LinearKeys.DIM, 0);
@@ -232,7 +244,7 @@ public final class BqoResident {
       int[] fold = LinearKeys.folds(conf, plan, spec.seed(), rows.ids()); // sodm cv: the fold file; --probability: a hash of the id
       Csr csr = rows.x();
       int n = rows.ids().length;
-      return new TaskPrograms(plan.count(), PROGRESS, (u, rs, gs) -> {
+      return new TaskPrograms(plan.count(), width(), (u, rs, gs) -> {
         int task = plan.task(u);
         SvmLoss loss = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), task).svmPrimal(); // with --class-weights
         int heldOut = plan.heldOutFold(u);
@@ -245,9 +257,84 @@ public final class BqoResident {
           y[m] = yi;
           pick[m++] = i;
         }
-        return new BqoRank(csr.subset(java.util.Arrays.copyOf(pick, m)), java.util.Arrays.copyOf(y, m), block, dim, loss,
-            spec.linear().inner(blocks.size()), spec.linear().outer(), spec.seed(), rs, gs);
+        Sub sub = new Sub(csr.subset(java.util.Arrays.copyOf(pick, m)), java.util.Arrays.copyOf(y, m), loss);
+        return program(sub, block, blocks.size(), spec, conf, rs, gs);
       }, rankState, globalState);
     }
+  }
+
+  /** One {@link BqoRank} per sub-problem ({@link #trainTasks}). */
+  public static class TaskRanks extends SubproblemRanks {
+    @Override
+    ResidentLoop.Program program(Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState, byte[] globalState)
+        throws IOException {
+      int dim = conf.getInt(LinearKeys.DIM, 0);
+      return new BqoRank(sub.x(), sub.y(), block, dim, sub.loss(), spec.linear().inner(blocks), spec.linear().outer(), spec.seed(),
+          rankState, globalState);
+    }
+
+    @Override
+    int width() {
+      return PROGRESS;
+    }
+  }
+
+  /** The C path's scales C_k / C_0 ({@link #trainPath}), comma-separated. */
+  static final String PATH_SCALES = "sodm.internal.linear.path.scales";
+
+  /** One {@link BqoPath} per sub-problem ({@link #trainPath}). */
+  public static class PathRanks extends SubproblemRanks {
+    @Override
+    ResidentLoop.Program program(Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState, byte[] globalState)
+        throws IOException {
+      int dim = conf.getInt(LinearKeys.DIM, 0);
+      double[] scales = java.util.Arrays.stream(conf.getTrimmedStrings(PATH_SCALES)).mapToDouble(Double::parseDouble).toArray();
+      return new BqoPath(sub.x(), sub.y(), block, dim, sub.loss(), scales, spec.linear().inner(blocks), spec.linear().outer(),
+          spec.seed(), rankState, globalState);
+    }
+
+    @Override
+    int width() {
+      return BqoPath.PROGRESS;
+    }
+  }
+
+  /** Called on the driver for each sub-problem's iteration of a path as rank 0 reports it. */
+  public interface PathProgress {
+    void iteration(int subproblem, int stage, BqoState.Iteration it, long sinceNanos);
+  }
+
+  /**
+   * sodm grid --kernel linear's warm-started C path: every (task, fold) sub-problem of the plan along C_0 * scales[0..] in one
+   * resident run on {@code k} blocks that the tasks deal from the ingested data ({@link BqoPath}); per sub-problem, every stage's
+   * result in stage order.
+   */
+  public static List<List<BqoPath.Solved>> trainPath(Configuration base, int k, Path workDir, int dim, double[] scales,
+      PathProgress progress, Consumer<String> notes) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(LinearKeys.DIM, dim);
+    conf.setInt(LinearKeys.BLOCKS, k);
+    conf.setBoolean(LinearKeys.CLASS_INDEX, true);
+    String[] s = new String[scales.length];
+    for (int i = 0; i < s.length; i++) s[i] = Double.toString(scales[i]);
+    conf.setStrings(PATH_SCALES, s);
+    org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+    int tasks = plan.count();
+    long[] since = {System.nanoTime()};
+    ResidentJob.Listener listener = (t, values) -> {
+      for (int task = 0; task < tasks; task++) {
+        double[] v = TaskPrograms.progressOf(values, task, BqoPath.PROGRESS);
+        if (v != null) progress.iteration(task, (int) v[0], BqoRank.decode(java.util.Arrays.copyOfRange(v, 1, v.length)), since[0]);
+      }
+      since[0] = System.nanoTime();
+    };
+    java.util.List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
+    ResidentJob.Result r = ResidentJob.run(conf, "bqo-path", PathRanks.class, blocks, DealtInputFormat.INPUT, workDir,
+        dim + 1 + org.sodm.linear.BqoSums.SIZE, listener, notes);
+    byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
+    if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
+    List<List<BqoPath.Solved>> out = new ArrayList<>();
+    for (byte[] state : TaskPrograms.programStates(global)) out.add(BqoPath.solvedOf(state));
+    return out;
   }
 }

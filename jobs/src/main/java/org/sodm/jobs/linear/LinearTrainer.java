@@ -149,6 +149,32 @@ public abstract class LinearTrainer implements Trainer {
     throw new UnsupportedOperationException(name() + " solves one task at a time");
   }
 
+  /**
+   * sodm grid --kernel linear: the C values of a warm-started path (comma-separated, increasing; the spec's C is the first), each
+   * (task, fold) sub-problem solved along them in one run ({@link #solvesPath}); the report's "path" has every C's cv entry.
+   */
+  public static final String C_PATH = "sodm.internal.linear.cv.c.path";
+
+  /** A C path ({@link #C_PATH}) this run cannot take in one resident run: the reason, before any job of the solve. */
+  public static final class PathUnavailable extends org.sodm.jobs.support.SodmException {
+    PathUnavailable(String why) {
+      super(why);
+    }
+  }
+
+  /** True when {@link #solvePath} takes the plan's (task, fold) sub-problems along a C path in one run on {@code k} blocks. */
+  protected boolean solvesPath(TrainSpec spec, int k) {
+    return false;
+  }
+
+  /**
+   * Every sub-problem of {@code plan} along C_0 * scales in one run on {@code k} blocks: per sub-problem, per stage, a solution.
+   */
+  protected List<List<Solution>> solvePath(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, double[] scales,
+      Path dir) throws IOException {
+    throw new UnsupportedOperationException(name() + " solves no C path");
+  }
+
   /** A configuration whose partition deals each row with y = its class index ({@link LinearKeys#CLASS_INDEX}). */
   static Configuration classIndexed(Configuration conf) {
     Configuration pc = new Configuration(conf);
@@ -203,6 +229,7 @@ public abstract class LinearTrainer implements Trainer {
   @Override
   public Trained train(TrainContext ctx) throws IOException {
     org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(ctx.conf());
+    if (plan != null && !plan.full() && ctx.conf().get(C_PATH) != null) return crossValidatePath(ctx, plan);
     if (plan != null && !plan.full()) return crossValidate(ctx, plan);
     if (plan != null) return trainTasks(ctx, plan);
     Task one = trainTask(ctx, ctx.conf(), "", ctx.data().labelMap());
@@ -275,12 +302,32 @@ public abstract class LinearTrainer implements Trainer {
 
   /** Every task in one phase ({@link #name()}): the resident tasks deal their blocks (rows keep their class index). */
   private List<Task> trainTogether(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes, int k) throws IOException {
+    return together(ctx, plan, classes, k, 0, (conf, temp) -> List.of(solveTogether(ctx, conf, plan, k, temp))).get(0);
+  }
+
+  /** How a phase of sub-problems solved together gets its solutions: per stage (one without a C path), per sub-problem. */
+  private interface Together {
+    List<List<Solution>> solve(Configuration conf, Path temp) throws IOException;
+  }
+
+  /** The files of sub-problem u at stage {@code stage} of a C path of {@code stages} (0: no path). */
+  private static String suffix(org.sodm.model.Subproblems plan, int u, int stage, int stages) {
+    return suffix(plan, u) + (stages > 0 ? "-c" + stage : "");
+  }
+
+  /**
+   * Every sub-problem in one phase ({@link #name()}), along a C path of {@code stages} values (0: no path): per stage, per
+   * sub-problem, the task.
+   */
+  private List<List<Task>> together(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes, int k, int stages,
+      Together how) throws IOException {
     TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();
     int dim = data.stats().getDimension();
     Configuration conf = new Configuration(ctx.conf());
     conf.set(LinearKeys.INGEST_DIR, data.dir().toString());
     conf.setInt(LinearKeys.BLOCKS, k);
+    int levels = Math.max(1, stages);
     PhaseRunner.Done solved = ctx.runner().run(name(), new PhaseRunner.Phase() {
       @Override
       public String name() {
@@ -289,26 +336,35 @@ public abstract class LinearTrainer implements Trainer {
 
       @Override
       public void write(Path temp) throws IOException {
-        List<Solution> all = solveTogether(ctx, conf, plan, k, temp);
-        for (int u = 0; u < all.size(); u++) writeSolution(conf, temp, suffix(plan, u), all.get(u));
+        List<List<Solution>> all = how.solve(conf, temp);
+        for (int c = 0; c < levels; c++) {
+          for (int u = 0; u < all.get(c).size(); u++) writeSolution(conf, temp, suffix(plan, u, c, stages), all.get(c).get(u));
+        }
       }
 
       @Override
       public String summary(Path dir, boolean resumed) throws IOException {
         long iterations = 0;
-        for (int u = 0; u < plan.count(); u++) iterations += read(conf, dir, suffix(plan, u)).iterations();
+        for (int c = 0; c < levels; c++) {
+          for (int u = 0; u < plan.count(); u++) iterations += read(conf, dir, suffix(plan, u, c, stages)).iterations();
+        }
         String what = plan.folds() == 0 ? plan.tasks() + " tasks"
             : String.format(Locale.ROOT, "%d sub-problems (%d task(s) x %s%d folds)", plan.count(), plan.tasks(), plan.full() ? "all rows + " : "",
                 plan.folds());
-        return String.format(Locale.ROOT, "%s on %d block(s) in one run, %d iterations in all", what, k, iterations);
+        return String.format(Locale.ROOT, "%s%s on %d block(s) in one run, %d iterations in all", what,
+            stages > 0 ? " x " + stages + " values of C" : "", k, iterations);
       }
     });
-    List<Task> out = new ArrayList<>();
-    for (int u = 0; u < plan.count(); u++) {
-      Solution s = read(conf, solved.dir(), suffix(plan, u));
-      double[] w = Arrays.copyOf(s.w(), dim);
-      out.add(new Task(new LinearModel(modelLoss(spec, s), org.sodm.model.ModelCodec.taskLabels(classes, plan, plan.task(u)),
-          data.scaler(), w, bias(spec, s, dim), name(), null), s, k));
+    List<List<Task>> out = new ArrayList<>();
+    for (int c = 0; c < levels; c++) {
+      List<Task> level = new ArrayList<>();
+      for (int u = 0; u < plan.count(); u++) {
+        Solution s = read(conf, solved.dir(), suffix(plan, u, c, stages));
+        double[] w = Arrays.copyOf(s.w(), dim);
+        level.add(new Task(new LinearModel(modelLoss(spec, s), org.sodm.model.ModelCodec.taskLabels(classes, plan, plan.task(u)),
+            data.scaler(), w, bias(spec, s, dim), name(), null), s, k));
+      }
+      out.add(level);
     }
     return out;
   }
@@ -440,6 +496,35 @@ public abstract class LinearTrainer implements Trainer {
       rows[f]++;
       if (byFold[f].predict(org.sodm.data.Instances.features(in.getFeatures())).equals(in.getLabel().toString())) correct[f]++;
     });
+    for (int f = 0; f < rows.length; f++) {
+      ctx.runner().note(String.format(Locale.ROOT, "cv fold %-4d %,9d rows  accuracy %.4f%%", f, rows[f], 100.0 * correct[f] / rows[f]));
+    }
+    Map<String, Object> cv = cvEntry(rows, correct);
+    ctx.runner().note("cv           " + cvLine(cv));
+    cv.put("together", solved != null);
+    return cvTrained(ctx, plan, classes, blocks, objective, fold0, cv, null);
+  }
+
+  /**
+   * A cross-validation's result: the model of {@code models} (fold 0's tasks) with the sub-problems' objective, and the report's
+   * solver, classes, scheme, "cv" and (a C path's) "path".
+   */
+  private Trained cvTrained(TrainContext ctx, org.sodm.model.Subproblems plan, List<String> classes, int blocks, double objective,
+      Model[] models, Map<String, Object> cv, List<Map<String, Object>> path) {
+    LevelStats ls = new LevelStats(0, blocks, objective, 0.0, 0.0, 0L, 0L, ctx.runner().elapsed(), 0L, null);
+    Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), ctx.spec().loss(), ctx.data().scaler(), classes,
+        new org.sodm.model.Subproblems(plan.classes(), plan.scheme()), models, null, ctx.provenance(List.of(ls)));
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("solver", name());
+    report.put("classes", classes);
+    report.put("scheme", plan.scheme().id());
+    report.put("cv", cv);
+    if (path != null) report.put("path", path);
+    return new Trained(model, List.of(ls), report);
+  }
+
+  /** The report's cv entry (the kernel tree's): per fold rows, correct and accuracy; mean, sd, pooled accuracy, rows. */
+  private static Map<String, Object> cvEntry(long[] rows, long[] correct) {
     List<Map<String, Object>> perFold = new ArrayList<>();
     double mean = 0;
     long allRows = 0;
@@ -454,21 +539,94 @@ public abstract class LinearTrainer implements Trainer {
     double var = 0;
     for (int f = 0; f < rows.length; f++) var += Math.pow((double) correct[f] / rows[f] - mean, 2);
     double sd = Math.sqrt(var / (rows.length - 1));
-    for (int f = 0; f < rows.length; f++) {
-      ctx.runner().note(String.format(Locale.ROOT, "cv fold %-4d %,9d rows  accuracy %.4f%%", f, rows[f], 100.0 * correct[f] / rows[f]));
+    return entry("folds", perFold, "mean", mean, "sd", sd, "accuracy", (double) allCorrect / allRows, "rows", allRows,
+        "correct", allCorrect);
+  }
+
+  private static String cvLine(Map<String, Object> cv) {
+    return String.format(Locale.ROOT, "%d folds: accuracy %.4f%% (%,d of %,d rows), per fold %.4f%% +- %.4f",
+        ((List<?>) cv.get("folds")).size(), 100 * (double) cv.get("accuracy"), (long) cv.get("correct"), (long) cv.get("rows"),
+        100 * (double) cv.get("mean"), 100 * (double) cv.get("sd"));
+  }
+
+  /** The increasing C values of {@link #C_PATH}. */
+  static double[] cPath(Configuration conf) {
+    String[] p = conf.getTrimmedStrings(C_PATH);
+    double[] cs = new double[p.length];
+    for (int i = 0; i < p.length; i++) {
+      cs[i] = Double.parseDouble(p[i]);
+      if (!(cs[i] > 0) || (i > 0 && !(cs[i] > cs[i - 1]))) throw new IllegalArgumentException("C path " + conf.get(C_PATH) + ": not increasing");
     }
-    ctx.runner().note(String.format(Locale.ROOT, "cv           %d folds: accuracy %.4f%% (%,d of %,d rows), per fold %.4f%% +- %.4f",
-        rows.length, 100.0 * allCorrect / allRows, allCorrect, allRows, 100 * mean, 100 * sd));
-    LevelStats ls = new LevelStats(0, blocks, objective, 0.0, 0.0, 0L, 0L, ctx.runner().elapsed(), 0L, null);
-    Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
-        fold0, null, ctx.provenance(List.of(ls)));
-    Map<String, Object> report = new LinkedHashMap<>();
-    report.put("solver", name());
-    report.put("classes", classes);
-    report.put("scheme", plan.scheme().id());
-    report.put("cv", entry("folds", perFold, "mean", mean, "sd", sd, "accuracy", (double) allCorrect / allRows, "rows", allRows,
-        "together", solved != null));
-    return new Trained(model, List.of(ls), report);
+    if (cs.length == 0) throw new IllegalArgumentException("an empty C path");
+    return cs;
+  }
+
+  /**
+   * sodm grid --kernel linear ({@link #C_PATH}): every (task, fold) sub-problem solved along the C values, each C warm-started
+   * from the previous C's solution ({@link #solvePath}), in one resident run; every row scored by its fold's model at every C.
+   * The report's "path" has each C's cv entry (as {@link #crossValidate}'s) with its iterations; "cv" is the first C's; the
+   * model written is the first C's fold 0's. Throws {@link PathUnavailable} before any job when the solver or the memory budget
+   * does not take the path in one run.
+   */
+  private Trained crossValidatePath(TrainContext ctx, org.sodm.model.Subproblems plan) throws IOException {
+    Configuration conf = ctx.conf();
+    List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(conf);
+    checkTasks(ctx, plan, classes);
+    double[] cs = cPath(conf);
+    TrainSpec spec = ctx.spec();
+    IngestJob.Result data = ctx.data();
+    int k = spec.linear().blocksFor(data.stats().getRows(), data.stats().getNonZeros());
+    if (!solvesPath(spec, k)) {
+      throw new PathUnavailable(String.format(Locale.ROOT, "%s on %d block(s) in --iteration-mode %s takes no warm-started C path (BQO "
+          + "on at most %d blocks in allreduce mode does)", name(), k, spec.linear().iterationMode().name().toLowerCase(Locale.ROOT),
+          BqoTrainer.DEAL_IN_TASKS));
+    }
+    if (!foldsTogether(ctx, plan, k)) throw new PathUnavailable("the sub-problems' solver state is above a task's block budget");
+    org.sodm.jobs.phase.FoldFile folds = org.sodm.jobs.phase.FoldFile.read(conf,
+        new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
+    double[] scales = new double[cs.length];
+    for (int c = 0; c < cs.length; c++) scales[c] = cs[c] / cs[0];
+    List<List<Task>> solved = together(ctx, plan, classes, k, cs.length, (c, temp) -> solvePath(ctx, c, plan, k, scales, temp));
+    ctx.runner().passed("partition", "none");
+    org.sodm.model.Subproblems tasksOnly = new org.sodm.model.Subproblems(plan.classes(), plan.scheme());
+    org.sodm.model.MulticlassModel[][] byPath = new org.sodm.model.MulticlassModel[cs.length][plan.folds()];
+    Model[] first = null;
+    for (int c = 0; c < cs.length; c++) {
+      for (int f = 0; f < plan.folds(); f++) {
+        Model[] sub = new Model[plan.tasks()];
+        for (int t = 0; t < plan.tasks(); t++) sub[t] = solved.get(c).get(plan.sub(t, f)).model();
+        if (c == 0 && f == 0) first = sub;
+        byPath[c][f] = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes,
+            tasksOnly, sub, null, null);
+      }
+    }
+    long[] rows = new long[plan.folds()];
+    long[][] correct = new long[cs.length][plan.folds()];
+    org.sodm.jobs.support.AvroFiles.forEach(conf, new Path(data.dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      int f = folds.of(in.getId());
+      rows[f]++;
+      org.sodm.data.SparseVector x = org.sodm.data.Instances.features(in.getFeatures());
+      String label = in.getLabel().toString();
+      for (int c = 0; c < cs.length; c++) if (byPath[c][f].predict(x).equals(label)) correct[c][f]++;
+    });
+    List<Map<String, Object>> path = new ArrayList<>();
+    double objective = 0;
+    for (int c = 0; c < cs.length; c++) {
+      Map<String, Object> cv = cvEntry(rows, correct[c]);
+      long iterations = 0;
+      double primal = 0;
+      for (Task t : solved.get(c)) {
+        iterations += t.solution().iterations();
+        primal += t.solution().objective();
+      }
+      if (c == 0) objective = primal;
+      cv.put("c", cs[c]);
+      cv.put("iterations", iterations);
+      cv.put("objective", primal);
+      ctx.runner().note(String.format(Locale.ROOT, "cv C %-10s %s, %d iterations", cs[c], cvLine(cv), iterations));
+      path.add(cv);
+    }
+    return cvTrained(ctx, plan, classes, k, objective, first, path.get(0), path);
   }
 
   private Task trainTask(TrainContext ctx, Configuration taskConf, String suffix, org.sodm.data.LabelMap labels) throws IOException {

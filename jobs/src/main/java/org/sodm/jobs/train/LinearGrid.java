@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.ingest.IngestJob;
+import org.sodm.jobs.linear.LinearTrainer;
 import org.sodm.jobs.spec.BadParameterException;
 import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
@@ -21,9 +22,11 @@ import org.sodm.jobs.support.OutputGuard;
 
 /**
  * {@code sodm grid --kernel linear --log2g null}: grid.py's search of C alone for the linear kernel, with sodm's linear
- * solvers (LIBLINEAR's problems, as {@code sodm cv --kernel linear}). The data are ingested once into OUTPUT/work/ingest;
- * every C is then {@code sodm cv} on that ingest directory (the same seeded, stratified folds for every C), so each cell
- * equals {@code sodm cv --kernel linear -c C}. Writes OUTPUT/grid.csv and grid.json as the kernel grid does (log2g NaN,
+ * solvers (LIBLINEAR's problems, as {@code sodm cv --kernel linear}). The data are ingested once into OUTPUT/work/ingest. By
+ * default one {@code sodm cv} on that ingest directory takes every C as a warm-started path ({@link #path}: each (task, fold)
+ * along the C values in increasing order in one resident run), so each cell is {@code sodm cv --kernel linear -c C} to the
+ * solver's tolerance (the smallest C exactly); with --no-warm-start, or where the solver takes no path, every C is its own
+ * {@code sodm cv} (the same seeded, stratified folds for every C), each cell that cv exactly. Writes OUTPUT/grid.csv and grid.json as the kernel grid does (log2g NaN,
  * gamma 0: the linear kernel has none; no grid.png, as grid.py draws none with a null axis) and, with --train-best, the
  * model of the best C in OUTPUT/best. The output appears only when complete; --resume is the kernel grid's only.
  */
@@ -33,6 +36,75 @@ public final class LinearGrid {
   /** Whether a grid over these options is the linear one: --kernel linear. */
   public static boolean applies(Configuration conf) {
     return "linear".equalsIgnoreCase(conf.get(Param.KERNEL.key(), "").trim());
+  }
+
+  /**
+   * The warm-started C path: one {@code sodm cv} over every C in increasing order ({@link LinearTrainer#C_PATH}), each (task, fold)
+   * starting from its solution at the previous C, in one resident run. False (after a line saying why) when the solver or the
+   * memory budget takes no path: then every C is its own cv, as --no-warm-start.
+   */
+  @SuppressWarnings("unchecked")
+  private static boolean path(Configuration conf, GridSearch.Request req, IngestJob.Result data, Path work, FileSystem fs,
+      GridSearch.Cell[][] table, Consumer<String> progress, long t0) throws IOException {
+    Integer[] order = new Integer[req.log2c().length];
+    for (int i = 0; i < order.length; i++) order[i] = i;
+    java.util.Arrays.sort(order, java.util.Comparator.comparingDouble(i -> req.log2c()[i]));
+    List<String> cs = new ArrayList<>();
+    for (int i = 0; i < order.length; i++) {
+      if (i > 0 && req.log2c()[order[i]] == req.log2c()[order[i - 1]]) {
+        throw new BadParameterException("bad parameter --log2c: the value " + GridSearch.fmt(req.log2c()[order[i]]) + " is given twice");
+      }
+      cs.add(Double.toString(GridJob.pow2(req.log2c()[order[i]])));
+    }
+    Configuration cc = new Configuration(conf);
+    cc.set(Param.C.key(), cs.get(0));
+    cc.setInt(TrainKeys.CV_FOLDS, req.folds());
+    cc.setStrings(LinearTrainer.C_PATH, cs.toArray(new String[0]));
+    Path out = new Path(work, "cv-path");
+    try {
+      TrainPipeline.run(cc, new TrainPipeline.Request(List.of(data.dir().toString()), null, out, false), line -> {
+        if (line.startsWith("bqo-path")) progress.accept(line);
+      });
+    } catch (LinearTrainer.PathUnavailable e) {
+      progress.accept("warm start   none: " + e.getMessage() + "; every C from zero");
+      fs.delete(out, true);
+      return false;
+    }
+    List<Map<String, Object>> cells = (List<Map<String, Object>>) report(fs, out).get("path");
+    fs.delete(out, true);
+    for (int j = 0; j < order.length; j++) {
+      int i = order[j];
+      double c = GridJob.pow2(req.log2c()[i]);
+      table[0][i] = cell(req.log2c()[i], c, cells.get(j));
+      progress.accept(String.format(Locale.ROOT, "log2c %-6s C %-10s %.4f%% (%d folds, %s iterations)", GridSearch.fmt(req.log2c()[i]), c,
+          100 * table[0][i].accuracy(), table[0][i].perFold().length, cells.get(j).get("iterations")));
+    }
+    progress.accept(String.format(Locale.ROOT, "path         %d values of C warm-started in one run  %.1f s", order.length,
+        (System.nanoTime() - t0) / 1e9));
+    return true;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> report(FileSystem fs, Path out) throws IOException {
+    try (java.io.InputStream in = fs.open(new Path(out, TrainPipeline.REPORT))) {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readValue(in, Map.class);
+    }
+  }
+
+  /** A cell from a cv entry of the report (per fold rows and correct; mean, sd). */
+  @SuppressWarnings("unchecked")
+  private static GridSearch.Cell cell(double log2c, double c, Map<String, Object> cv) {
+    List<Map<String, Object>> folds = (List<Map<String, Object>>) cv.get("folds");
+    double[] per = new double[folds.size()];
+    long rows = 0;
+    long correct = 0;
+    for (int f = 0; f < per.length; f++) {
+      per[f] = ((Number) folds.get(f).get("accuracy")).doubleValue();
+      rows += ((Number) folds.get(f).get("rows")).longValue();
+      correct += ((Number) folds.get(f).get("correct")).longValue();
+    }
+    return new GridSearch.Cell(log2c, Double.NaN, c, 0, rows, correct, (double) correct / rows, ((Number) cv.get("mean")).doubleValue(),
+        ((Number) cv.get("sd")).doubleValue(), per, 0, 0, Double.NaN, true);
   }
 
   @SuppressWarnings("unchecked")
@@ -56,7 +128,8 @@ public final class LinearGrid {
       progress.accept(String.format(Locale.ROOT, "ingest       %,d rows, %d features: %d values of C x %d folds, linear (%s)",
           data.stats().getRows(), data.stats().getDimension(), req.log2c().length, req.folds(), spec.loss().id()));
       GridSearch.Cell[][] table = new GridSearch.Cell[1][req.log2c().length];
-      for (int i = 0; i < req.log2c().length; i++) {
+      boolean path = req.warm() && req.log2c().length > 1 && path(conf, req, data, work, fs, table, progress, t0);
+      for (int i = 0; i < req.log2c().length && !path; i++) {
         double log2c = req.log2c()[i];
         double c = GridJob.pow2(log2c);
         Configuration cc = new Configuration(conf);
@@ -64,24 +137,11 @@ public final class LinearGrid {
         cc.setInt(TrainKeys.CV_FOLDS, req.folds());
         Path out = new Path(work, "cv-" + i);
         TrainPipeline.run(cc, new TrainPipeline.Request(List.of(data.dir().toString()), null, out, false), line -> {});
-        Map<String, Object> cv;
-        try (java.io.InputStream in = fs.open(new Path(out, TrainPipeline.REPORT))) {
-          cv = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(in, Map.class).get("cv");
-        }
+        Map<String, Object> cv = (Map<String, Object>) report(fs, out).get("cv");
         fs.delete(out, true);
-        List<Map<String, Object>> folds = (List<Map<String, Object>>) cv.get("folds");
-        double[] per = new double[folds.size()];
-        long rows = 0;
-        long correct = 0;
-        for (int f = 0; f < per.length; f++) {
-          per[f] = ((Number) folds.get(f).get("accuracy")).doubleValue();
-          rows += ((Number) folds.get(f).get("rows")).longValue();
-          correct += ((Number) folds.get(f).get("correct")).longValue();
-        }
-        table[0][i] = new GridSearch.Cell(log2c, Double.NaN, c, 0, rows, correct, (double) correct / rows,
-            ((Number) cv.get("mean")).doubleValue(), ((Number) cv.get("sd")).doubleValue(), per, 0, 0, Double.NaN, true);
+        table[0][i] = cell(log2c, c, cv);
         progress.accept(String.format(Locale.ROOT, "log2c %-6s C %-10s %.4f%% (%d folds)  %.1f s", GridSearch.fmt(log2c), c,
-            100.0 * correct / rows, per.length, (System.nanoTime() - t0) / 1e9));
+            100 * table[0][i].accuracy(), table[0][i].perFold().length, (System.nanoTime() - t0) / 1e9));
       }
       GridSearch.Cell best = null; // grid.py's order and rule, gamma being null: equal accuracy and a smaller C replaces the best
       for (int[] job : GridSearch.gridPyOrder(table[0].length, 1)) {

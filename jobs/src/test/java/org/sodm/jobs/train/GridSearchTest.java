@@ -323,8 +323,9 @@ class GridSearchTest {
       }
     };
     Path out = tmp.resolve("lin");
-    String[] r = run.apply(new String[] {"-o", out.toString(), "--log2c", "-3,3,3", "--train-best"});
+    String[] r = run.apply(new String[] {"-o", out.toString(), "--log2c", "-3,3,3", "--train-best", "--no-warm-start"});
     assertEquals("0", r[0], r[1] + r[2]);
+    assertFalse(r[1].contains("warm-started"), r[1]);
     List<String> csv = Files.readAllLines(out.resolve(GridSearch.CSV));
     assertEquals(4, csv.size(), String.join("\n", csv));
     long bestCorrect = -1;
@@ -358,6 +359,28 @@ class GridSearchTest {
     Map<String, String> p = new java.util.HashMap<>();
     m.provenance().getParameters().forEach((k, v) -> p.put(k.toString(), v.toString()));
     assertEquals(bestC, Double.parseDouble(p.get(SodmConf.C)));
+
+    // the default: every C warm-started from the previous one in one run, the values given in any order; the smallest C starts
+    // from zero, so its cell is the cold one exactly; the others within a point of it (the solver's gap, 1e-3)
+    String[] w = run.apply(new String[] {"-o", tmp.resolve("lin-w").toString(), "--log2c", "3,-3,-3"});
+    assertEquals("0", w[0], w[1] + w[2]);
+    assertTrue(w[1].contains("3 values of C warm-started in one run"), w[1]);
+    List<String> warm = Files.readAllLines(tmp.resolve("lin-w").resolve(GridSearch.CSV));
+    assertEquals(4, warm.size(), String.join("\n", warm));
+    for (int i = 1; i <= 3; i++) {
+      String[] wf = warm.get(i).split(",");
+      String[] cf = csv.get(4 - i).split(",");
+      assertEquals(cf[2], wf[2], "the cells in the order given: " + warm);
+      if (Double.parseDouble(wf[2]) == 0.125) assertEquals(csv.get(1), warm.get(3), "the first C from zero");
+      assertEquals(Double.parseDouble(cf[4]), Double.parseDouble(wf[4]), 0.01, warm.get(i) + " / " + csv.get(4 - i));
+    }
+    assertFalse(Files.exists(tmp.resolve("lin-w").resolve("work")), "no work directory left");
+    // a solver without a path (DSVRG): said, and every C from zero
+    String[] d = run.apply(new String[] {"-o", tmp.resolve("lin-d").toString(), "--log2c", "0,1,1", "--loss", "odm", "--linear-solver",
+        "dsvrg"});
+    assertEquals("0", d[0], d[1] + d[2]);
+    assertTrue(d[1].contains("warm start   none: dsvrg") && d[1].contains("every C from zero"), d[1]);
+    assertEquals(3, Files.readAllLines(tmp.resolve("lin-d").resolve(GridSearch.CSV)).size());
 
     String[] g = run.apply(new String[] {"-o", tmp.resolve("lin-g").toString(), "--log2g", "1"});
     assertNotEquals("0", g[0]);

@@ -258,4 +258,52 @@ class LinearCrossValidationTest {
       }
     }
   }
+
+  /**
+   * sodm grid --kernel linear's warm-started C path ({@link org.sodm.jobs.linear.LinearTrainer#C_PATH}): every (task, fold) along
+   * C = 1/8, 1, 8 in one resident run. Its first C starts from zero as sodm cv does, so it is that cv exactly (every fold's rows and
+   * correct rows); every later C is within the solver's certified gap (1e-3 relative, each sub-problem) of a cold cv at that C:
+   * the sums of the sub-problems' primal objectives within 2e-3, the accuracy within 1 point. Binary (svmguide1) and one-vs-rest
+   * (blobs, 3 classes).
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void cPathEqualsColdCvAtTheFirstCAndIsWithinTheGapAtTheOthers() throws Exception {
+    String[] cs = {"0.125", "1.0", "8.0"};
+    for (String data : new String[] {LocalConf.sampleData("svmguide1").toString(), blobs().toString()}) {
+      Configuration pc = linearConf("ovr", true);
+      pc.set(SodmConf.INGEST_SCALE, "0,1");
+      pc.set(SodmConf.C, cs[0]);
+      pc.setInt(TrainKeys.CV_FOLDS, 4);
+      pc.setStrings(org.sodm.jobs.linear.LinearTrainer.C_PATH, cs);
+      Path out = tmp.resolve("path-" + Path.of(data).getFileName());
+      TrainPipeline.run(pc, new TrainPipeline.Request(List.of(data), null, new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
+      List<Map<String, Object>> path = (List<Map<String, Object>>) new com.fasterxml.jackson.databind.ObjectMapper()
+          .readValue(out.resolve(TrainPipeline.REPORT).toFile(), Map.class).get("path");
+      assertEquals(cs.length, path.size());
+      for (int c = 0; c < cs.length; c++) {
+        Configuration conf = linearConf("ovr", true);
+        conf.set(SodmConf.INGEST_SCALE, "0,1");
+        conf.set(SodmConf.C, cs[c]);
+        conf.setInt(TrainKeys.CV_FOLDS, 4);
+        Path cold = tmp.resolve("cold-" + c + Path.of(data).getFileName());
+        TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(data), null,
+            new org.apache.hadoop.fs.Path(cold.toString()), false), l -> {});
+        Map<String, Object> cv = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper()
+            .readValue(cold.resolve(TrainPipeline.REPORT).toFile(), Map.class).get("cv");
+        Map<String, Object> warm = path.get(c);
+        assertEquals(Double.parseDouble(cs[c]), ((Number) warm.get("c")).doubleValue());
+        assertEquals(((Number) cv.get("rows")).longValue(), ((Number) warm.get("rows")).longValue());
+        double objective = r.levels().get(0).getObjective();
+        double pathObjective = ((Number) warm.get("objective")).doubleValue();
+        if (c == 0) {
+          assertEquals(cv.get("folds"), warm.get("folds"), "the first C starts from zero: sodm cv's folds exactly");
+          assertEquals(objective, pathObjective, 1e-12 * objective);
+        } else {
+          assertEquals(objective, pathObjective, 2e-3 * objective, "C " + cs[c] + ": cold " + objective + ", warm " + pathObjective);
+          assertEquals(((Number) cv.get("accuracy")).doubleValue(), ((Number) warm.get("accuracy")).doubleValue(), 0.01, "C " + cs[c]);
+        }
+      }
+    }
+  }
 }
