@@ -263,30 +263,35 @@ class LinearCrossValidationTest {
    * sodm grid --kernel linear's warm-started C path ({@link org.sodm.jobs.linear.LinearTrainer#C_PATH}): every (task, fold) along
    * C = 1/8, 1, 8 in one resident run. Its first C starts from zero as sodm cv does, so it is that cv exactly (every fold's rows and
    * correct rows); every later C is within the solver's certified gap (1e-3 relative, each sub-problem) of a cold cv at that C:
-   * the sums of the sub-problems' primal objectives within 2e-3, the accuracy within 1 point. Binary (svmguide1) and one-vs-rest
-   * (blobs, 3 classes).
+   * the sums of the sub-problems' primal objectives within 2e-3, the accuracy within 1 point. Binary (svmguide1), one-vs-rest (blobs, 3 classes) and one-vs-one with
+   * the bias feature.
    */
   @Test
   @SuppressWarnings("unchecked")
   void cPathEqualsColdCvAtTheFirstCAndIsWithinTheGapAtTheOthers() throws Exception {
     String[] cs = {"0.125", "1.0", "8.0"};
-    for (String data : new String[] {LocalConf.sampleData("svmguide1").toString(), blobs().toString()}) {
-      Configuration pc = linearConf("ovr", true);
+    String blobs = blobs().toString();
+    String[][] runs = {{LocalConf.sampleData("svmguide1").toString(), "ovr", "false"}, {blobs, "ovr", "false"}, {blobs, "ovo", "true"}};
+    for (String[] run : runs) {
+      String data = run[0];
+      Configuration pc = linearConf(run[1], true);
+      pc.setBoolean("sodm.train.bias", Boolean.parseBoolean(run[2]));
       pc.set(SodmConf.INGEST_SCALE, "0,1");
       pc.set(SodmConf.C, cs[0]);
       pc.setInt(TrainKeys.CV_FOLDS, 4);
       pc.setStrings(org.sodm.jobs.linear.LinearTrainer.C_PATH, cs);
-      Path out = tmp.resolve("path-" + Path.of(data).getFileName());
+      Path out = tmp.resolve("path-" + Path.of(data).getFileName() + run[1]);
       TrainPipeline.run(pc, new TrainPipeline.Request(List.of(data), null, new org.apache.hadoop.fs.Path(out.toString()), false), l -> {});
       List<Map<String, Object>> path = (List<Map<String, Object>>) new com.fasterxml.jackson.databind.ObjectMapper()
           .readValue(out.resolve(TrainPipeline.REPORT).toFile(), Map.class).get("path");
       assertEquals(cs.length, path.size());
       for (int c = 0; c < cs.length; c++) {
-        Configuration conf = linearConf("ovr", true);
+        Configuration conf = linearConf(run[1], true);
+        conf.setBoolean("sodm.train.bias", Boolean.parseBoolean(run[2]));
         conf.set(SodmConf.INGEST_SCALE, "0,1");
         conf.set(SodmConf.C, cs[c]);
         conf.setInt(TrainKeys.CV_FOLDS, 4);
-        Path cold = tmp.resolve("cold-" + c + Path.of(data).getFileName());
+        Path cold = tmp.resolve("cold-" + c + Path.of(data).getFileName() + run[1]);
         TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(data), null,
             new org.apache.hadoop.fs.Path(cold.toString()), false), l -> {});
         Map<String, Object> cv = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper()
