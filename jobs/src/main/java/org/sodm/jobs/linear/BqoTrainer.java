@@ -77,6 +77,7 @@ public final class BqoTrainer extends LinearTrainer {
     PhaseRunner runner = ctx.runner();
     int dim = ctx.data().stats().getDimension();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
+    double c0 = org.sodm.jobs.spec.Param.C.doubleValue(conf);
     int[] reached = new int[plan.count()]; // per sub-problem: the stages it has finished
     long[] iterations = new long[scales.length];
     long[] stageSince = {System.nanoTime()};
@@ -84,8 +85,8 @@ public final class BqoTrainer extends LinearTrainer {
     java.util.function.IntConsumer announceTo = all -> { // one line per C once every sub-problem is past it
       for (; announced[0] < all; announced[0]++) {
         int c = announced[0];
-        runner.say("bqo-path", String.format(Locale.ROOT, "C x %-8s solved on all %d sub-problems, %d iterations", scales[c], plan.count(),
-            iterations[c]), (System.nanoTime() - stageSince[0]) / 1e9);
+        runner.say("bqo-path", String.format(Locale.ROOT, "C %-10s solved on all %d sub-problems, %d iterations", c0 * scales[c],
+            plan.count(), iterations[c]), (System.nanoTime() - stageSince[0]) / 1e9);
         stageSince[0] = System.nanoTime();
       }
     };
@@ -110,8 +111,8 @@ public final class BqoTrainer extends LinearTrainer {
     for (int c = 0; c < scales.length; c++) {
       long unconverged = out.get(c).stream().filter(x -> !(Boolean) x.extra().get("converged")).count();
       if (unconverged > 0) {
-        runner.note(String.format(Locale.ROOT, "bqo-path     C x %s: %d of %d sub-problems stopped at --max-iterations %d before the gap "
-            + "%s", scales[c], unconverged, plan.count(), spec.linear().maxIterations(), spec.linear().eps()));
+        runner.note(String.format(Locale.ROOT, "bqo-path     C %s: %d of %d sub-problems stopped at --max-iterations %d before the gap "
+            + "%s", c0 * scales[c], unconverged, plan.count(), spec.linear().maxIterations(), spec.linear().eps()));
       }
     }
     return out;

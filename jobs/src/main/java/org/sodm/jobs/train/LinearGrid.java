@@ -160,6 +160,8 @@ public final class LinearGrid {
       json.put("loss", spec.loss().id());
       json.put("kernel", "linear");
       json.put("linearSolver", spec.linearSolver().name().toLowerCase(Locale.ROOT));
+      json.put("warmStart", path ? "a C path: every (task, fold) along the C values in increasing order in one run, each C from the "
+          + "previous C's solution rescaled by C'/C, solved to its own gap" : "none: every C from zero (sodm cv per C)");
       json.put("accuracy", "pooled over the folds (svm-train -v's Cross Validation Accuracy); mean and sd over the per-fold accuracies");
       json.put("tieRule", "grid.py's job order; a cell replaces the best when more accurate, or equal with a smaller C");
       List<Map<String, Object>> list = new ArrayList<>();

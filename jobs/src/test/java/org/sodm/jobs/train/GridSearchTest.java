@@ -375,6 +375,8 @@ class GridSearchTest {
       assertEquals(Double.parseDouble(cf[4]), Double.parseDouble(wf[4]), 0.01, warm.get(i) + " / " + csv.get(4 - i));
     }
     assertFalse(Files.exists(tmp.resolve("lin-w").resolve("work")), "no work directory left");
+    assertTrue(Files.readString(tmp.resolve("lin-w").resolve(GridSearch.JSON)).contains("\"warmStart\" : \"a C path"));
+    assertTrue(Files.readString(out.resolve(GridSearch.JSON)).contains("\"warmStart\" : \"none"));
     // a solver without a path (DSVRG): said, and every C from zero
     String[] d = run.apply(new String[] {"-o", tmp.resolve("lin-d").toString(), "--log2c", "0,1,1", "--loss", "odm", "--linear-solver",
         "dsvrg"});
