@@ -285,6 +285,22 @@ class LinearCrossValidationTest {
       List<Map<String, Object>> path = (List<Map<String, Object>>) new com.fasterxml.jackson.databind.ObjectMapper()
           .readValue(out.resolve(TrainPipeline.REPORT).toFile(), Map.class).get("path");
       assertEquals(cs.length, path.size());
+      if (run == runs[0]) {
+        // the task fails before round 3 (a round past the first C's, whose sub-problems take 2 here), checkpoints every 2
+        // rounds: resubmitted from the checkpoint at the stage boundary, every C's folds and objective identical
+        assertEquals(8L, ((Number) path.get(0).get("iterations")).longValue(), "4 sub-problems x 2 iterations at the first C");
+        Configuration fc = new Configuration(pc);
+        fc.set(org.sodm.jobs.allreduce.AllReduceKeys.TEST_FAIL, "0:3");
+        fc.setInt(org.sodm.jobs.allreduce.AllReduceKeys.CHECKPOINT_ITERATIONS, 2);
+        Path fout = tmp.resolve("path-fault");
+        List<String> lines = new java.util.ArrayList<>();
+        TrainPipeline.run(fc, new TrainPipeline.Request(List.of(data), null, new org.apache.hadoop.fs.Path(fout.toString()), false),
+            lines::add);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("attempt 1 failed: rank 0") && l.contains("from the checkpoint before iteration 2")),
+            lines.toString());
+        assertEquals(path, new com.fasterxml.jackson.databind.ObjectMapper().readValue(fout.resolve(TrainPipeline.REPORT).toFile(), Map.class)
+            .get("path"));
+      }
       for (int c = 0; c < cs.length; c++) {
         Configuration conf = linearConf(run[1], true);
         conf.setBoolean("sodm.train.bias", Boolean.parseBoolean(run[2]));
