@@ -124,7 +124,7 @@ public abstract class LinearTrainer implements Trainer {
     if (!solvesFoldsTogether(ctx.spec(), k) || !ctx.conf().getBoolean(FOLDS_TOGETHER, true)) return false;
     long rowsPerBlock = (ctx.data().stats().getRows() + k - 1) / k;
     long bytes = rowsPerBlock * plan.count() * BYTES_PER_ROW_AND_SUBPROBLEM;
-    long budget = ctx.spec().linear().blockNonZeros() * 16;
+    long budget = budget(ctx);
     if (bytes > budget) {
       ctx.runner().note(String.format(Locale.ROOT, "%s          %d sub-problems x %,d rows per block need ~%,d MB of solver state "
           + "per task, above the block budget (%,d MB): trained one after another", name(), plan.count(), rowsPerBlock, bytes >> 20,
@@ -132,6 +132,11 @@ public abstract class LinearTrainer implements Trainer {
       return false;
     }
     return true;
+  }
+
+  /** A resident task's budget for solver state: the bytes of a block's values (sodm.train.linear.block.nonzeros x 16). */
+  private static long budget(TrainContext ctx) {
+    return ctx.spec().linear().blockNonZeros() * 16;
   }
 
   /** The phase and progress suffix of sub-problem {@code u}: -tN for a task, -tN-fF for a task without fold F. */
@@ -582,6 +587,13 @@ public abstract class LinearTrainer implements Trainer {
           BqoTrainer.DEAL_IN_TASKS));
     }
     if (!foldsTogether(ctx, plan, k)) throw new PathUnavailable("the sub-problems' solver state is above a task's block budget");
+    // every rank keeps each sub-problem's model at every C it has passed, and rank 0 encodes them once more in its checkpoints
+    long pathBytes = (long) plan.count() * cs.length * (data.stats().getDimension() + 1L) * Double.BYTES * (k + 1);
+    if (pathBytes > budget(ctx)) {
+      throw new PathUnavailable(String.format(Locale.ROOT, "the path keeps %d sub-problems' models at %d values of C over %,d features: "
+          + "~%,d MB, above a task's block budget (%,d MB, sodm.train.linear.block.nonzeros x 16 bytes)", plan.count(), cs.length,
+          data.stats().getDimension(), pathBytes >> 20, budget(ctx) >> 20));
+    }
     org.sodm.jobs.phase.FoldFile folds = org.sodm.jobs.phase.FoldFile.read(conf,
         new Path(conf.get(org.sodm.jobs.phase.MulticlassKeys.CV_FOLDS_FILE)));
     double[] scales = new double[cs.length];

@@ -384,6 +384,20 @@ class GridSearchTest {
     assertTrue(d[1].contains("warm start   none: dsvrg") && d[1].contains("every C from zero"), d[1]);
     assertEquals(3, Files.readAllLines(tmp.resolve("lin-d").resolve(GridSearch.CSV)).size());
 
+    // the models of every C above the block budget (24 rows over 200,000 features, a 1 MB budget): said, every C from zero
+    StringBuilder wide = new StringBuilder();
+    for (int i = 0; i < 24; i++) {
+      wide.append(i % 2 == 0 ? "+1" : "-1").append(' ').append(1 + i).append(":1 ").append(i % 2 == 0 ? 199_999 : 200_000).append(":1\n");
+    }
+    Path wideFile = tmp.resolve("wide.libsvm");
+    Files.writeString(wideFile, wide);
+    String[] h = org.sodm.cli.SodmMainAccess.run("grid", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-D", "fs.defaultFS=file:///",
+        "-D", "mapreduce.framework.name=local", "-D", "sodm.train.linear.block.nonzeros=65536", "-i", wideFile.toString(), "--kernel",
+        "linear", "--folds", "3", "--log2c", "0,1,1", "-o", tmp.resolve("lin-wide").toString());
+    assertEquals("0", h[0], h[1] + h[2]);
+    assertTrue(h[1].contains("warm start   none: the path keeps 3 sub-problems' models at 2 values of C over 200,000 features"), h[1]);
+    assertEquals(3, Files.readAllLines(tmp.resolve("lin-wide").resolve(GridSearch.CSV)).size());
+
     String[] g = run.apply(new String[] {"-o", tmp.resolve("lin-g").toString(), "--log2g", "1"});
     assertNotEquals("0", g[0]);
     assertTrue(g[2].contains("--log2g") && g[2].contains("the linear kernel has no gamma"), g[2]);
