@@ -3,6 +3,7 @@ package org.sodm.allreduce;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Several independent programs (the binary tasks of a multi-class problem, or (task, fold) sub-problems) run as one resident
@@ -10,6 +11,11 @@ import java.util.Arrays;
  * and with its own iteration count. A program's arithmetic, seeds and stopping rule are those of its own run, so each one ends
  * with the state a run of it alone ends with; the whole run ends when every program has stopped. All ranks agree on which
  * programs still run (each program's stop is agreed by its own run's rule).
+ *
+ * <p>Threads: with a group of one rank (every row in one block: each program's reductions are its own values) and {@code threads}
+ * above 1, the round's programs run on up to that many threads at once, each with its own one-rank group; each program's
+ * arithmetic is unchanged, and the round's results are gathered in program order, so the run ends bit for bit as on one thread.
+ * Over several ranks the programs take turns, as their reductions share the group's one channel.
  *
  * <p>Progress: {@code width} values per program (its own {@link ResidentLoop.Program#progress}, padded with NaN), NaN for a
  * program that did not iterate in the round. Checkpoints: every program's rank state, and per program whether it stopped, its
@@ -26,13 +32,23 @@ public final class TaskPrograms implements ResidentLoop.Program {
   private final int[] iterations;
   private final int width;
   private final double[] progress;
+  private final int threads;
+  private java.util.concurrent.ThreadPoolExecutor pool;
+
+  /** On one thread: {@link #TaskPrograms(int, int, Factory, byte[], byte[], int)} with 1. */
+  public TaskPrograms(int count, int width, Factory<?> factory, byte[] rankState, byte[] globalState) throws IOException {
+    this(count, width, factory, rankState, globalState, 1);
+  }
 
   /**
    * @param width the progress values per program (at least the longest {@code progress()} of a program)
    * @param rankState this rank's checkpointed state ({@link #rankState}), or null
    * @param globalState the checkpointed shared state ({@link #globalState}), or null
+   * @param threads the programs of a round that may run at once in a group of one rank (see the class comment)
    */
-  public TaskPrograms(int count, int width, Factory<?> factory, byte[] rankState, byte[] globalState) throws IOException {
+  public TaskPrograms(int count, int width, Factory<?> factory, byte[] rankState, byte[] globalState, int threads) throws IOException {
+    if (threads < 1) throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+    this.threads = threads;
     programs = new ResidentLoop.Program[count];
     done = new boolean[count];
     iterations = new int[count];
@@ -62,15 +78,83 @@ public final class TaskPrograms implements ResidentLoop.Program {
   @Override
   public boolean iterate(int t, AllReduce ar) throws IOException {
     Arrays.fill(progress, Double.NaN);
+    int live = 0;
+    for (boolean d : done) live += d ? 0 : 1;
+    if (ar.size() == 1 && threads > 1 && live > 1) return iterateAtOnce();
     boolean all = true;
     for (int k = 0; k < programs.length; k++) {
       if (done[k]) continue;
       done[k] = programs[k].iterate(iterations[k]++, ar);
-      double[] p = programs[k].progress();
-      if (p.length > width) throw new IllegalStateException("task " + k + " reports " + p.length + " progress values, above " + width);
-      System.arraycopy(p, 0, progress, k * width, p.length);
+      report(k);
       all &= done[k];
     }
+    return all;
+  }
+
+  private void report(int k) {
+    double[] p = programs[k].progress();
+    if (p.length > width) throw new IllegalStateException("task " + k + " reports " + p.length + " progress values, above " + width);
+    System.arraycopy(p, 0, progress, k * width, p.length);
+  }
+
+  /** A group of one rank of its own: what a one-rank group returns, a copy of the values (broadcast included). */
+  private static final AllReduce ALONE = new AllReduce() {
+    @Override
+    public int rank() {
+      return 0;
+    }
+
+    @Override
+    public int size() {
+      return 1;
+    }
+
+    @Override
+    public double[] reduce(ReduceTree.Op op, double[] v) {
+      return v.clone();
+    }
+  };
+
+  /** The round's live programs on up to {@link #threads} threads; results, progress and the first failure in program order. */
+  private boolean iterateAtOnce() throws IOException {
+    if (pool == null) {
+      java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+      pool = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 5, java.util.concurrent.TimeUnit.SECONDS,
+          new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+            Thread th = new Thread(r, "sodm-task-programs-" + n.incrementAndGet());
+            th.setDaemon(true);
+            return th;
+          });
+      pool.allowCoreThreadTimeOut(true); // idle between runs: the threads end, nothing is left to shut down
+    }
+    List<java.util.concurrent.Future<Boolean>> futures = new java.util.ArrayList<>();
+    List<Integer> which = new java.util.ArrayList<>();
+    for (int k = 0; k < programs.length; k++) {
+      if (done[k]) continue;
+      ResidentLoop.Program p = programs[k];
+      int it = iterations[k]++;
+      futures.add(pool.submit(() -> p.iterate(it, ALONE)));
+      which.add(k);
+    }
+    Throwable failed = null;
+    boolean all = true;
+    for (int j = 0; j < futures.size(); j++) {
+      int k = which.get(j);
+      try {
+        done[k] = futures.get(j).get();
+        report(k);
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (failed == null) failed = e.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (failed == null) failed = new java.io.InterruptedIOException("interrupted while task " + k + " iterated");
+      }
+      all &= done[k];
+    }
+    if (failed instanceof IOException io) throw io;
+    if (failed instanceof RuntimeException re) throw re;
+    if (failed instanceof Error er) throw er;
+    if (failed != null) throw new IOException(failed);
     return all;
   }
 

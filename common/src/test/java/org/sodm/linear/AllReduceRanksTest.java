@@ -171,4 +171,62 @@ class AllReduceRanksTest {
     assertTrue(Double.isNaN(reported.get(1)[0]));
     assertEquals(7.0, reported.get(3)[4]);
   }
+
+  /**
+   * In a group of one rank with 2 threads, a round's programs (three BQO tasks of different lengths) run at once on the pool's
+   * threads and end bit for bit as on one thread, which runs them all on the caller's thread.
+   */
+  @Test
+  void oneRankProgramsRunAtOnceAndEndAsOnOneThread() throws Exception {
+    LibsvmReader.Data d = LinearTestData.svmguide1();
+    int dim = Vectors.dimension(d.x());
+    int n = d.x().length;
+    List<double[][]> ends = new ArrayList<>();
+    List<java.util.Set<String>> threadNames = new ArrayList<>();
+    for (int threads : new int[] {1, 2}) {
+      java.util.Set<String> names = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      List<BqoRank> ranks = new ArrayList<>();
+      org.sodm.allreduce.TaskPrograms p = new org.sodm.allreduce.TaskPrograms(3, 8, (u, rs, gs) -> {
+        int m = u == 2 ? n / 2 : n;
+        SparseVector[] x = java.util.Arrays.copyOf(d.x(), m);
+        double[] y = java.util.Arrays.copyOf(d.y(), m);
+        if (u == 1) for (int i = 0; i < m; i += 2) y[i] = -y[i];
+        BqoRank r = new BqoRank(x, y, 0, dim, Loss.hinge(1 + u).svmPrimal(), BqoBlock.Options.defaults(),
+            BqoState.Options.defaults().withEps(1e-3), 5, rs, gs);
+        ranks.add(r);
+        return new ResidentLoop.Program() {
+          @Override
+          public boolean iterate(int t, org.sodm.allreduce.AllReduce ar) throws java.io.IOException {
+            names.add(Thread.currentThread().getName());
+            return r.iterate(t, ar);
+          }
+
+          @Override
+          public double[] progress() {
+            return r.progress();
+          }
+
+          @Override
+          public byte[] rankState() throws java.io.IOException {
+            return r.rankState();
+          }
+
+          @Override
+          public byte[] globalState() throws java.io.IOException {
+            return r.globalState();
+          }
+        };
+      }, null, null, threads);
+      InProcessAllReduce.run(1, ar -> ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), null, null));
+      double[][] pockets = new double[3][];
+      for (int u = 0; u < 3; u++) pockets[u] = ranks.get(u).state().pocket();
+      assertTrue(ranks.get(0).state().history().size() != ranks.get(1).state().history().size()
+          || ranks.get(1).state().history().size() != ranks.get(2).state().history().size(), "tasks of different lengths");
+      ends.add(pockets);
+      threadNames.add(names);
+    }
+    for (int u = 0; u < 3; u++) assertArrayEquals(ends.get(0)[u], ends.get(1)[u], "task " + u);
+    assertTrue(threadNames.get(0).stream().noneMatch(t -> t.startsWith("sodm-task-programs")), threadNames.get(0).toString());
+    assertTrue(threadNames.get(1).stream().filter(t -> t.startsWith("sodm-task-programs")).count() >= 2, threadNames.get(1).toString());
+  }
 }

@@ -197,6 +197,15 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     }
   }
 
+  /**
+   * The threads a task's {@link org.sodm.allreduce.TaskPrograms} may run its programs on at once (one-rank runs only): in local
+   * mode the machine's cores (the job runs in this JVM and has one task), on a cluster the container's
+   * {@code mapreduce.map.cpu.vcores} (1 unless the job asks for more).
+   */
+  public static int programThreads(Configuration conf) {
+    return Jobs.isLocal(conf) ? Runtime.getRuntime().availableProcessors() : Math.max(1, conf.getInt("mapreduce.map.cpu.vcores", 1));
+  }
+
   /** The job's secret: from the credentials, or in local mode from {@link LocalSecrets} (LocalJobRunner's credentials race). */
   private static byte[] secret(Context context, int rank, boolean local) throws IOException {
     byte[] secret = context.getCredentials().getSecretKey(AllReduceKeys.SECRET_ALIAS);
