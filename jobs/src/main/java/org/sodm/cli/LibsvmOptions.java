@@ -41,7 +41,7 @@ final class LibsvmOptions {
       String next = k + 1 < unmatched.size() ? unmatched.get(k + 1) : null;
       String v = next != null && (!next.startsWith("-") || next.matches("-[0-9.,]+")) ? next : null;
       String h = !trains(command) ? ("predict".equals(command) ? predictHint(o, v) : null)
-          : linear || "-B".equals(o) ? liblinearHint(o, v) : null;
+          : linear || "-B".equals(o) || "-C".equals(o) ? liblinearHint(command, o, v) : null;
       if (h == null && "grid".equals(command)) h = gridHint(o, v);
       if (h == null && trains(command)) h = trainHint(command, o, v);
       if (h == null && (trains(command) || "ingest".equals(command))) h = scaleHint(command, o, v);
@@ -68,8 +68,14 @@ final class LibsvmOptions {
     }
   }
 
-  /** liblinear-train's -s and -B, or null (its other options are svm-train's). */
-  private static String liblinearHint(String o, String v) {
+  /** liblinear-train's -s, -B and -C, or null (its other options are svm-train's). */
+  private static String liblinearHint(String command, String o, String v) {
+    if ("-C".equals(o)) { // it takes no value
+      return "grid".equals(command) ? "liblinear-train's -C is what sodm grid --kernel linear does (each C warm-started from the "
+          + "previous one): drop -C"
+          : "liblinear-train's -C (a search of C, each C warm-started from the previous one) is sodm grid --kernel linear -i DATA "
+          + "-o DIR --log2c B,E,S here";
+    }
     String is = "liblinear-train's " + o + (v == null ? "" : " " + v);
     if ("-B".equals(o)) {
       return is + (v != null && v.startsWith("-") ? " is the default here (no bias)" : " is --bias here (a regularised constant feature of value 1)");

@@ -194,6 +194,13 @@ class SodmMainTest {
         "liblinear-train's -B -1 is the default here (no bias)"),
         LibsvmOptions.hints("train", List.of("-s", "1", "-B", "-1"), List.of("--kernel=linear", "-s", "1", "-B", "-1")));
     assertTrue(LibsvmOptions.hints("train", List.of("-s", "1"), List.of("-s", "1")).get(0).contains("(nu-SVC)"), "svm-train's without --kernel linear");
+    // liblinear-train's -C (no value): the linear grid
+    String[] bigC = run("train", "-i", data, "-o", out.toString(), "-s", "2", "-C", "-v", "5");
+    assertEquals("2", bigC[0]);
+    assertTrue(bigC[2].contains("liblinear-train's -C (a search of C, each C warm-started from the previous one) is sodm grid "
+        + "--kernel linear -i DATA -o DIR --log2c B,E,S here"), bigC[2]);
+    assertEquals(List.of("liblinear-train's -C is what sodm grid --kernel linear does (each C warm-started from the previous one): drop -C"),
+        LibsvmOptions.hints("grid", List.of("-C"), List.of("--kernel", "linear", "-C")));
     assertEquals(List.of("svm-scale's -l -1: --scale L,U here (--scale 0,1 as svm-scale -l 0 -u 1, --scale -1,1 its default)"),
         LibsvmOptions.hints("ingest", List.of("-l", "-1"), List.of("-l", "-1")));
     assertTrue(run("ingest", "-i", data, "-o", out.toString(), "-s", "range")[2].contains("svm-scale's -s range: the ranges are kept"));
