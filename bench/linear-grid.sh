@@ -12,16 +12,10 @@
 #   Writes $BENCH_DIR/NAME/grid-LOSS.tsv and the last round's accuracies to grid-LOSS-accuracy.tsv.
 set -euo pipefail
 name=$1 train=$2 loss=$3 pairs=${4:-3} log2c=${5:--5,5,2} folds=${6:-5}
-command -v liblinear-train >/dev/null || { echo "liblinear-train not installed (apt-get install -y liblinear-tools)" >&2; exit 2; }
-root=$(cd "$(dirname "$0")/.." && pwd)
-work=${BENCH_DIR:-/tmp/sodm-linear-bench}/$name
-mkdir -p "$work"
-unpack() { case "$1" in *.xz) xz -dc "$1" ;; *.bz2) bzip2 -dc "$1" ;; *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac; }
-[ -s "$work/train" ] || unpack "$train" > "$work/train"
+. "$(dirname "$0")/linear-common.sh"
 s=$([ "$loss" = hinge ] && echo 3 || echo 1)
 IFS=, read -r b e st <<< "$log2c"
 cs=$(python3 -c "import sys; b,e,s=map(float,sys.argv[1:]); n=int(round((e-b)/s)); print(' '.join(repr(2.0**(b+i*s)) for i in range(n+1)))" "$b" "$e" "$st")
-tm() { local log=$1; shift; /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" > "$log" 2>&1; awk '{printf "%s\t%.2f", $1, $2 + $3}' "$work/time"; }
 "$root/bin/sodm" --version > /dev/null
 res="$work/grid-$loss.tsv"
 echo -e "round\tfirst\twarm_wall\twarm_cpu\tcold_wall\tcold_cpu\tloop_wall\tloop_cpu\tllC_wall\tllC_cpu" > "$res"

@@ -11,16 +11,9 @@ set -euo pipefail
 name=$1 train=$2 test=$3 loss=$4 pairs=${5:-3}
 shift $(( $# >= 5 ? 5 : 4 )); [ "${1:-}" = -- ] && shift
 extra=("$@")
-command -v liblinear-train >/dev/null || { echo "liblinear-train not installed (apt-get install -y liblinear-tools)" >&2; exit 2; }
-root=$(cd "$(dirname "$0")/.." && pwd)
-work=${BENCH_DIR:-/tmp/sodm-linear-bench}/$name
-mkdir -p "$work"
-unpack() { case "$1" in *.xz) xz -dc "$1" ;; *.bz2) bzip2 -dc "$1" ;; *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac; }
-[ -s "$work/train" ] || unpack "$train" > "$work/train"
+. "$(dirname "$0")/linear-common.sh"
 [ -s "$work/test" ] || unpack "$test" > "$work/test"
 s=$([ "$loss" = hinge ] && echo 3 || echo 1)
-# tm LOG CMD...: runs CMD with its output into LOG; prints "wall<TAB>cpu"
-tm() { local log=$1; shift; /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" > "$log" 2>&1; awk '{printf "%s\t%.2f", $1, $2 + $3}' "$work/time"; }
 liblinear-train -s "$s" -c 1 -e 1e-4 -q "$work/train" "$work/ll-ref.model" >/dev/null
 ref=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll-ref.model" 1 "$loss")
 "$root/bin/sodm" --version > /dev/null
