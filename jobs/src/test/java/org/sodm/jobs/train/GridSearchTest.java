@@ -375,6 +375,12 @@ class GridSearchTest {
       assertEquals(Double.parseDouble(cf[4]), Double.parseDouble(wf[4]), 0.01, warm.get(i) + " / " + csv.get(4 - i));
     }
     assertFalse(Files.exists(tmp.resolve("lin-w").resolve("work")), "no work directory left");
+    // the path's task fails once (before round 3, checkpoints every 2 rounds): the grid says so and its cells are the same
+    String[] f = run.apply(new String[] {"-o", tmp.resolve("lin-f").toString(), "--log2c", "3,-3,-3", "-D",
+        org.sodm.jobs.allreduce.AllReduceKeys.TEST_FAIL + "=0:3", "-D", SodmConf.ALLREDUCE_CHECKPOINT_ITERATIONS + "=2"});
+    assertEquals("0", f[0], f[1] + f[2]);
+    assertTrue(f[1].contains("attempt 1 failed: rank 0"), f[1]);
+    assertEquals(warm, Files.readAllLines(tmp.resolve("lin-f").resolve(GridSearch.CSV)));
     assertTrue(Files.readString(tmp.resolve("lin-w").resolve(GridSearch.JSON)).contains("\"warmStart\" : \"a C path"));
     assertTrue(Files.readString(out.resolve(GridSearch.JSON)).contains("\"warmStart\" : \"none"));
     // a solver without a path (DSVRG): said, and every C from zero
