@@ -206,6 +206,23 @@ public abstract class ResidentMapper extends Mapper<AvroKey<TrainRecord>, NullWr
     return Jobs.isLocal(conf) ? Runtime.getRuntime().availableProcessors() : Math.max(1, conf.getInt("mapreduce.map.cpu.vcores", 1));
   }
 
+  /** Bytes a program's iteration allocates per row of its block while it runs (a BQO block solve's: about 92). */
+  public static final long ROUND_BYTES_PER_ROW = 96;
+
+  /**
+   * {@link #programThreads(Configuration)}, fewer when the heap's headroom (taken once the block is loaded) does not hold half
+   * again the memory of that many programs iterating at once ({@code rows} rows each, {@link #ROUND_BYTES_PER_ROW}): a run
+   * that fits on one thread is not pushed out of memory by its threads. The models do not depend on the count.
+   */
+  public static int programThreads(Configuration conf, long rows) {
+    int t = programThreads(conf);
+    if (t <= 1) return t;
+    Runtime rt = Runtime.getRuntime();
+    long headroom = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+    long perProgram = Math.max(1, rows * ROUND_BYTES_PER_ROW);
+    return (int) Math.max(1, Math.min(t, 1 + headroom / (2 * perProgram)));
+  }
+
   /** The job's secret: from the credentials, or in local mode from {@link LocalSecrets} (LocalJobRunner's credentials race). */
   private static byte[] secret(Context context, int rank, boolean local) throws IOException {
     byte[] secret = context.getCredentials().getSecretKey(AllReduceKeys.SECRET_ALIAS);

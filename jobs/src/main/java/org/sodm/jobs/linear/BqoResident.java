@@ -259,7 +259,7 @@ public final class BqoResident {
         }
         Sub sub = new Sub(csr.subset(java.util.Arrays.copyOf(pick, m)), java.util.Arrays.copyOf(y, m), loss);
         return program(sub, block, blocks.size(), spec, conf, rs, gs);
-      }, rankState, globalState, ResidentMapper.programThreads(conf));
+      }, rankState, globalState, ResidentMapper.programThreads(conf, n));
     }
   }
 

@@ -218,7 +218,7 @@ public final class DsvrgResident {
         }
         return rank(conf, org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, TrainSpec.of(conf).loss(), plan.task(u)), taskBlock(own, ownFolds, plan, u),
             mine, gs);
-      }, rankState, globalState, org.sodm.jobs.allreduce.ResidentMapper.programThreads(conf));
+      }, rankState, globalState, org.sodm.jobs.allreduce.ResidentMapper.programThreads(conf, own.y().length));
     }
   }
 }

@@ -122,7 +122,7 @@ public final class SaddleResident {
           tx.add(x[i]);
         }
         return new SaddleRank(tx.toArray(new SparseVector[0]), java.util.Arrays.copyOf(ty, tx.size()), options, rs, gs);
-      }, rankState, globalState, org.sodm.jobs.allreduce.ResidentMapper.programThreads(conf));
+      }, rankState, globalState, org.sodm.jobs.allreduce.ResidentMapper.programThreads(conf, x.length));
     }
   }
 

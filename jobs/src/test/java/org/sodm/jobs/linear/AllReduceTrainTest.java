@@ -225,4 +225,22 @@ class AllReduceTrainTest {
   private static String resource(String name) throws java.net.URISyntaxException {
     return Path.of(AllReduceTrainTest.class.getResource(name).toURI()).toString();
   }
+
+  /**
+   * A one-block run's programs iterate on the machine's cores in local mode, on mapreduce.map.cpu.vcores on a cluster, and on
+   * fewer when the heap's headroom would not hold that many rounds at once.
+   */
+  @Test
+  void programThreadsFollowTheCoresAndTheHeap() {
+    Configuration local = LocalConf.create(tmp);
+    int cores = Runtime.getRuntime().availableProcessors();
+    assertEquals(cores, org.sodm.jobs.allreduce.ResidentMapper.programThreads(local));
+    assertEquals(cores, org.sodm.jobs.allreduce.ResidentMapper.programThreads(local, 1000));
+    assertEquals(1, org.sodm.jobs.allreduce.ResidentMapper.programThreads(local, Runtime.getRuntime().maxMemory()), "a block too large");
+    Configuration cluster = new Configuration(false);
+    cluster.set("mapreduce.framework.name", "yarn");
+    assertEquals(1, org.sodm.jobs.allreduce.ResidentMapper.programThreads(cluster));
+    cluster.setInt("mapreduce.map.cpu.vcores", 3);
+    assertEquals(3, org.sodm.jobs.allreduce.ResidentMapper.programThreads(cluster));
+  }
 }
