@@ -67,10 +67,7 @@ public final class BqoPath implements ResidentLoop.Program {
       DataInputStream in = StateCodec.decode(globalState);
       stage = in.readInt();
       stageStart = in.readInt();
-      int n = in.readInt();
-      for (int k = 0; k < n; k++) {
-        solved.add(new Solved(StateCodec.readArray(in), in.readDouble(), in.readInt(), in.readBoolean(), in.readDouble(), in.readDouble()));
-      }
+      solved.addAll(readSolved(in));
       rankGs = new byte[in.readInt()];
       in.readFully(rankGs);
     }
@@ -153,6 +150,11 @@ public final class BqoPath implements ResidentLoop.Program {
     DataInputStream in = StateCodec.decode(globalState);
     in.readInt();
     in.readInt();
+    return readSolved(in);
+  }
+
+  /** The finished stages as {@link #globalState} writes them: their count, then each one. */
+  private static List<Solved> readSolved(DataInputStream in) throws IOException {
     int n = in.readInt();
     List<Solved> out = new ArrayList<>();
     for (int k = 0; k < n; k++) {
