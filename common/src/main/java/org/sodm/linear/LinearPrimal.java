@@ -3,9 +3,9 @@ package org.sodm.linear;
 /**
  * The primal of a loss for a linear model w (bias, when asked for, as the augmented last
  * feature): 1/2 |w|^2 plus the per-instance losses of the margins y_i w'x_i
- * ({@link SvmLoss}: summed; {@link OdmPrimal}: averaged).
+ * ({@link SvmLoss}, {@link LogisticPrimal}: summed; {@link OdmPrimal}: averaged).
  */
-public sealed interface LinearPrimal permits SvmLoss, OdmPrimal {
+public sealed interface LinearPrimal permits SvmLoss, OdmPrimal, LogisticPrimal {
 
   /** The loss term of an instance of label y at the margin y w'x. */
   double loss(double y, double margin);

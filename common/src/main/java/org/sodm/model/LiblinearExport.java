@@ -23,7 +23,8 @@ import org.sodm.solver.Loss;
  *
  * Features with an index above {@code nr_feature} are ignored by liblinear-predict, as they have no weight in sodm.
  * Platt's sigmoids have no place in the format (LIBLINEAR's probabilities are logistic regression's): {@link #write}
- * returns whether it left them out. Kernel and one-vs-one multi-class models cannot be written.
+ * returns whether it left them out. A logistic-regression model ({@code --loss logistic}) is written as {@code L2R_LR}, its
+ * probabilities kept. Kernel and one-vs-one multi-class models cannot be written.
  */
 public final class LiblinearExport {
   private LiblinearExport() {}
@@ -58,8 +59,8 @@ public final class LiblinearExport {
         }
       }
       int[] order = mm.classOrder();
-      droppedProbabilities = mm.hasProbabilities();
       loss = ((LinearModel) mm.subModel(0)).loss();
+      droppedProbabilities = mm.hasProbabilities() && !(loss instanceof Loss.Logistic); // logistic regression's are LIBLINEAR's
       labels = new java.util.ArrayList<>();
       for (int c : order) labels.add(mm.classes().get(c));
       if (k == 2 && plan.tasks() == 1) {
@@ -108,8 +109,12 @@ public final class LiblinearExport {
     return droppedProbabilities;
   }
 
-  /** LIBLINEAR's name of the solver of this loss; only its name is read by liblinear-predict (none of these is logistic). */
+  /**
+   * LIBLINEAR's name of the solver of this loss; liblinear-predict reads only whether it is logistic regression (then -b 1 gives
+   * the sigmoids of the decision values, normalised over the classes, as sodm's logistic models do).
+   */
   static String solverType(Loss loss) {
+    if (loss instanceof Loss.Logistic) return "L2R_LR";
     return loss instanceof Loss.Hinge ? "L2R_L1LOSS_SVC_DUAL" : "L2R_L2LOSS_SVC_DUAL";
   }
 

@@ -379,6 +379,8 @@ public final class ModelCodec {
       c = h.c();
     } else if (loss instanceof Loss.SquaredHinge s) {
       c = s.c();
+    } else if (loss instanceof Loss.Logistic l) {
+      c = l.c();
     }
     // nu-SVM keeps its nu in the c field (the schema, and so the digests of earlier models, unchanged)
     if (loss instanceof Loss.Nu n) c = n.nu();

@@ -24,9 +24,10 @@ import org.sodm.linear.SvmLoss;
  * The textual ids ({@link #id()}: {@code hinge}, {@code squared-hinge}, {@code odm}, {@code nu},
  * {@code hard-margin}) are those of the command line, the configuration and the stored models.
  * {@code nu} (nu-SVM) and {@code hard-margin} (seed 002) fit their offset themselves and take no
- * class weights: their bias is always false and their weights 1, 1.
+ * class weights: their bias is always false and their weights 1, 1. {@code logistic} (L2-regularised logistic regression,
+ * LIBLINEAR's {@code -s 0}) has a linear primal only: it is trained by the linear solver TRON.
  */
-public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Loss.Nu, Loss.HardMargin {
+public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Loss.Nu, Loss.HardMargin, Loss.Logistic {
 
   /** Class weights w_{+1}, w_{-1} (both &gt; 0 and finite). */
   record Weights(double positive, double negative) {
@@ -72,6 +73,11 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
     throw new IllegalArgumentException("BQO solves hinge and squared hinge, not " + id());
   }
 
+  /** Logistic regression's primal, TRON's (fails for the others). */
+  default org.sodm.linear.LogisticPrimal logisticPrimal() {
+    throw new IllegalArgumentException("TRON solves logistic, not " + id());
+  }
+
   /** ODM's primal, DSVRG's (fails for the others). */
   default OdmPrimal odmPrimal() {
     throw new IllegalArgumentException("DSVRG solves odm, not " + id());
@@ -102,6 +108,10 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
     return new Nu(nu);
   }
 
+  static Logistic logistic(double c) {
+    return new Logistic(c, false, Weights.NONE);
+  }
+
   static HardMargin hardMargin() {
     return new HardMargin();
   }
@@ -126,8 +136,13 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
       case "hard-margin":
       case "hard_margin":
       case "hardmargin": return "hard-margin";
+      case "logistic":
+      case "lr":
+      case "log":
+      case "logistic-regression":
+      case "logistic_regression": return "logistic";
       default:
-        throw new IllegalArgumentException("unknown loss '" + s + "' (expected odm, hinge, squared-hinge, nu or hard-margin)");
+        throw new IllegalArgumentException("unknown loss '" + s + "' (expected odm, hinge, squared-hinge, logistic, nu or hard-margin)");
     }
   }
 
@@ -161,6 +176,7 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
       return canonical.equals("nu") ? new Nu(nu) : new HardMargin();
     }
     if (canonical.equals("odm")) return new Odm(lambda, theta, mu, bias, w);
+    if (canonical.equals("logistic")) return new Logistic(c, bias, w);
     return canonical.equals("hinge") ? new Hinge(c, bias, w) : new SquaredHinge(c, bias, w);
   }
 
@@ -248,6 +264,48 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
 
     @Override
     public SvmLoss svmPrimal() {
+      return primal();
+    }
+  }
+
+  /**
+   * L2-regularised logistic regression (LIBLINEAR's {@code -s 0}): 1/2 |w|^2 + sum_i C_i log(1 + exp(-y_i w'x_i)). Its
+   * decision values are log-odds, so its models give probabilities without a fitted sigmoid. Linear only: it has no box
+   * dual for the kernel solvers.
+   */
+  record Logistic(double c, boolean bias, Weights weights) implements Loss {
+    public Logistic {
+      checkC(c);
+      if (weights == null) throw new IllegalArgumentException("weights are required");
+    }
+
+    @Override
+    public String id() {
+      return "logistic";
+    }
+
+    @Override
+    public Logistic withBias(boolean b) {
+      return new Logistic(c, b, weights);
+    }
+
+    @Override
+    public Logistic withWeights(double wPositive, double wNegative) {
+      return new Logistic(c, bias, new Weights(wPositive, wNegative));
+    }
+
+    @Override
+    public DualProblem dual(double[] y, int m) {
+      throw new IllegalArgumentException("logistic regression is trained with the linear kernel only (--kernel linear, TRON)");
+    }
+
+    @Override
+    public org.sodm.linear.LogisticPrimal primal() {
+      return new org.sodm.linear.LogisticPrimal(c * weights.positive(), c * weights.negative(), bias);
+    }
+
+    @Override
+    public org.sodm.linear.LogisticPrimal logisticPrimal() {
       return primal();
     }
   }

@@ -1,0 +1,169 @@
+package org.sodm.linear;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.sodm.allreduce.AllReduce;
+import org.sodm.allreduce.ResidentLoop;
+import org.sodm.allreduce.StateCodec;
+
+/**
+ * One rank of distributed logistic regression ({@link LogisticPrimal}) by {@link Tron} over an {@link AllReduce}: the rank
+ * keeps its block's rows; f, its gradient and Hessian diagonal, and every Hessian-vector product of the conjugate gradients are
+ * sums over the blocks (one AllReduce each: 1, 2(d + 1) and d + 1 doubles), and every rank runs the same trust-region
+ * arithmetic on them, so every rank holds the same w (the distributed Newton method of Zhuang, Chin, Juan and Lin, "Distributed
+ * Newton methods for regularized logistic regression", PAKDD 2015). One iteration of the resident loop is one trial step.
+ *
+ * <p>The stop is LIBLINEAR's for {@code -s 0}: |grad f(w)| &lt;= eps max(min(n+, n-), 1) / n |grad f(0)|, n+ and n- the rows of
+ * each label over every block. A checkpoint holds w, the radius and the counts (f, grad f and the preconditioner are recomputed
+ * from w, the same sums in the same order): a resumed run takes the same steps bit for bit.
+ */
+public final class TronRank implements ResidentLoop.Program {
+  /** Progress values per trial step ({@link #encode}). */
+  public static final int PROGRESS = 8;
+
+  private final LogisticBlock block;
+  private final int dim;
+  private final double eps;
+  private final int maxIterations;
+  private final Tron.Point resume;
+  private final List<Tron.Trial> history = new ArrayList<>();
+  private Tron tron;
+  private AllReduce ar;
+
+  /**
+   * @param eps LIBLINEAR's -e (its default for -s 0 is 0.01), scaled as above
+   * @param globalState a checkpoint's state ({@link #globalState}), or null to start at w = 0
+   */
+  public TronRank(LogisticBlock block, int dim, double eps, int maxIterations, byte[] globalState) throws IOException {
+    if (!(eps > 0)) throw new IllegalArgumentException("eps must be > 0, got " + eps);
+    this.block = block;
+    this.dim = dim;
+    this.eps = eps;
+    this.maxIterations = maxIterations;
+    if (globalState == null) {
+      resume = null;
+    } else {
+      State st = decodeState(globalState);
+      resume = st.point();
+      history.addAll(st.history());
+    }
+  }
+
+  /** The w of the last value(): the gradient's regulariser term. */
+  private double[] current;
+
+  /** f and its derivatives as sums over the ranks, the regulariser's terms added once. */
+  private final Tron.Objective objective = new Tron.Objective() {
+    @Override
+    public double value(double[] w) throws IOException {
+      current = w.clone();
+      return 0.5 * Vectors.dot(w, w) + ar.sum(block.loss(w));
+    }
+
+    @Override
+    public void gradient(double[] g, double[] diag) throws IOException {
+      int n = g.length;
+      double[] part = new double[2 * n];
+      block.gradient(part, n);
+      double[] sum = ar.sum(part);
+      for (int i = 0; i < n; i++) {
+        g[i] = sum[i] + current[i];
+        diag[i] = 1 + sum[n + i];
+      }
+    }
+
+    @Override
+    public void hessian(double[] v, double[] hv) throws IOException {
+      double[] part = new double[v.length];
+      block.hessian(v, part);
+      double[] sum = ar.sum(part);
+      for (int i = 0; i < v.length; i++) hv[i] = v[i] + sum[i];
+    }
+  };
+
+  @Override
+  public boolean iterate(int t, AllReduce ar) throws IOException {
+    this.ar = ar;
+    if (tron == null) {
+      if (t != (resume == null ? 0 : resume.trials())) {
+        throw new IllegalStateException("TRON rank at trial " + (resume == null ? 0 : resume.trials()) + " asked for " + t);
+      }
+      double[] counts = ar.sum(block.classCounts());
+      double n = counts[0] + counts[1];
+      double tolerance = n == 0 ? eps : eps * Math.max(Math.min(counts[0], counts[1]), 1) / n;
+      tron = new Tron(objective, new double[dim + 1], tolerance, maxIterations, resume);
+      if (tron.done()) { // nothing to do: the start is optimal to the tolerance
+        history.add(new Tron.Trial(t, tron.iterations(), tron.value(), tron.gradientNorm(), 0, 0, false, tron.status()));
+        return true;
+      }
+    }
+    Tron.Trial trial = tron.step();
+    history.add(trial);
+    return tron.done();
+  }
+
+  /** The trial steps so far (a resumed run's include those before its checkpoint). */
+  public List<Tron.Trial> history() {
+    return history;
+  }
+
+  public Tron tron() {
+    return tron;
+  }
+
+  @Override
+  public double[] progress() {
+    return encode(history.get(history.size() - 1));
+  }
+
+  @Override
+  public byte[] rankState() {
+    return null;
+  }
+
+  @Override
+  public byte[] globalState() throws IOException {
+    Tron.Point p = tron.point();
+    return StateCodec.encode(out -> {
+      StateCodec.writeArray(out, p.w());
+      out.writeDouble(p.gradientNorm0());
+      out.writeDouble(p.delta());
+      out.writeBoolean(p.deltaAdjusted());
+      out.writeInt(p.iterations());
+      out.writeInt(p.trials());
+      out.writeInt(p.status().ordinal());
+      out.writeInt(history.size());
+      for (Tron.Trial tr : history) StateCodec.writeArray(out, encode(tr));
+    });
+  }
+
+  /** A checkpoint's point and the trial steps that led to it. */
+  public record State(Tron.Point point, List<Tron.Trial> history) {
+    public Tron.Trial last() {
+      return history.get(history.size() - 1);
+    }
+  }
+
+  public static State decodeState(byte[] bytes) throws IOException {
+    DataInputStream in = StateCodec.decode(bytes);
+    double[] w = StateCodec.readArray(in);
+    Tron.Point p = new Tron.Point(w, in.readDouble(), in.readDouble(), in.readBoolean(), in.readInt(), in.readInt(),
+        Tron.Status.values()[in.readInt()]);
+    int n = in.readInt();
+    List<Tron.Trial> history = new ArrayList<>();
+    for (int k = 0; k < n; k++) history.add(decode(StateCodec.readArray(in)));
+    return new State(p, history);
+  }
+
+  /** A trial as the doubles of a progress report. */
+  public static double[] encode(Tron.Trial t) {
+    return new double[] {t.trial(), t.iterations(), t.f(), t.gradientNorm(), t.delta(), t.cgSteps(), t.accepted() ? 1 : 0,
+        t.status().ordinal()};
+  }
+
+  public static Tron.Trial decode(double[] v) {
+    return new Tron.Trial((int) v[0], (int) v[1], v[2], v[3], v[4], (int) v[5], v[6] != 0, Tron.Status.values()[(int) v[7]]);
+  }
+}
