@@ -215,7 +215,7 @@ public final class BqoResident {
   }
 
   /** A sub-problem's rows in a block: a view of the block's {@link Csr}, the labels +-1, and the task's loss (class weights). */
-  record Sub(Csr x, double[] y, SvmLoss loss) {}
+  record Sub(Csr x, double[] y, org.sodm.solver.Loss loss) {}
 
   /**
    * A resident task holding its block's rows once (y = class index) and one program per sub-problem of the plan ({@link
@@ -246,7 +246,7 @@ public final class BqoResident {
       int n = rows.ids().length;
       return new TaskPrograms(plan.count(), width(), (u, rs, gs) -> {
         int task = plan.task(u);
-        SvmLoss loss = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), task).svmPrimal(); // with --class-weights
+        org.sodm.solver.Loss loss = org.sodm.jobs.phase.MulticlassKeys.taskLoss(conf, spec.loss(), task); // with --class-weights
         int heldOut = plan.heldOutFold(u);
         int[] pick = new int[n];
         double[] y = new double[n];
@@ -269,7 +269,7 @@ public final class BqoResident {
     ResidentLoop.Program program(Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState, byte[] globalState)
         throws IOException {
       int dim = conf.getInt(LinearKeys.DIM, 0);
-      return new BqoRank(sub.x(), sub.y(), block, dim, sub.loss(), spec.linear().inner(blocks), spec.linear().outer(), spec.seed(),
+      return new BqoRank(sub.x(), sub.y(), block, dim, sub.loss().svmPrimal(), spec.linear().inner(blocks), spec.linear().outer(), spec.seed(),
           rankState, globalState);
     }
 
@@ -289,7 +289,7 @@ public final class BqoResident {
         throws IOException {
       int dim = conf.getInt(LinearKeys.DIM, 0);
       double[] scales = java.util.Arrays.stream(conf.getTrimmedStrings(PATH_SCALES)).mapToDouble(Double::parseDouble).toArray();
-      return new BqoPath(sub.x(), sub.y(), block, dim, sub.loss(), scales, spec.linear().inner(blocks), spec.linear().outer(),
+      return new BqoPath(sub.x(), sub.y(), block, dim, sub.loss().svmPrimal(), scales, spec.linear().inner(blocks), spec.linear().outer(),
           spec.seed(), rankState, globalState);
     }
 

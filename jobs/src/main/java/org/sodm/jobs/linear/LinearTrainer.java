@@ -294,6 +294,10 @@ public abstract class LinearTrainer implements Trainer {
       ctx.runner().note(String.format(Locale.ROOT, "validation   accuracy %.2f%% on %,d rows", 100 * acc, ctx.validation().size()));
     }
     org.sodm.model.Platt[] platt = plan.folds() > 0 ? platt(ctx, plan, classes, tasksOnly, solved) : null;
+    if (spec.loss() instanceof org.sodm.solver.Loss.Logistic) { // f is the log-odds: P(+1 | f) = 1 / (1 + exp(-f)), no fit
+      platt = new org.sodm.model.Platt[plan.tasks()];
+      java.util.Arrays.fill(platt, new org.sodm.model.Platt(-1, 0));
+    }
     Model model = new org.sodm.model.MulticlassModel(org.sodm.kernel.KernelSpec.linear(), spec.loss(), data.scaler(), classes, tasksOnly,
         sub, platt, ctx.provenance(List.of(ls)));
     Map<String, Object> report = new LinkedHashMap<>();

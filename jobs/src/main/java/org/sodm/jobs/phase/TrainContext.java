@@ -34,8 +34,11 @@ public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runne
   /** The model's provenance: version, time, inputs, a fingerprint of the data, the spec's parameters, the levels. */
   public Provenance provenance(List<LevelStats> levels) {
     java.util.Map<String, String> params = new HashMap<>(spec.values());
-    String order = classOrder(data.stats(), spec.probability());
+    String order = classOrder(data.stats(), spec.probabilityModel());
     if (order != null) params.put(org.sodm.model.MulticlassModel.CLASS_ORDER, order);
+    if (spec.loss() instanceof org.sodm.solver.Loss.Logistic) { // liblinear-predict -b 1's probabilities of logistic regression
+      params.put(org.sodm.model.MulticlassModel.COUPLING, org.sodm.model.MulticlassModel.LIBLINEAR_COUPLING);
+    }
     return new Provenance(Version.get(), Instant.now().toString(), String.join(",", inputs), fingerprint(data), params,
         new ArrayList<>(levels), data.stats().getDimension());
   }

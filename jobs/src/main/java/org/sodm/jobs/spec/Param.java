@@ -44,12 +44,13 @@ public enum Param {
           + "written uncompressed."),
 
   // train: loss
-  LOSS("sodm.train.loss", "odm", Group.LOSS, Type.text("odm, hinge (or l1), squared-hinge (or l2), nu or hard-margin", Param::isLoss),
+  LOSS("sodm.train.loss", "odm", Group.LOSS, Type.text("odm, hinge (or l1), squared-hinge (or l2), logistic (or lr), nu or hard-margin", Param::isLoss),
       "--loss", "L",
-      "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM, also l1), squared-hinge (also l2), nu (nu-SVM, as svm-train "
-          + "-s 1) or hard-margin (separable data). With --kernel linear nu and hard-margin are trained by Saddle-SVC (seed 002); nu with another "
-          + "kernel by the merge tree with nu-SVC blocks; hard-margin needs --kernel linear."),
-  C("sodm.train.c", "1.0", Group.LOSS, Type.positive(), "-c,--cost", "C", "C of the hinge and squared-hinge losses (> 0)."),
+      "Loss: odm (optimal margin distribution, as SODM), hinge (C-SVM, also l1), squared-hinge (also l2), logistic (L2-regularised "
+          + "logistic regression, as liblinear-train -s 0; also lr), nu (nu-SVM, as svm-train -s 1) or hard-margin (separable data). "
+          + "With --kernel linear nu and hard-margin are trained by Saddle-SVC (seed 002); nu with another kernel by the merge tree "
+          + "with nu-SVC blocks; hard-margin and logistic need --kernel linear (logistic: TRON, its models give probabilities)."),
+  C("sodm.train.c", "1.0", Group.LOSS, Type.positive(), "-c,--cost", "C", "C of the hinge, squared-hinge and logistic losses (> 0)."),
   LAMBDA("sodm.train.lambda", "10000", Group.LOSS, Type.positive(), "--lambda", "X",
       "ODM lambda: weight of the margin-distribution loss against the regulariser (> 0; the loss is averaged over the rows, "
           + "so it plays the role of C times the row count: tune it like C)."),
@@ -230,11 +231,12 @@ public enum Param {
       "Kernel-column cache per solve, in MB (as LIBSVM's -m)."),
 
   // train: linear kernel solvers
-  LINEAR_SOLVER("sodm.train.linear.solver", "auto", Group.LINEAR, Type.choice("auto", "bqo", "dsvrg", "kernel", "saddle"),
+  LINEAR_SOLVER("sodm.train.linear.solver", "auto", Group.LINEAR, Type.choice("auto", "bqo", "dsvrg", "kernel", "saddle", "tron"),
       "--linear-solver", "S",
-      "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm, Saddle for nu and hard-margin), bqo (seed 003 "
-          + "Algorithm 1, distributed dual L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal), kernel (the SODM merge "
-          + "tree with the linear kernel) or saddle (seed 002, Saddle-SVC / Saddle-DSVC: nu-SVM and hard margin)."),
+      "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm, Saddle for nu and hard-margin, TRON for "
+          + "logistic), bqo (seed 003 Algorithm 1, distributed dual L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal), "
+          + "kernel (the SODM merge tree with the linear kernel), saddle (seed 002, Saddle-SVC / Saddle-DSVC: nu-SVM and hard margin) "
+          + "or tron (trust-region Newton for logistic regression, LIBLINEAR's -s 0, its sums over the blocks by AllReduce)."),
   LINEAR_PARTITIONER("sodm.train.linear.partitioner", "random", Group.LINEAR, Type.choice("random", "stratified"),
       "--linear-partitioner", "P",
       "DSVRG's blocks (when there are 2 or more): random (hash of the id and seed) or stratified (seed 000 Algorithm 2 lines 1-2: "
@@ -250,10 +252,12 @@ public enum Param {
           + "bytes per row: 32,000,000 is ~0.5 GB)."),
   LINEAR_EPS("sodm.train.linear.eps", "0.001", Group.LINEAR, Type.positive(), "--linear-eps", "E",
       "BQO: stop when the duality gap certifies the pocket model within eps of the optimum, (P + F) / (-F) <= eps (stronger than eq. 27); DSVRG: stop when |grad p(w)| <= eps |grad p(0)|; "
+          + "TRON (logistic): LIBLINEAR's -s 0 stop |grad f(w)| <= eps max(min(n+, n-), 1) / n |grad f(0)| (liblinear-train's -e "
+          + "default is 0.01); "
           + "Saddle: stop when the relative gap between the bounds on the hulls' squared distance is <= eps (in (0, 1); also the eps "
           + "of gamma = eps beta / (2 log n))."),
   LINEAR_MAX_ITERATIONS("sodm.train.linear.max.iterations", "1000", Group.LINEAR, Type.integer(1, Integer.MAX_VALUE),
-      "--max-iterations", "N", "BQO: at most this many iterations (one MapReduce job each)."),
+      "--max-iterations", "N", "BQO: at most this many iterations (one MapReduce job each); TRON: Newton iterations."),
   LINEAR_INNER_PASSES("sodm.train.linear.inner.passes", "auto", Group.LINEAR, Type.text("auto or an integer >= 1",
       v -> isAutoOr(v, 1, Integer.MAX_VALUE)), "--inner-passes", "N",
       "BQO: passes of dual coordinate descent over a block's subproblem (eq. 7) per iteration, the same on every block (the "

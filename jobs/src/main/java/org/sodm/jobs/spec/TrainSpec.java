@@ -233,7 +233,7 @@ public final class TrainSpec {
   public enum IterationMode { ALLREDUCE, JOBS }
 
   /** Which solver trains a linear-kernel model. */
-  public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL, SADDLE }
+  public enum LinearSolver { AUTO, BQO, DSVRG, KERNEL, SADDLE, TRON }
 
   private final Map<Param, String> values;
   private final Loss loss;
@@ -297,7 +297,7 @@ public final class TrainSpec {
       throw bad(Param.LINEAR_SOLVER, "bqo solves hinge and squared-hinge, not odm (use dsvrg or auto)");
     }
     if (ls == LinearSolver.DSVRG && !odm) {
-      throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + loss.id() + " (use bqo or auto)");
+      throw bad(Param.LINEAR_SOLVER, "dsvrg solves odm, not " + loss.id() + " (use auto)");
     }
     boolean saddleLoss = loss instanceof Loss.Nu || loss instanceof Loss.HardMargin;
     if (loss instanceof Loss.HardMargin && kernel.type() != KernelSpec.Type.LINEAR) {
@@ -318,6 +318,20 @@ public final class TrainSpec {
     }
     if (saddleLoss && !nuTree && ls != LinearSolver.AUTO && ls != LinearSolver.SADDLE) {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve " + loss.id() + " (use saddle or auto)");
+    }
+    boolean logistic = loss instanceof Loss.Logistic;
+    if (logistic && kernel.type() != KernelSpec.Type.LINEAR) {
+      throw bad(Param.KERNEL, "logistic regression is trained with --kernel linear only (TRON; there is no kernel logistic regression)");
+    }
+    if (logistic && ls != LinearSolver.AUTO && ls != LinearSolver.TRON) {
+      throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve logistic (use tron or auto)");
+    }
+    if (ls == LinearSolver.TRON && !logistic) {
+      throw bad(Param.LINEAR_SOLVER, "tron solves logistic, not " + loss.id() + " (use auto)");
+    }
+    if (logistic && choice(Param.ITERATION_MODE, IterationMode.class) == IterationMode.JOBS) {
+      throw bad(Param.ITERATION_MODE, "TRON runs as one resident AllReduce job only (a Hessian-vector product per conjugate-gradient "
+          + "step; a job per step is not an option): use allreduce");
     }
     if (ls == LinearSolver.SADDLE && !saddleLoss) {
       throw bad(Param.LINEAR_SOLVER, "saddle solves nu and hard-margin, not " + loss.id() + " (use auto)");
@@ -541,18 +555,32 @@ public final class TrainSpec {
     if (kernel.type() != KernelSpec.Type.LINEAR || linear.solver() == LinearSolver.KERNEL) return null;
     if (linear.solver() != LinearSolver.AUTO) return linear.solver();
     if (loss instanceof Loss.Nu || loss instanceof Loss.HardMargin) return LinearSolver.SADDLE;
+    if (loss instanceof Loss.Logistic) return LinearSolver.TRON;
     return loss instanceof Loss.Odm ? LinearSolver.DSVRG : LinearSolver.BQO;
   }
 
-  /** The multi-class scheme: --multiclass, auto resolved (ovr for the linear solvers BQO and DSVRG, else ovo). */
+  /** The multi-class scheme: --multiclass, auto resolved (ovr for the linear solvers BQO, DSVRG and TRON, else ovo). */
   public org.sodm.model.Subproblems.Scheme multiclass() {
     String m = get(Param.MULTICLASS);
     if (m.equals("auto")) {
       LinearSolver ls = linearSolver();
-      return ls == LinearSolver.BQO || ls == LinearSolver.DSVRG ? org.sodm.model.Subproblems.Scheme.OVR
+      return ls == LinearSolver.BQO || ls == LinearSolver.DSVRG || ls == LinearSolver.TRON ? org.sodm.model.Subproblems.Scheme.OVR
           : org.sodm.model.Subproblems.Scheme.OVO;
     }
     return org.sodm.model.Subproblems.Scheme.parse(m);
+  }
+
+  /**
+   * Whether the model gives probabilities: --probability (Platt's sigmoids), or a logistic loss, whose decision values are
+   * log-odds (the probabilities liblinear-predict -b 1 computes: the sigmoids, normalised over one-vs-rest's classes).
+   */
+  public boolean probabilityModel() {
+    return probability() || loss instanceof Loss.Logistic;
+  }
+
+  /** The internal folds of Platt's fit: --probability's, none for a logistic loss (its probabilities are its own). */
+  public int plattFolds() {
+    return probability() && !(loss instanceof Loss.Logistic) ? probabilityFolds() : 0;
   }
 
   /** --probability: Platt sigmoids from an internal cross-validation of {@link #probabilityFolds} folds. */

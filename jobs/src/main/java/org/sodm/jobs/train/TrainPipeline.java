@@ -63,12 +63,13 @@ public final class TrainPipeline {
 
   private TrainPipeline() {}
 
-  /** The trainer of a spec: BQO, DSVRG or Saddle for the linear kernel (unless --linear-solver kernel), else the merge tree. */
+  /** The trainer of a spec: BQO, DSVRG, Saddle or TRON for the linear kernel (unless --linear-solver kernel), else the merge tree. */
   static Trainer trainer(TrainSpec spec) {
     TrainSpec.LinearSolver ls = spec.linearSolver();
     if (ls == TrainSpec.LinearSolver.BQO) return new BqoTrainer();
     if (ls == TrainSpec.LinearSolver.DSVRG) return new DsvrgTrainer();
     if (ls == TrainSpec.LinearSolver.SADDLE) return new SaddleTrainer();
+    if (ls == TrainSpec.LinearSolver.TRON) return new org.sodm.jobs.linear.TronTrainer();
     return new KernelTreeTrainer();
   }
 
@@ -215,12 +216,12 @@ public final class TrainPipeline {
           + "and --weight-negative weigh the two classes of binary data; per-class weights: --class-weights LABEL:W,... (LIBSVM's "
           + "-wi)");
     }
-    if (classes.size() == 2 && !spec.probability() && cvFolds == 0) return null;
+    if (classes.size() == 2 && !spec.probabilityModel() && cvFolds == 0) return null;
     if (cvFolds > 0) {
       if (spec.probability()) throw TrainSpec.bad(Param.PROBABILITY, "sodm cv measures accuracy; it does not fit probabilities");
       return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), cvFolds, false);
     }
-    return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), spec.probability() ? spec.probabilityFolds() : 0, true);
+    return new org.sodm.model.Subproblems(classes.size(), spec.multiclass(), spec.plattFolds(), true);
   }
 
   private static String describe(Model m) {

@@ -1,0 +1,134 @@
+package org.sodm.jobs.linear;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.sodm.allreduce.ResidentLoop;
+import org.sodm.allreduce.TaskPrograms;
+import org.sodm.jobs.allreduce.FsCheckpoints;
+import org.sodm.jobs.allreduce.ResidentJob;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.linear.LogisticBlock;
+import org.sodm.linear.Tron;
+import org.sodm.linear.TronRank;
+
+/**
+ * Logistic regression by TRON as one resident AllReduce job ({@link ResidentJob}): each task holds a block's rows for the whole
+ * run and runs {@link TronRank}, whose function values, gradients and Hessian-vector products are sums over the blocks; the
+ * driver prints rank 0's trial steps as they come and reads the final w from the final checkpoint.
+ */
+public final class TronResident {
+  private TronResident() {}
+
+  /** Called on the driver for each trial step of sub-problem {@code u} (0 in a binary run) as rank 0 reports it. */
+  public interface Progress {
+    void trial(int u, Tron.Trial trial, long sinceNanos);
+  }
+
+  /** The AllReduce frames' size: the gradient and the Hessian's diagonal, 2 (d + 1) doubles. */
+  private static int maxDoubles(int dim) {
+    return 2 * (dim + 1);
+  }
+
+  /**
+   * A binary problem on the blocks of {@code blockDir}, or (null) on {@code k} blocks that the tasks deal from the ingested data
+   * ({@link DealtInputFormat}; {@link LinearKeys#INGEST_DIR} set).
+   */
+  public static TronRank.State train(Configuration base, Path blockDir, int k, Path workDir, int dim, Progress progress,
+      Consumer<String> notes) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(LinearKeys.DIM, dim);
+    long[] since = {System.nanoTime()};
+    int[] printed = {-1};
+    ResidentJob.Listener listener = (t, values) -> {
+      if (t > printed[0]) {
+        progress.trial(0, TronRank.decode(values), since[0]);
+        printed[0] = t;
+      }
+      since[0] = System.nanoTime();
+    };
+    ResidentJob.Result r;
+    if (blockDir != null) {
+      r = ResidentJob.run(conf, "tron", Task.class, blockDir, workDir, maxDoubles(dim), listener, notes);
+    } else {
+      conf.setInt(LinearKeys.BLOCKS, k);
+      List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
+      r = ResidentJob.run(conf, "tron", Task.class, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(dim), listener, notes);
+    }
+    return TronRank.decodeState(finalState(conf, r));
+  }
+
+  /**
+   * Every sub-problem of the plan (tasks, or (task, fold) pairs) in one resident run on {@code k} blocks that the tasks deal from
+   * the ingested data: a {@link TaskPrograms} of one {@link TronRank} per sub-problem, each ending as a run of it alone; in
+   * sub-problem order.
+   */
+  public static TronRank.State[] trainTasks(Configuration base, int k, Path workDir, int dim, Progress progress, Consumer<String> notes)
+      throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(LinearKeys.DIM, dim);
+    conf.setInt(LinearKeys.BLOCKS, k);
+    conf.setBoolean(LinearKeys.CLASS_INDEX, true);
+    int count = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
+    long[] since = {System.nanoTime()};
+    ResidentJob.Listener listener = (t, values) -> {
+      for (int u = 0; u < count; u++) {
+        double[] v = TaskPrograms.progressOf(values, u, TronRank.PROGRESS);
+        if (v != null) progress.trial(u, TronRank.decode(v), since[0]);
+      }
+      since[0] = System.nanoTime();
+    };
+    List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
+    ResidentJob.Result r = ResidentJob.run(conf, "tron", TaskRanks.class, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(dim),
+        listener, notes);
+    byte[][] states = TaskPrograms.programStates(finalState(conf, r));
+    TronRank.State[] out = new TronRank.State[states.length];
+    for (int u = 0; u < out.length; u++) out[u] = TronRank.decodeState(states[u]);
+    return out;
+  }
+
+  private static byte[] finalState(Configuration conf, ResidentJob.Result r) throws IOException {
+    byte[] global = FsCheckpoints.read(conf, r.checkpoint(), "global.bin");
+    if (global == null) throw new IOException("the final checkpoint " + r.checkpoint() + " has no global state");
+    return global;
+  }
+
+  static TronRank rank(BqoResident.Block rows, org.sodm.solver.Loss loss, int dim, TrainSpec spec, byte[] globalState)
+      throws IOException {
+    return rank(rows.x(), rows.y(), loss, dim, spec, globalState);
+  }
+
+  static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, byte[] globalState)
+      throws IOException {
+    return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal()), dim, spec.linear().eps(), spec.linear().maxIterations(),
+        globalState);
+  }
+
+  /** A resident TRON task of a binary run: its block's rows (y = +-1) sorted by id. */
+  public static class Task extends BqoResident.RowsMapper {
+    @Override
+    protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
+        byte[] globalState) throws IOException {
+      Configuration conf = context.getConfiguration();
+      int dim = conf.getInt(LinearKeys.DIM, 0);
+      TrainSpec spec = TrainSpec.of(conf);
+      return rank(rowsById(dim), spec.loss(), dim, spec, globalState);
+    }
+  }
+
+  /** One {@link TronRank} per sub-problem of the plan ({@link #trainTasks}). */
+  public static class TaskRanks extends BqoResident.SubproblemRanks {
+    @Override
+    ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
+        byte[] globalState) throws IOException {
+      return rank(sub.x(), sub.y(), sub.loss(), conf.getInt(LinearKeys.DIM, 0), spec, globalState);
+    }
+
+    @Override
+    int width() {
+      return TronRank.PROGRESS;
+    }
+  }
+}
