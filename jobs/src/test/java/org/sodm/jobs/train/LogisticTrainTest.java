@@ -1,0 +1,214 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.Prediction;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.jobs.linear.LinearTrainer;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.model.LinearModel;
+import org.sodm.model.MulticlassModel;
+import org.sodm.testing.LibsvmTools;
+import org.sodm.testing.LocalConf;
+
+/**
+ * {@code --loss logistic} end to end (TRON on the resident runtime): the model is the optimum (the gradient recomputed from the
+ * rows), over 1, 3 and 5 blocks (5: the partition job's files); its probabilities are the sigmoids of its decision values, as
+ * liblinear-predict -b 1 computes them; one-vs-rest tasks in one run equal the tasks trained in turn; where it does not apply it is
+ * refused.
+ */
+class LogisticTrainTest {
+  @TempDir Path tmp;
+  private Configuration conf;
+  private final List<String> progress = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    conf = LocalConf.create(tmp);
+    conf.set(SodmConf.KERNEL, "linear");
+    conf.set(SodmConf.LOSS, "logistic");
+    conf.set(SodmConf.C, "2");
+    conf.setBoolean(Param.BIAS.key(), true);
+  }
+
+  private TrainPipeline.Result train(Configuration c, String out, Path input) throws IOException {
+    return TrainPipeline.run(c, new TrainPipeline.Request(List.of(input.toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), false), progress::add);
+  }
+
+  /** Rows of a LIBSVM file: labels and features (no scaling). */
+  record Rows(List<String> labels, List<SparseVector> x) {}
+
+  static Rows read(Path file) throws IOException {
+    List<String> labels = new ArrayList<>();
+    List<SparseVector> x = new ArrayList<>();
+    for (String line : Files.readAllLines(file)) {
+      String[] t = line.trim().split("\\s+");
+      if (t[0].isEmpty()) continue;
+      labels.add(t[0]);
+      int[] idx = new int[t.length - 1];
+      double[] val = new double[t.length - 1];
+      for (int k = 1; k < t.length; k++) {
+        idx[k - 1] = Integer.parseInt(t[k].substring(0, t[k].indexOf(':')));
+        val[k - 1] = Double.parseDouble(t[k].substring(t[k].indexOf(':') + 1));
+      }
+      x.add(new SparseVector(idx, val));
+    }
+    return new Rows(labels, x);
+  }
+
+  /**
+   * The gradient of 1/2 (|w|^2 + b^2) + C sum_i log(1 + exp(-y_i (w'x_i + b))) from the rows (y = +1 for {@code positive}),
+   * written out here apart from the solver: [grad w..., grad b].
+   */
+  static double[] gradient(Rows rows, String positive, double[] w, double b, double c) {
+    double[] g = java.util.Arrays.copyOf(w, w.length + 1);
+    g[w.length] = b;
+    for (int i = 0; i < rows.x().size(); i++) {
+      SparseVector x = rows.x().get(i);
+      double y = rows.labels().get(i).equals(positive) ? 1 : -1;
+      double f = b;
+      for (int k = 0; k < x.indices().length; k++) f += w[x.indices()[k] - 1] * x.values()[k];
+      double a = c * (1 / (1 + Math.exp(-y * f)) - 1) * y;
+      for (int k = 0; k < x.indices().length; k++) g[x.indices()[k] - 1] += a * x.values()[k];
+      g[w.length] += a;
+    }
+    return g;
+  }
+
+  static double norm(double[] v) {
+    double s = 0;
+    for (double x : v) s += x * x;
+    return Math.sqrt(s);
+  }
+
+  /**
+   * svmguide1 (two classes, as distributed), C = 2 with a bias, tight eps: on 1, 3 and 5 blocks the model's gradient, recomputed
+   * from the rows, is below 1e-9 of the gradient at 0 (the optimum of a strongly convex problem), and the three models agree to
+   * 1e-6; predict's probability of class 1 is 1 / (1 + exp(-f)) for every test row, and liblinear-predict -b 1 on LIBLINEAR's own
+   * -s 0 -B 1 model gives the same probabilities to 1e-4 when it is installed.
+   */
+  @Test
+  void theBinaryModelIsTheOptimumAndItsProbabilitiesAreTheSigmoids() throws Exception {
+    Path train = LocalConf.sampleData("svmguide1");
+    Path test = LocalConf.sampleData("svmguide1.t");
+    Rows rows = read(train);
+    conf.set(Param.LINEAR_EPS.key(), "1e-9");
+    LinearModel[] models = new LinearModel[3];
+    org.apache.hadoop.fs.Path oneBlock = null;
+    int[] blocks = {1, 3, 5};
+    for (int j = 0; j < blocks.length; j++) {
+      Configuration c = new Configuration(conf);
+      c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(blocks[j]));
+      TrainPipeline.Result r = train(c, "m" + blocks[j], train);
+      if (j == 0) oneBlock = r.modelPath();
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+      assertEquals(List.of("0", "1"), m.classes());
+      assertTrue(m.hasProbabilities(), "a logistic model gives probabilities");
+      models[j] = assertInstanceOf(LinearModel.class, m.subModel(0));
+      assertEquals("logistic", models[j].loss().id());
+      double[] g = gradient(rows, "1", models[j].w(), models[j].bias(), 2);
+      double g0 = norm(gradient(rows, "1", new double[models[j].w().length], 0, 2));
+      assertTrue(norm(g) <= 1e-9 * g0, blocks[j] + " blocks: |grad| " + norm(g) + " against |grad(0)| " + g0);
+    }
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("tron") && l.contains("converged")), String.join("\n", progress));
+    for (int j = 1; j < 3; j++) {
+      for (int f = 0; f < models[0].w().length; f++) {
+        assertEquals(models[0].w()[f], models[j].w()[f], 1e-6 * Math.max(1, Math.abs(models[0].w()[f])), blocks[j] + " blocks, w" + f);
+      }
+      assertEquals(models[0].bias(), models[j].bias(), 1e-6 * Math.max(1, Math.abs(models[0].bias())));
+    }
+
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString());
+    PredictJob.run(conf, oneBlock, List.of(test.toString()), out);
+    List<Prediction> preds = AvroFiles.readDir(conf, out, Prediction.class);
+    preds.sort(Comparator.comparingLong(Prediction::getId));
+    Rows testRows = read(test);
+    assertEquals(testRows.x().size(), preds.size());
+    List<String> ours = new ArrayList<>();
+    for (int i = 0; i < preds.size(); i++) {
+      SparseVector x = testRows.x().get(i);
+      double f = models[0].bias();
+      for (int k = 0; k < x.indices().length; k++) f += models[0].w()[x.indices()[k] - 1] * x.values()[k];
+      double p1 = 1 / (1 + Math.exp(-f));
+      Prediction p = preds.get(i);
+      List<Double> probs = p.getProbabilities(); // in the classes' sorted order: 0, 1
+      assertEquals(p1, probs.get(1), 1e-12, "row " + (i + 1));
+      assertEquals(1 - p1, probs.get(0), 1e-12, "row " + (i + 1));
+      assertEquals(f >= 0 ? "1" : "0", p.getPredicted().toString(), "row " + (i + 1));
+      ours.add(String.valueOf(p1));
+    }
+    if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
+    Path ll = tmp.resolve("ll.model");
+    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "0", "-c", "2", "-B", "1", "-e", "1e-6", train.toString(), ll.toString());
+    LibsvmTools.run(null, "liblinear-predict", "-b", "1", test.toString(), ll.toString(), tmp.resolve("ll.out").toString());
+    List<String> theirs = Files.readAllLines(tmp.resolve("ll.out"));
+    List<String> header = List.of(theirs.get(0).split(" "));
+    int col = header.indexOf("1"); // "labels 1 0": the column of class 1 (the label word shifts it by one)
+    for (int i = 0; i < ours.size(); i++) {
+      double p = Double.parseDouble(theirs.get(i + 1).split(" ")[col]);
+      assertEquals(Double.parseDouble(ours.get(i)), p, 1e-4, "row " + (i + 1) + ": LIBLINEAR's P(1)");
+    }
+  }
+
+  /** blobs4, one-vs-rest: the four tasks in one resident run are the tasks trained one after another, bit for bit. */
+  @Test
+  void oneVsRestTasksInOneRunEqualTheTasksInTurn() throws Exception {
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    Path blobs = MulticlassTrainTest.resource("blobs4.libsvm");
+    MulticlassModel together = assertInstanceOf(MulticlassModel.class, train(conf, "together", blobs).model());
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("tron-t3")), String.join("\n", progress));
+    Configuration c = new Configuration(conf);
+    c.setBoolean(LinearTrainer.TASKS_TOGETHER, false);
+    MulticlassModel inTurn = assertInstanceOf(MulticlassModel.class, train(c, "inturn", blobs).model());
+    assertEquals(4, together.plan().tasks());
+    for (int t = 0; t < 4; t++) {
+      LinearModel a = (LinearModel) together.subModel(t);
+      LinearModel b = (LinearModel) inTurn.subModel(t);
+      assertArrayEquals(b.w(), a.w(), "task " + t);
+      assertEquals(b.bias(), a.bias(), "task " + t);
+    }
+    // the probabilities are the tasks' sigmoids normalised to sum 1 (liblinear-predict -b 1's)
+    SparseVector x = together.scaler().apply(new SparseVector(new int[] {1, 2}, new double[] {0.3, -0.2}));
+    double[] f = together.decisionValues(x);
+    double[] p = together.probabilities(f);
+    double s = 0;
+    for (double v : f) s += 1 / (1 + Math.exp(-v));
+    for (int t = 0; t < 4; t++) assertEquals(1 / (1 + Math.exp(-f[t])) / s, p[together.plan().positiveClass(t)], 1e-15);
+  }
+
+  @Test
+  void refusedWhereItDoesNotApply() {
+    Configuration rbf = new Configuration(conf);
+    rbf.set(SodmConf.KERNEL, "rbf");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(rbf)).getMessage().contains("--kernel linear only"));
+    Configuration jobs = new Configuration(conf);
+    jobs.set(Param.ITERATION_MODE.key(), "jobs");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(jobs)).getMessage().contains("use allreduce"));
+    Configuration bqo = new Configuration(conf);
+    bqo.set(Param.LINEAR_SOLVER.key(), "bqo");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(bqo)).getMessage().contains("bqo does not solve logistic"));
+    Configuration tron = new Configuration(conf);
+    tron.set(SodmConf.LOSS, "hinge");
+    tron.set(Param.LINEAR_SOLVER.key(), "tron");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(tron)).getMessage().contains("tron solves logistic, not hinge"));
+  }
+}
