@@ -88,9 +88,9 @@ public final class LiblinearImport {
     if (provenance != null) { // liblinear-predict ignores features above nr_feature: sodm's unseen features (ignored, counted)
       provenance = Provenance.newBuilder(provenance).setDimension(n).build();
     }
-    Loss loss = solver.equals("L2R_L1LOSS_SVC_DUAL") ? Loss.hinge(1) : solver.contains("L2LOSS") ? Loss.squaredHinge(1) : Loss.hinge(1);
-    String from = "liblinear " + solver;
     boolean logistic = LOGISTIC.contains(solver);
+    Loss loss = logistic ? Loss.logistic(1) : solver.contains("L2LOSS") ? Loss.squaredHinge(1) : Loss.hinge(1);
+    String from = "liblinear " + solver;
     if (cols == 1 && !logistic) {
       // LIBLINEAR: the second label when dec <= 0; sodm: +1 when f >= 0. So +1 is the second label and f = -dec, which
       // keeps exact ties (dec = 0: a row without features and no bias) as liblinear-predict decides them

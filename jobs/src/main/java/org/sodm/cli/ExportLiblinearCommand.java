@@ -13,8 +13,9 @@ import picocli.CommandLine.Command;
     "Write a --kernel linear model in LIBLINEAR's format for liblinear-predict: the weights w and, as the weight of",
     "LIBLINEAR's constant bias feature (bias 1, its -B 1), sodm's b, so liblinear-predict computes w'x + b as sodm does.",
     "A two-class model has one column of weights, a one-vs-rest multi-class model (the linear default) one per class in",
-    "LIBSVM's label order; a one-vs-one or kernel model cannot be expressed (export-libsvm writes those). Probability",
-    "estimates are left out, and said so (LIBLINEAR has them for logistic regression only): liblinear-predict then gives",
+    "LIBSVM's label order; a one-vs-one or kernel model cannot be expressed (export-libsvm writes those). A --loss logistic",
+    "model is written as L2R_LR, so liblinear-predict -b 1 gives its probabilities. Other models' probability estimates",
+    "(Platt's) are left out, and said so (LIBLINEAR has them for logistic regression only): liblinear-predict then gives",
     "the labels of the decision values, as svm-predict without -b 1, not always the most probable class.",
     "When the model scales features, an svm-scale range file is written too (svm-scale -r RANGE test > test.scaled).",
     "An existing file is replaced only with --overwrite and only when it is an earlier export (never the model or data)."})
@@ -28,6 +29,9 @@ public final class ExportLiblinearCommand extends ExportCommand {
     boolean dropped = LiblinearExport.write(m, w);
     int k = m instanceof MulticlassModel mm ? mm.classes().size() : 2;
     String what = k == 2 ? " (linear model: w, and b as the bias feature's weight)" : " (" + k + " classes, one-vs-rest: one column of w per class)";
+    if (m instanceof MulticlassModel mm && !dropped && mm.hasProbabilities()) {
+      what += "; logistic regression (L2R_LR): liblinear-predict -b 1 gives its probabilities";
+    }
     return dropped ? what + "; its probability estimates are not in LIBLINEAR's format: liblinear-predict gives the labels of the"
         + " decision values, which near a boundary can differ from sodm's most probable class" : what;
   }

@@ -92,11 +92,14 @@ final class LibsvmOptions {
       case "5":
         return is + ": sodm has no L1 regularisation";
       case "0":
-      case "6":
       case "7":
-        return is + ": sodm has no logistic regression";
+        return is + " (L2-regularised logistic regression) is --kernel linear --loss logistic here (TRON, as -s 0; its models give "
+            + "probabilities)";
+      case "6":
+        return is + ": sodm has no L1 regularisation (L2-regularised logistic regression is --kernel linear --loss logistic)";
       default:
-        return is + ": sodm's linear classifiers are --loss hinge (-s 3), squared-hinge (-s 1, 2) or odm (the default)";
+        return is + ": sodm's linear classifiers are --loss hinge (-s 3), squared-hinge (-s 1, 2), logistic (-s 0, 7) or odm "
+            + "(the default)";
     }
   }
 

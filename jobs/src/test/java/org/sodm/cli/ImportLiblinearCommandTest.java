@@ -87,6 +87,22 @@ class ImportLiblinearCommandTest {
     assertEquals("0", ex[0], ex[2]);
     LibsvmTools.run(null, "liblinear-predict", test.toString(), back.toString(), tmp.resolve("back.out").toString());
     assertEquals(Files.readAllLines(tmp.resolve("four_s3_B1.out")), Files.readAllLines(tmp.resolve("back.out")));
+    // and a logistic-regression model goes back as L2R_LR: liblinear-predict -b 1 prints the same probabilities
+    Path lrBack = tmp.resolve("lr-back.model");
+    ex = SodmMainTest.run("export-liblinear", "-D", "fs.defaultFS=file:///", tmp.resolve("four_s0_B1").toString(), "-o", lrBack.toString());
+    assertEquals("0", ex[0], ex[2]);
+    assertFalse(ex[1].contains("left out"), ex[1]);
+    assertEquals("solver_type L2R_LR", Files.readAllLines(lrBack).get(0));
+    LibsvmTools.run(null, "liblinear-predict", "-b", "1", test.toString(), lrBack.toString(), tmp.resolve("lr-back.out").toString());
+    List<String> original = Files.readAllLines(tmp.resolve("four_s0_B1.out"));
+    List<String> again = Files.readAllLines(tmp.resolve("lr-back.out"));
+    assertEquals(original.size(), again.size());
+    for (int i = 0; i < original.size(); i++) { // the weights are written with 17 digits: probabilities to the printed 6
+      String[] a = original.get(i).split(" ");
+      String[] b = again.get(i).split(" ");
+      assertEquals(a[0], b[0], "row " + i);
+      for (int c = 1; c < a.length; c++) assertEquals(Double.parseDouble(a[c]), Double.parseDouble(b[c]), 1.5e-6, "row " + i);
+    }
   }
 
   @Test

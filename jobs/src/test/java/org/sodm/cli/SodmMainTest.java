@@ -194,6 +194,8 @@ class SodmMainTest {
         "liblinear-train's -B -1 is the default here (no bias)"),
         LibsvmOptions.hints("train", List.of("-s", "1", "-B", "-1"), List.of("--kernel=linear", "-s", "1", "-B", "-1")));
     assertTrue(LibsvmOptions.hints("train", List.of("-s", "1"), List.of("-s", "1")).get(0).contains("(nu-SVC)"), "svm-train's without --kernel linear");
+    assertEquals(List.of("liblinear-train's -s 0 (L2-regularised logistic regression) is --kernel linear --loss logistic here (TRON, as "
+        + "-s 0; its models give probabilities)"), LibsvmOptions.hints("train", List.of("-s", "0"), List.of("--kernel", "linear", "-s", "0")));
     // liblinear-train's -C (no value): the linear grid
     String[] bigC = run("train", "-i", data, "-o", out.toString(), "-s", "2", "-C", "-v", "5");
     assertEquals("2", bigC[0]);
