@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Primal objective of a LIBLINEAR model on LIBSVM data: 1/2|w|^2 + C sum loss(y w'x),
-loss = max(0, 1 - m) (hinge, -s 3) or its square (-s 1). usage: linear-objective.py DATA MODEL C hinge|squared-hinge"""
+loss = max(0, 1 - m) (hinge, -s 3), its square (-s 1) or log(1 + exp(-m)) (logistic, -s 0).
+usage: linear-objective.py DATA MODEL C hinge|squared-hinge|logistic"""
+import math
 import sys
 
 
@@ -34,6 +36,10 @@ def main():
                 i = int(i)
                 if i <= len(w):
                     m += w[i - 1] * float(v)
+            if loss == "logistic":
+                t = -y * m
+                obj += c * (t + math.log1p(math.exp(-t)) if t > 0 else math.log1p(math.exp(t)))
+                continue
             xi = 1 - y * m
             if xi > 0:
                 obj += c * (xi if loss == "hinge" else xi * xi)
