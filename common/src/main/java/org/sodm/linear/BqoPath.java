@@ -128,6 +128,14 @@ public final class BqoPath implements ResidentLoop.Program {
   @Override
   public byte[] globalState() throws IOException {
     byte[] g = current == null ? new byte[0] : current.globalState();
+    return encodeStages(stage, stageStart, solved, g);
+  }
+
+  /**
+   * A path's global state: the stage, the iteration it began at, every finished stage, the current stage's program state ({@code
+   * current}, empty when the path has ended). {@link TronPath} keeps the same layout, so {@link #solvedOf} reads both.
+   */
+  static byte[] encodeStages(int stage, int stageStart, List<Solved> solved, byte[] current) throws IOException {
     return StateCodec.encode(out -> {
       out.writeInt(stage);
       out.writeInt(stageStart);
@@ -140,12 +148,12 @@ public final class BqoPath implements ResidentLoop.Program {
         out.writeDouble(s.violation());
         out.writeDouble(s.initialViolation());
       }
-      out.writeInt(g.length);
-      out.write(g);
+      out.writeInt(current.length);
+      out.write(current);
     });
   }
 
-  /** Every finished stage of a {@link #globalState}. */
+  /** Every finished stage of a {@link #globalState} (or a {@link TronPath}'s). */
   public static List<Solved> solvedOf(byte[] globalState) throws IOException {
     DataInputStream in = StateCodec.decode(globalState);
     in.readInt();
@@ -154,7 +162,7 @@ public final class BqoPath implements ResidentLoop.Program {
   }
 
   /** The finished stages as {@link #globalState} writes them: their count, then each one. */
-  private static List<Solved> readSolved(DataInputStream in) throws IOException {
+  static List<Solved> readSolved(DataInputStream in) throws IOException {
     int n = in.readInt();
     List<Solved> out = new ArrayList<>();
     for (int k = 0; k < n; k++) {

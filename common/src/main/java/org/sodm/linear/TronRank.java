@@ -28,21 +28,29 @@ public final class TronRank implements ResidentLoop.Program {
   private final double eps;
   private final int maxIterations;
   private final Tron.Point resume;
+  private final double[] start;
   private final List<Tron.Trial> history = new ArrayList<>();
   private Tron tron;
   private AllReduce ar;
 
   /**
    * @param eps LIBLINEAR's -e (its default for -s 0 is 0.01), scaled as above
-   * @param globalState a checkpoint's state ({@link #globalState}), or null to start at w = 0
+   * @param globalState a checkpoint's state ({@link #globalState}), or null (or empty: not started) to start at w = 0
    */
   public TronRank(LogisticBlock block, int dim, double eps, int maxIterations, byte[] globalState) throws IOException {
+    this(block, dim, eps, maxIterations, globalState, null);
+  }
+
+  /** As above, a fresh run starting from {@code start} (dim + 1 weights; null: zeros) instead of 0 ({@link TronPath}'s warm start). */
+  public TronRank(LogisticBlock block, int dim, double eps, int maxIterations, byte[] globalState, double[] start) throws IOException {
     if (!(eps > 0)) throw new IllegalArgumentException("eps must be > 0, got " + eps);
     this.block = block;
     this.dim = dim;
     this.eps = eps;
     this.maxIterations = maxIterations;
-    if (globalState == null) {
+    this.start = start == null ? new double[dim + 1] : start.clone();
+    if (this.start.length != dim + 1) throw new IllegalArgumentException("a start of " + this.start.length + " weights for " + (dim + 1));
+    if (globalState == null || globalState.length == 0) {
       resume = null;
     } else {
       State st = decodeState(globalState);
@@ -93,7 +101,7 @@ public final class TronRank implements ResidentLoop.Program {
       double[] counts = ar.sum(block.classCounts());
       double n = counts[0] + counts[1];
       double tolerance = n == 0 ? eps : eps * Math.max(Math.min(counts[0], counts[1]), 1) / n;
-      tron = new Tron(objective, new double[dim + 1], tolerance, maxIterations, resume);
+      tron = new Tron(objective, start, tolerance, maxIterations, resume);
       if (tron.done()) { // nothing to do: the start is optimal to the tolerance
         history.add(new Tron.Trial(t, tron.iterations(), tron.value(), tron.gradientNorm(), 0, 0, false, tron.status()));
         return true;
@@ -125,6 +133,7 @@ public final class TronRank implements ResidentLoop.Program {
 
   @Override
   public byte[] globalState() throws IOException {
+    if (tron == null) return new byte[0]; // not started (a path's next stage): it starts again from its start
     Tron.Point p = tron.point();
     return StateCodec.encode(out -> {
       StateCodec.writeArray(out, p.w());

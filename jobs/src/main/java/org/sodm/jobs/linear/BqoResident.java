@@ -282,14 +282,25 @@ public final class BqoResident {
   /** The C path's scales C_k / C_0 ({@link #trainPath}), comma-separated. */
   static final String PATH_SCALES = "sodm.internal.linear.path.scales";
 
+  /** The path's scales ({@link #PATH_SCALES}) into a run's configuration. */
+  static void setScales(Configuration conf, double[] scales) {
+    String[] s = new String[scales.length];
+    for (int i = 0; i < s.length; i++) s[i] = Double.toString(scales[i]);
+    conf.setStrings(PATH_SCALES, s);
+  }
+
+  /** A path task's scales ({@link #PATH_SCALES}). */
+  static double[] scales(Configuration conf) {
+    return java.util.Arrays.stream(conf.getTrimmedStrings(PATH_SCALES)).mapToDouble(Double::parseDouble).toArray();
+  }
+
   /** One {@link BqoPath} per sub-problem ({@link #trainPath}). */
   public static class PathRanks extends SubproblemRanks {
     @Override
     ResidentLoop.Program program(Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState, byte[] globalState)
         throws IOException {
       int dim = conf.getInt(LinearKeys.DIM, 0);
-      double[] scales = java.util.Arrays.stream(conf.getTrimmedStrings(PATH_SCALES)).mapToDouble(Double::parseDouble).toArray();
-      return new BqoPath(sub.x(), sub.y(), block, dim, sub.loss().svmPrimal(), scales, spec.linear().inner(blocks), spec.linear().outer(),
+      return new BqoPath(sub.x(), sub.y(), block, dim, sub.loss().svmPrimal(), scales(conf), spec.linear().inner(blocks), spec.linear().outer(),
           spec.seed(), rankState, globalState);
     }
 
@@ -315,9 +326,7 @@ public final class BqoResident {
     conf.setInt(LinearKeys.DIM, dim);
     conf.setInt(LinearKeys.BLOCKS, k);
     conf.setBoolean(LinearKeys.CLASS_INDEX, true);
-    String[] s = new String[scales.length];
-    for (int i = 0; i < s.length; i++) s[i] = Double.toString(scales[i]);
-    conf.setStrings(PATH_SCALES, s);
+    setScales(conf, scales);
     org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
     int tasks = plan.count();
     long[] since = {System.nanoTime()};

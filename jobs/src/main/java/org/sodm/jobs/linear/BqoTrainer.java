@@ -73,49 +73,12 @@ public final class BqoTrainer extends LinearTrainer {
   @Override
   protected List<List<Solution>> solvePath(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, double[] scales,
       Path dir) throws IOException {
-    TrainSpec spec = ctx.spec();
-    PhaseRunner runner = ctx.runner();
     int dim = ctx.data().stats().getDimension();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
-    double c0 = org.sodm.jobs.spec.Param.C.doubleValue(conf);
-    int[] reached = new int[plan.count()]; // per sub-problem: the stages it has finished
-    long[] iterations = new long[scales.length];
-    long[] stageSince = {System.nanoTime()};
-    int[] announced = {0};
-    java.util.function.IntConsumer announceTo = all -> { // one line per C once every sub-problem is past it
-      for (; announced[0] < all; announced[0]++) {
-        int c = announced[0];
-        runner.say("bqo-path", String.format(Locale.ROOT, "C %-10s solved on all %d sub-problems, %d iterations", c0 * scales[c],
-            plan.count(), iterations[c]), (System.nanoTime() - stageSince[0]) / 1e9);
-        stageSince[0] = System.nanoTime();
-      }
-    };
-    List<List<BqoPath.Solved>> solved = BqoResident.trainPath(conf, k, dir, dim, scales, (u, stage, it, since) -> {
-      iterations[stage]++;
-      if (it.t() == 0 && stage > 0) reached[u] = Math.max(reached[u], stage);
-      announceTo.accept(java.util.Arrays.stream(reached).min().getAsInt());
-    }, note -> runner.say("allreduce", note, 0));
-    announceTo.accept(scales.length);
-    List<List<Solution>> out = new ArrayList<>();
-    for (int c = 0; c < scales.length; c++) {
-      List<Solution> level = new ArrayList<>();
-      for (int u = 0; u < solved.size(); u++) {
-        BqoPath.Solved s = solved.get(u).get(c);
-        double[] w = java.util.Arrays.copyOf(s.w(), dim + 1);
-        if (!spec.loss().svmPrimal().bias()) w[dim] = 0;
-        level.add(new Solution(w, s.iterations(), s.primal(), s.violation(), s.initialViolation(), List.of(),
-            Map.of("converged", s.converged())));
-      }
-      out.add(level);
-    }
-    for (int c = 0; c < scales.length; c++) {
-      long unconverged = out.get(c).stream().filter(x -> !(Boolean) x.extra().get("converged")).count();
-      if (unconverged > 0) {
-        runner.note(String.format(Locale.ROOT, "bqo-path     C %s: %d of %d sub-problems stopped at --max-iterations %d before the gap "
-            + "%s", c0 * scales[c], unconverged, plan.count(), spec.linear().maxIterations(), spec.linear().eps()));
-      }
-    }
-    return out;
+    PathReport report = new PathReport(ctx, conf, plan, scales, "bqo-path");
+    List<List<BqoPath.Solved>> solved = BqoResident.trainPath(conf, k, dir, dim, scales,
+        (u, stage, it, since) -> report.iteration(u, stage), note -> ctx.runner().say("allreduce", note, 0));
+    return report.finish(solved, dim);
   }
 
   /** Cross-validation and --probability's fold models: every (task, fold) in the same resident run. */

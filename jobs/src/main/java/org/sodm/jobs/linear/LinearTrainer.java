@@ -180,6 +180,71 @@ public abstract class LinearTrainer implements Trainer {
     throw new UnsupportedOperationException(name() + " solves no C path");
   }
 
+  /**
+   * A C path's progress - one line per C once every sub-problem has passed it (the per-iteration lines of 6 values of C x 5
+   * folds would be thousands) - and its solutions per C, with a note per C naming the sub-problems that stopped at
+   * --max-iterations: what the solvers' paths ({@link BqoTrainer}, {@link TronTrainer}) share.
+   */
+  static final class PathReport {
+    private final TrainContext ctx;
+    private final String label;
+    private final double c0;
+    private final double[] scales;
+    private final int[] reached; // per sub-problem: the stages it has finished
+    private final long[] iterations;
+    private long stageSince = System.nanoTime();
+    private int announced;
+
+    PathReport(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, double[] scales, String label) {
+      this.ctx = ctx;
+      this.label = label;
+      this.c0 = org.sodm.jobs.spec.Param.C.doubleValue(conf);
+      this.scales = scales;
+      this.reached = new int[plan.count()];
+      this.iterations = new long[scales.length];
+    }
+
+    /** Sub-problem {@code u} reported an iteration of stage {@code stage} (so it has finished the stages before). */
+    void iteration(int u, int stage) {
+      iterations[stage]++;
+      reached[u] = Math.max(reached[u], stage);
+      announceTo(Arrays.stream(reached).min().getAsInt());
+    }
+
+    private void announceTo(int all) {
+      for (; announced < all; announced++) {
+        ctx.runner().say(label, String.format(Locale.ROOT, "C %-10s solved on all %d sub-problems, %d iterations", c0 * scales[announced],
+            reached.length, iterations[announced]), (System.nanoTime() - stageSince) / 1e9);
+        stageSince = System.nanoTime();
+      }
+    }
+
+    /** The remaining lines, then per C every sub-problem's solution (w with the bias weight 0 without --bias). */
+    List<List<Solution>> finish(List<List<org.sodm.linear.BqoPath.Solved>> solved, int dim) {
+      announceTo(scales.length);
+      TrainSpec spec = ctx.spec();
+      List<List<Solution>> out = new ArrayList<>();
+      for (int c = 0; c < scales.length; c++) {
+        List<Solution> level = new ArrayList<>();
+        long unconverged = 0;
+        for (List<org.sodm.linear.BqoPath.Solved> path : solved) {
+          org.sodm.linear.BqoPath.Solved s = path.get(c);
+          double[] w = Arrays.copyOf(s.w(), dim + 1);
+          if (!spec.loss().bias()) w[dim] = 0;
+          level.add(new Solution(w, s.iterations(), s.primal(), s.violation(), s.initialViolation(), List.of(),
+              Map.of("converged", s.converged())));
+          if (!s.converged()) unconverged++;
+        }
+        if (unconverged > 0) {
+          ctx.runner().note(String.format(Locale.ROOT, "%-12s C %s: %d of %d sub-problems stopped at --max-iterations %d before the "
+              + "stop (--linear-eps %s)", label, c0 * scales[c], unconverged, solved.size(), spec.linear().maxIterations(), spec.linear().eps()));
+        }
+        out.add(level);
+      }
+      return out;
+    }
+  }
+
   /** A configuration whose partition deals each row with y = its class index ({@link LinearKeys#CLASS_INDEX}). */
   static Configuration classIndexed(Configuration conf) {
     Configuration pc = new Configuration(conf);
@@ -587,7 +652,7 @@ public abstract class LinearTrainer implements Trainer {
     int k = spec.linear().blocksFor(data.stats().getRows(), data.stats().getNonZeros());
     if (!solvesPath(spec, k)) {
       throw new PathUnavailable(String.format(Locale.ROOT, "%s on %d block(s) in --iteration-mode %s takes no warm-started C path (BQO "
-          + "on at most %d blocks in allreduce mode does)", name(), k, spec.linear().iterationMode().name().toLowerCase(Locale.ROOT),
+          + "and TRON on at most %d blocks in allreduce mode do)", name(), k, spec.linear().iterationMode().name().toLowerCase(Locale.ROOT),
           BqoTrainer.DEAL_IN_TASKS));
     }
     if (!foldsTogether(ctx, plan, k)) throw new PathUnavailable("the sub-problems' solver state is above a task's block budget");

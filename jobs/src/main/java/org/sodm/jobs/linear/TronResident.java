@@ -10,8 +10,10 @@ import org.sodm.allreduce.TaskPrograms;
 import org.sodm.jobs.allreduce.FsCheckpoints;
 import org.sodm.jobs.allreduce.ResidentJob;
 import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.linear.BqoPath;
 import org.sodm.linear.LogisticBlock;
 import org.sodm.linear.Tron;
+import org.sodm.linear.TronPath;
 import org.sodm.linear.TronRank;
 
 /**
@@ -87,6 +89,53 @@ public final class TronResident {
     TronRank.State[] out = new TronRank.State[states.length];
     for (int u = 0; u < out.length; u++) out[u] = TronRank.decodeState(states[u]);
     return out;
+  }
+
+  /** Called on the driver for each trial step of a path as rank 0 reports it: the sub-problem and the stage. */
+  public interface PathProgress {
+    void trial(int u, int stage);
+  }
+
+  /**
+   * sodm grid --kernel linear --loss logistic's warm-started C path: every sub-problem of the plan along C_0 * scales in one
+   * resident run on {@code k} blocks that the tasks deal from the ingested data ({@link TronPath}); per sub-problem, every
+   * stage's result in stage order.
+   */
+  public static List<List<BqoPath.Solved>> trainPath(Configuration base, int k, Path workDir, int dim, double[] scales,
+      PathProgress progress, Consumer<String> notes) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt(LinearKeys.DIM, dim);
+    conf.setInt(LinearKeys.BLOCKS, k);
+    conf.setBoolean(LinearKeys.CLASS_INDEX, true);
+    BqoResident.setScales(conf, scales);
+    int count = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
+    ResidentJob.Listener listener = (t, values) -> {
+      for (int u = 0; u < count; u++) {
+        double[] v = TaskPrograms.progressOf(values, u, TronPath.PROGRESS);
+        if (v != null) progress.trial(u, (int) v[0]);
+      }
+    };
+    List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
+    ResidentJob.Result r = ResidentJob.run(conf, "tron-path", PathRanks.class, blocks, DealtInputFormat.INPUT, workDir,
+        maxDoubles(dim), listener, notes);
+    List<List<BqoPath.Solved>> out = new java.util.ArrayList<>();
+    for (byte[] state : TaskPrograms.programStates(finalState(conf, r))) out.add(BqoPath.solvedOf(state));
+    return out;
+  }
+
+  /** One {@link TronPath} per sub-problem ({@link #trainPath}). */
+  public static class PathRanks extends BqoResident.SubproblemRanks {
+    @Override
+    ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
+        byte[] globalState) throws IOException {
+      return new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().logisticPrimal(), BqoResident.scales(conf),
+          spec.linear().eps(), spec.linear().maxIterations(), globalState);
+    }
+
+    @Override
+    int width() {
+      return TronPath.PROGRESS;
+    }
   }
 
   private static byte[] finalState(Configuration conf, ResidentJob.Result r) throws IOException {

@@ -40,6 +40,23 @@ public final class TronTrainer extends LinearTrainer {
     return dealsInTasks(spec, k);
   }
 
+  /** A linear grid's C path: every (task, fold) along every C in one resident run ({@link TronResident#trainPath}). */
+  @Override
+  protected boolean solvesPath(TrainSpec spec, int k) {
+    return dealsInTasks(spec, k);
+  }
+
+  @Override
+  protected List<List<Solution>> solvePath(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, double[] scales,
+      Path dir) throws IOException {
+    int dim = ctx.data().stats().getDimension();
+    LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
+    PathReport report = new PathReport(ctx, conf, plan, scales, "tron-path");
+    List<List<org.sodm.linear.BqoPath.Solved>> solved = TronResident.trainPath(conf, k, dir, dim, scales, report::iteration,
+        note -> ctx.runner().say("allreduce", note, 0));
+    return report.finish(solved, dim);
+  }
+
   @Override
   protected Solution solve(TrainContext ctx, Configuration conf, Path blockDir, int k, Path dir) throws IOException {
     PhaseRunner runner = ctx.runner();

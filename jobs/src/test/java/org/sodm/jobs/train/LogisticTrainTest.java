@@ -195,6 +195,38 @@ class LogisticTrainTest {
     for (int t = 0; t < 4; t++) assertEquals(1 / (1 + Math.exp(-f[t])) / s, p[together.plan().positiveClass(t)], 1e-15);
   }
 
+  /**
+   * sodm grid --kernel linear --loss logistic (svmguide1 in [0,1], C = 1/8..32): the warm-started C path in one run; its
+   * first C is the cold cell exactly (it starts from 0 as the cold cv does), the others within a point (two rows of 3,089) of
+   * the cells of --no-warm-start, which solves every C from zero; the path's stages after the first take their Newton steps
+   * from the previous C's w.
+   */
+  @Test
+  void theGridWalksCWarmStartedAsTheColdCells() throws Exception {
+    String data = LocalConf.sampleData("svmguide1").toString();
+    List<List<String>> cells = new ArrayList<>();
+    for (String warm : new String[] {"--warm-start", "--no-warm-start"}) {
+      Path out = tmp.resolve("grid" + warm);
+      List<String> args = new ArrayList<>(List.of("grid", "-D", "fs.defaultFS=file:///", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-i",
+          data, "--scale", "0,1", "--kernel", "linear", "--loss", "logistic", "--log2c", "-3,5,2", "-o", out.toString()));
+      if (warm.startsWith("--no")) args.add(warm);
+      String[] r = org.sodm.cli.SodmMainAccess.run(args.toArray(new String[0]));
+      assertEquals("0", r[0], r[2]);
+      assertEquals(!warm.startsWith("--no"), r[1].contains("5 values of C warm-started in one run") || r[2].contains(
+          "5 values of C warm-started in one run"), r[1] + r[2]);
+      cells.add(Files.readAllLines(out.resolve("grid.csv")));
+    }
+    List<String> path = cells.get(0);
+    List<String> cold = cells.get(1);
+    assertEquals(6, path.size());
+    assertEquals(cold.get(1).split(",")[13], path.get(1).split(",")[13], "C 1/8: the same correct rows as the cold cell");
+    for (int i = 2; i < 6; i++) {
+      int warmCorrect = Integer.parseInt(path.get(i).split(",")[13]);
+      int coldCorrect = Integer.parseInt(cold.get(i).split(",")[13]);
+      assertTrue(Math.abs(warmCorrect - coldCorrect) <= 31, "row " + i + ": " + warmCorrect + " vs " + coldCorrect);
+    }
+  }
+
   @Test
   void refusedWhereItDoesNotApply() {
     Configuration rbf = new Configuration(conf);

@@ -1,0 +1,119 @@
+package org.sodm.linear;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.sodm.allreduce.AllReduce;
+import org.sodm.allreduce.ResidentLoop;
+import org.sodm.allreduce.StateCodec;
+
+/**
+ * One rank of logistic regression along a path of C values (a linear grid's warm-started C path, as LIBLINEAR's {@code -C} walks
+ * it for {@code -s 0}): stage k solves the problem at C_k = C_0 * scales[k] by {@link TronRank} (its own stop, at LIBLINEAR's
+ * tolerance of that problem) from stage k - 1's w, the first from 0. The scales must increase. Progress: the stage, then the
+ * stage's {@link TronRank#encode} values. Checkpoints keep {@link BqoPath}'s layout (the stage, the iteration it began at, every
+ * finished stage, the current stage's state), so {@link BqoPath#solvedOf} reads them and a resumed run ends identically.
+ */
+public final class TronPath implements ResidentLoop.Program {
+  /** Values of {@link #progress}: the stage, then {@link TronRank#encode}'s. */
+  public static final int PROGRESS = 1 + TronRank.PROGRESS;
+
+  private final Csr x;
+  private final double[] y;
+  private final int dim;
+  private final LogisticPrimal base;
+  private final double[] scales;
+  private final double eps;
+  private final int maxIterations;
+  private final List<BqoPath.Solved> solved = new ArrayList<>();
+  private int stage;
+  private int stageStart;
+  private TronRank current;
+  private double[] last;
+
+  /**
+   * @param base the loss at C_0 (scales[0] is normally 1)
+   * @param scales C_k / C_0, strictly increasing
+   * @param globalState the checkpointed state, or null to start at w = 0
+   */
+  public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState)
+      throws IOException {
+    if (scales.length == 0) throw new IllegalArgumentException("a path of no C values");
+    for (int k = 0; k < scales.length; k++) {
+      if (!(scales[k] > 0) || (k > 0 && !(scales[k] > scales[k - 1]))) {
+        throw new IllegalArgumentException("the path's C values must be positive and increasing: " + java.util.Arrays.toString(scales));
+      }
+    }
+    this.x = x;
+    this.y = y;
+    this.dim = dim;
+    this.base = base;
+    this.scales = scales.clone();
+    this.eps = eps;
+    this.maxIterations = maxIterations;
+    byte[] stageState = null;
+    if (globalState != null) {
+      DataInputStream in = StateCodec.decode(globalState);
+      stage = in.readInt();
+      stageStart = in.readInt();
+      solved.addAll(BqoPath.readSolved(in));
+      stageState = new byte[in.readInt()];
+      in.readFully(stageState);
+    }
+    if (stage < scales.length) current = rank(stageState, stage == 0 ? null : solved.get(stage - 1).w());
+  }
+
+  private TronRank rank(byte[] state, double[] start) throws IOException {
+    return new TronRank(new LogisticBlock(x, y, loss(stage)), dim, eps, maxIterations, state, start);
+  }
+
+  /** The loss of stage k: C_i scaled by scales[k]. */
+  public LogisticPrimal loss(int k) {
+    return new LogisticPrimal(base.cPos() * scales[k], base.cNeg() * scales[k], base.bias());
+  }
+
+  /** The finished stages' results (w, f, Newton iterations, converged, |grad f|, |grad f(0)|), in stage order. */
+  public List<BqoPath.Solved> solved() {
+    return solved;
+  }
+
+  @Override
+  public boolean iterate(int t, AllReduce ar) throws IOException {
+    if (current == null) throw new IllegalStateException("the path has ended");
+    boolean stop = current.iterate(t - stageStart, ar);
+    List<Tron.Trial> h = current.history();
+    last = new double[PROGRESS];
+    last[0] = stage;
+    double[] v = TronRank.encode(h.get(h.size() - 1));
+    System.arraycopy(v, 0, last, 1, v.length);
+    if (!stop) return false;
+    Tron tron = current.tron();
+    solved.add(new BqoPath.Solved(tron.w().clone(), tron.value(), tron.iterations() - 1, tron.status() == Tron.Status.CONVERGED,
+        tron.gradientNorm(), tron.initialGradientNorm()));
+    if (++stage == scales.length) {
+      current = null;
+      return true;
+    }
+    current = rank(null, tron.w());
+    stageStart = t + 1;
+    return false;
+  }
+
+  /** The stage that took the last trial step, then that step's {@link TronRank#encode} values. */
+  @Override
+  public double[] progress() {
+    if (last == null) throw new IllegalStateException("no iteration yet");
+    return last.clone();
+  }
+
+  @Override
+  public byte[] rankState() {
+    return null;
+  }
+
+  @Override
+  public byte[] globalState() throws IOException {
+    return BqoPath.encodeStages(stage, stageStart, solved, current == null ? new byte[0] : current.globalState());
+  }
+}
