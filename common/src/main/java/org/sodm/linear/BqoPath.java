@@ -47,12 +47,7 @@ public final class BqoPath implements ResidentLoop.Program {
    */
   public BqoPath(Csr x, double[] y, int block, int dim, SvmLoss base, double[] scales, BqoBlock.Options inner, BqoState.Options outer,
       long seed, byte[] rankState, byte[] globalState) throws IOException {
-    if (scales.length == 0) throw new IllegalArgumentException("a path of no C values");
-    for (int k = 0; k < scales.length; k++) {
-      if (!(scales[k] > 0) || (k > 0 && !(scales[k] > scales[k - 1]))) {
-        throw new IllegalArgumentException("the path's C values must be positive and increasing: " + java.util.Arrays.toString(scales));
-      }
-    }
+    checkScales(scales);
     this.x = x;
     this.y = y;
     this.block = block;
@@ -72,6 +67,16 @@ public final class BqoPath implements ResidentLoop.Program {
       in.readFully(rankGs);
     }
     current = stage < scales.length ? new BqoRank(x, y, block, dim, loss(stage), inner, outer, seed, rankState, rankGs) : null;
+  }
+
+  /** A path's C_k / C_0: at least one, positive, strictly increasing. */
+  static void checkScales(double[] scales) {
+    if (scales.length == 0) throw new IllegalArgumentException("a path of no C values");
+    for (int k = 0; k < scales.length; k++) {
+      if (!(scales[k] > 0) || (k > 0 && !(scales[k] > scales[k - 1]))) {
+        throw new IllegalArgumentException("the path's C values must be positive and increasing: " + java.util.Arrays.toString(scales));
+      }
+    }
   }
 
   /** The loss of stage k: C_i scaled by scales[k]. */

@@ -39,12 +39,7 @@ public final class TronPath implements ResidentLoop.Program {
    */
   public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState)
       throws IOException {
-    if (scales.length == 0) throw new IllegalArgumentException("a path of no C values");
-    for (int k = 0; k < scales.length; k++) {
-      if (!(scales[k] > 0) || (k > 0 && !(scales[k] > scales[k - 1]))) {
-        throw new IllegalArgumentException("the path's C values must be positive and increasing: " + java.util.Arrays.toString(scales));
-      }
-    }
+    BqoPath.checkScales(scales);
     this.x = x;
     this.y = y;
     this.dim = dim;
