@@ -15,14 +15,17 @@ import java.util.Locale;
  * <p>Rows whose true label is none of the model's classes ({@code otherPredicted[predicted class]}) are a class the model cannot predict,
  * as svm-predict counts them: errors in the accuracy, false positives of the class they are predicted as, wrong
  * predictions in the calibration table; the log-loss, which needs the probability of the true class, is over the rows of the model's classes.
+ *
+ * <p>Two classes with probabilities (a logistic model, or --probability's): also the AUC of the second class's probability
+ * ({@link #auc}, Mann-Whitney with midranks, as the binary {@link Metrics}'), over the rows of the two classes; NaN otherwise.
  */
 public record MulticlassMetrics(List<String> classes, long[][] confusion, double logLoss, long[][] calibrationCounts,
-    double[] calibrationConfidence, long[] otherPredicted) {
+    double[] calibrationConfidence, long[] otherPredicted, double auc) {
 
   /** Metrics of rows that all have one of the model's classes. */
   public MulticlassMetrics(List<String> classes, long[][] confusion, double logLoss, long[][] calibrationCounts,
       double[] calibrationConfidence) {
-    this(classes, confusion, logLoss, calibrationCounts, calibrationConfidence, new long[classes.size()]);
+    this(classes, confusion, logLoss, calibrationCounts, calibrationConfidence, new long[classes.size()], Double.NaN);
   }
 
   /** Calibration bins. */
@@ -38,6 +41,9 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
     private final double[] conf = new double[BINS];
     private final long[] other;
     private long otherProbRows;
+    private double[] aucY = new double[0]; // two classes with probabilities: +1 for the second class, and its probability
+    private double[] aucF = new double[0];
+    private int aucRows;
 
     public Builder(List<String> classes) {
       this.classes = List.copyOf(classes);
@@ -69,6 +75,14 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
         logLoss += -Math.log(Math.max(p[truth], 1e-15));
         probRows++;
         calibrate(p[predicted], truth == predicted);
+        if (classes.size() == 2) {
+          if (aucRows == aucY.length) {
+            aucY = java.util.Arrays.copyOf(aucY, Math.max(1024, 2 * aucRows));
+            aucF = java.util.Arrays.copyOf(aucF, aucY.length);
+          }
+          aucY[aucRows] = truth == 1 ? 1 : -1;
+          aucF[aucRows++] = p[1];
+        }
       }
       return this;
     }
@@ -83,7 +97,8 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
         throw new IllegalStateException("probabilities for " + (probRows + otherProbRows) + " of " + (n + others) + " rows");
       }
       double loss = probRows > 0 ? logLoss / probRows : Double.NaN;
-      return new MulticlassMetrics(classes, confusion, loss, probs ? cal : null, probs ? conf : null, other);
+      double auc = aucRows > 0 ? Metrics.auc(java.util.Arrays.copyOf(aucY, aucRows), java.util.Arrays.copyOf(aucF, aucRows)) : Double.NaN;
+      return new MulticlassMetrics(classes, confusion, loss, probs ? cal : null, probs ? conf : null, other, auc);
     }
   }
 
@@ -195,6 +210,7 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
       for (int j = 0; j < otherPredicted.length; j++) sb.append(j == 0 ? "" : ", ").append(otherPredicted[j]);
       sb.append("]}");
     }
+    if (!Double.isNaN(auc)) sb.append(", \"auc\": ").append(num(auc));
     if (calibrationCounts != null) {
       sb.append(", \"logLoss\": ").append(num(logLoss)).append(", \"calibration\": [");
       boolean first = true;
@@ -239,6 +255,9 @@ public record MulticlassMetrics(List<String> classes, long[][] confusion, double
       for (long v : otherPredicted) sb.append(String.format(Locale.ROOT, " %" + w + "d", v));
       sb.append(String.format(Locale.ROOT, "%n(other): %,d rows labelled with none of the model's classes: errors, as svm-predict counts them%s%n",
           other(), calibrationCounts != null ? "; log-loss without them" : ""));
+    }
+    if (!Double.isNaN(auc)) {
+      sb.append(String.format(Locale.ROOT, "AUC        %.4f   (P(%s) as the score)%n", auc, classes.get(1)));
     }
     if (calibrationCounts != null) {
       sb.append(String.format(Locale.ROOT, "log-loss   %.6f%n", logLoss));

@@ -602,6 +602,16 @@ class MulticlassModelTest {
     assertEquals(1, pm.calibrationCounts()[9][0]); // 0.9
     assertEquals(1, pm.calibrationCounts()[7][0]); // 0.75
     assertEquals(0, pm.calibrationCounts()[6][1]); // 0.6 predicted a, truly b
+    // two classes: the AUC of P(b), by hand: pairs (b row, a row) with P(b) above: 0.4 > 0.1, 0.75 > 0.1: 2 of 2
+    assertEquals(1.0, pm.auc(), 1e-15);
+    assertTrue(pm.toJson().contains("\"auc\": 1.000000") && pm.table().contains("AUC        1.0000   (P(b) as the score)"),
+        pm.toJson() + "\n" + pm.table());
+    assertTrue(Double.isNaN(mm.auc()) && !mm.toJson().contains("auc") && !mm.table().contains("AUC"), "three classes: no AUC");
+    MulticlassMetrics.Builder tb = new MulticlassMetrics.Builder(List.of("a", "b")); // ties and a misordered pair
+    tb.add(0, 0, new double[] {0.7, 0.3}).add(0, 1, new double[] {0.4, 0.6}).add(1, 1, new double[] {0.4, 0.6})
+        .add(1, 0, new double[] {0.8, 0.2}).addOther(1, new double[] {0.1, 0.9});
+    // b rows: 0.6, 0.2; a rows: 0.3, 0.6: (0.6 vs 0.3) 1, (0.6 vs 0.6) 1/2, (0.2 vs 0.3) 0, (0.2 vs 0.6) 0: 1.5 / 4; other rows out
+    assertEquals(1.5 / 4, tb.build().auc(), 1e-15);
 
     // rows labelled with none of the classes, worked by hand: 3 of 11 rows, each an error (svm-predict's accuracy), a false
     // positive of the class predicted, a wrong prediction in the calibration, and left out of the log-loss
