@@ -138,7 +138,7 @@ class LogisticTrainTest {
     }
 
     org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString());
-    PredictJob.run(conf, oneBlock, List.of(test.toString()), out);
+    PredictJob.Result result = PredictJob.run(conf, oneBlock, List.of(test.toString()), out);
     List<Prediction> preds = AvroFiles.readDir(conf, out, Prediction.class);
     preds.sort(Comparator.comparingLong(Prediction::getId));
     Rows testRows = read(test);
@@ -156,6 +156,20 @@ class LogisticTrainTest {
       assertEquals(f >= 0 ? "1" : "0", p.getPredicted().toString(), "row " + (i + 1));
       ours.add(String.valueOf(p1));
     }
+    // the AUC of P(1), as predict reports it, by counting the (class 1, class 0) pairs it orders right (ties half)
+    double pairs = 0;
+    double right = 0;
+    for (int i = 0; i < ours.size(); i++) {
+      if (!testRows.labels().get(i).equals("1")) continue;
+      for (int j = 0; j < ours.size(); j++) {
+        if (testRows.labels().get(j).equals("1")) continue;
+        double a = Double.parseDouble(ours.get(i));
+        double b = Double.parseDouble(ours.get(j));
+        pairs++;
+        right += a > b ? 1 : a == b ? 0.5 : 0;
+      }
+    }
+    assertEquals(right / pairs, result.multiclass().auc(), 1e-12, "AUC");
     if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
     Path ll = tmp.resolve("ll.model");
     LibsvmTools.run(null, "liblinear-train", "-q", "-s", "0", "-c", "2", "-B", "1", "-e", "1e-6", train.toString(), ll.toString());
