@@ -9,6 +9,7 @@ import org.sodm.avro.LevelStats;
 import org.sodm.avro.ModelRecord;
 import org.sodm.avro.Provenance;
 import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.model.MulticlassModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -57,7 +58,7 @@ public final class InspectCommand extends SodmCommand {
       for (Object c : mc.getClasses()) cls.add(c.toString());
       sb.append(String.format(Locale.ROOT, "classes    %d: %s (class index order)%n", cls.size(), String.join(", ", cls)));
       sb.append(String.format(Locale.ROOT, "scheme     %s, %d binary tasks%s%n", mc.getScheme(), mc.getTasks().size(),
-          mc.getTasks().get(0).getPlattA() != null ? ", probability estimates (Platt sigmoids, pairwise coupling)" : ""));
+          mc.getTasks().get(0).getPlattA() == null ? "" : probabilities(params == null ? null : params.get(MulticlassModel.COUPLING))));
       for (var t : mc.getTasks()) {
         long n = 0;
         for (BlockModel b : t.getBlocks()) n += b.getCoef().size();
@@ -123,5 +124,13 @@ public final class InspectCommand extends SodmCommand {
     }
     out().print(sb);
     return 0;
+  }
+  /** How the model's probabilities are computed, by its coupling ({@link MulticlassModel#COUPLING}). */
+  static String probabilities(Object coupling) {
+    if (coupling == null) return ", probability estimates (Platt sigmoids, pairwise coupling)";
+    if (MulticlassModel.LIBLINEAR_COUPLING.equals(coupling.toString())) {
+      return ", probability estimates (logistic: the tasks' sigmoids of f, normalised to sum 1, as liblinear-predict -b 1)";
+    }
+    return ", probability estimates (Platt sigmoids, pairwise coupling as svm-predict -b 1 computes it)";
   }
 }

@@ -188,7 +188,11 @@ class LogisticTrainTest {
   void oneVsRestTasksInOneRunEqualTheTasksInTurn() throws Exception {
     conf.set(SodmConf.INGEST_SCALE, "0,1");
     Path blobs = MulticlassTrainTest.resource("blobs4.libsvm");
-    MulticlassModel together = assertInstanceOf(MulticlassModel.class, train(conf, "together", blobs).model());
+    TrainPipeline.Result first = train(conf, "together", blobs);
+    MulticlassModel together = assertInstanceOf(MulticlassModel.class, first.model());
+    String[] shown = org.sodm.cli.SodmMainAccess.run("inspect", "-D", "fs.defaultFS=file:///", first.modelPath().toString());
+    assertTrue(shown[1].contains("loss       logistic (C=2.0), regularised bias") && shown[1].contains("probability estimates (logistic: "
+        + "the tasks' sigmoids of f, normalised to sum 1, as liblinear-predict -b 1)") && shown[1].contains("linear (tron)"), shown[1]);
     assertTrue(progress.stream().anyMatch(l -> l.startsWith("tron-t3")), String.join("\n", progress));
     Configuration c = new Configuration(conf);
     c.setBoolean(LinearTrainer.TASKS_TOGETHER, false);
