@@ -220,7 +220,7 @@ class TrainPipelineTest {
     String[][] cases = {
         {SodmConf.GAMMA, "-1", "--gamma"}, {SodmConf.C, "0", "-c"}, {SodmConf.THETA, "1", "--theta"},
         {SodmConf.MU, "0", "--mu"}, {SodmConf.FANOUT, "1", "--fanout"}, {SodmConf.LANDMARKS, "0", "--landmarks"},
-        {SodmConf.PARTITIONER, "voronoi", "--partitioner"}, {SodmConf.LOSS, "logistic", "--loss"},
+        {SodmConf.PARTITIONER, "voronoi", "--partitioner"}, {SodmConf.LOSS, "exponential", "--loss"},
         {SodmConf.KERNEL, "laplace", "--kernel"}};
     for (String[] c : cases) {
       Configuration bad = new Configuration(conf);
