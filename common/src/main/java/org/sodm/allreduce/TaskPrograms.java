@@ -115,18 +115,55 @@ public final class TaskPrograms implements ResidentLoop.Program {
     }
   };
 
+  /**
+   * A pool of {@code threads} daemon threads named {@code name} + n that end when idle for 5 s: between runs nothing is left to
+   * shut down.
+   */
+  public static java.util.concurrent.ThreadPoolExecutor pool(int threads, String name) {
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 5,
+        java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+          Thread th = new Thread(r, name + n.incrementAndGet());
+          th.setDaemon(true);
+          return th;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  /**
+   * Runs {@code body} for 0..count-1 on {@code pool} (null: in turn on the caller's thread) and waits for all; the first failure,
+   * in index order, is thrown.
+   */
+  public static void forEach(java.util.concurrent.ExecutorService pool, int count, java.util.function.IntConsumer body) throws IOException {
+    if (pool == null || count == 1) {
+      for (int c = 0; c < count; c++) body.accept(c);
+      return;
+    }
+    List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+    for (int c = 0; c < count; c++) {
+      int k = c;
+      futures.add(pool.submit(() -> body.accept(k)));
+    }
+    Throwable failed = null;
+    for (java.util.concurrent.Future<?> f : futures) {
+      try {
+        f.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (failed == null) failed = e.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (failed == null) failed = new java.io.InterruptedIOException("interrupted");
+      }
+    }
+    if (failed instanceof RuntimeException re) throw re;
+    if (failed instanceof Error er) throw er;
+    if (failed != null) throw new IOException(failed);
+  }
+
   /** The round's live programs on up to {@link #threads} threads; results, progress and the first failure in program order. */
   private boolean iterateAtOnce() throws IOException {
-    if (pool == null) {
-      java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-      pool = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 5, java.util.concurrent.TimeUnit.SECONDS,
-          new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-            Thread th = new Thread(r, "sodm-task-programs-" + n.incrementAndGet());
-            th.setDaemon(true);
-            return th;
-          });
-      pool.allowCoreThreadTimeOut(true); // idle between runs: the threads end, nothing is left to shut down
-    }
+    if (pool == null) pool = pool(threads, "sodm-task-programs-");
     List<java.util.concurrent.Future<Boolean>> futures = new java.util.ArrayList<>();
     List<Integer> which = new java.util.ArrayList<>();
     for (int k = 0; k < programs.length; k++) {

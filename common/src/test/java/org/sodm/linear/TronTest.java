@@ -217,6 +217,67 @@ class TronTest {
     }
   }
 
+  /**
+   * A block of more than one chunk: its sums on 1 and 4 threads are the same bit for bit (the chunks are added in order), and
+   * the same as row-by-row sums to rounding.
+   */
+  @Test
+  void aBlockOfManyChunksSumsTheSameOnAnyNumberOfThreads() throws Exception {
+    int n = LogisticBlock.CHUNK * 5 / 2;
+    java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+    org.sodm.data.SparseVector[] x = new org.sodm.data.SparseVector[n];
+    double[] y = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = new org.sodm.data.SparseVector(new int[] {1 + r.nextInt(2), 3 + r.nextInt(3)}, new double[] {r.nextDouble(), r.nextDouble()});
+      y[i] = r.nextBoolean() ? 1 : -1;
+    }
+    Csr csr = Csr.of(x);
+    LogisticPrimal loss = Loss.logistic(2).withBias(true).withWeights(1, 3).logisticPrimal();
+    double[] w = {0.3, -0.2, 0.5, 0.1, -0.4, 0.25};
+    double[] v = {1, -1, 0.5, 2, 0, -0.3};
+    double[][] got = new double[2][];
+    int[] threads = {1, 4};
+    for (int k = 0; k < 2; k++) {
+      LogisticBlock b = new LogisticBlock(csr, y, loss, threads[k]);
+      double f = b.loss(w);
+      double[] g = new double[12];
+      b.gradient(g, 6);
+      double[] hv = new double[6];
+      b.hessian(v, hv);
+      double[] all = new double[19];
+      all[0] = f;
+      System.arraycopy(g, 0, all, 1, 12);
+      System.arraycopy(hv, 0, all, 13, 6);
+      got[k] = all;
+    }
+    assertArrayEquals(got[0], got[1], "1 and 4 threads");
+    double f = 0;
+    double[] g = new double[6];
+    double[] hv = new double[6];
+    for (int i = 0; i < n; i++) {
+      double[] xi = java.util.Arrays.copyOf(x[i].toDense(5), 6);
+      xi[5] = 1;
+      double m = 0;
+      double xv = 0;
+      for (int a = 0; a < 6; a++) {
+        m += w[a] * xi[a];
+        xv += v[a] * xi[a];
+      }
+      double c = loss.c(y[i]);
+      double p = 1 / (1 + Math.exp(-y[i] * m));
+      f += c * Math.log1p(Math.exp(-y[i] * m));
+      for (int a = 0; a < 6; a++) {
+        g[a] += c * (p - 1) * y[i] * xi[a];
+        hv[a] += c * p * (1 - p) * xv * xi[a];
+      }
+    }
+    assertEquals(f, got[0][0], 1e-9 * f);
+    for (int a = 0; a < 6; a++) {
+      assertEquals(g[a], got[0][1 + a], 1e-9 * Math.abs(f), "gradient " + a);
+      assertEquals(hv[a], got[0][13 + a], 1e-9 * Math.abs(f), "Hv " + a);
+    }
+  }
+
   @Test
   void logisticHasNoKernelDual() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Loss.logistic(1).dual(new double[] {1}, 1));

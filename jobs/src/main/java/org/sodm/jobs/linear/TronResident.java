@@ -9,6 +9,7 @@ import org.sodm.allreduce.ResidentLoop;
 import org.sodm.allreduce.TaskPrograms;
 import org.sodm.jobs.allreduce.FsCheckpoints;
 import org.sodm.jobs.allreduce.ResidentJob;
+import org.sodm.jobs.allreduce.ResidentMapper;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.linear.BqoPath;
 import org.sodm.linear.LogisticBlock;
@@ -144,15 +145,22 @@ public final class TronResident {
     return global;
   }
 
-  static TronRank rank(BqoResident.Block rows, org.sodm.solver.Loss loss, int dim, TrainSpec spec, byte[] globalState)
-      throws IOException {
-    return rank(rows.x(), rows.y(), loss, dim, spec, globalState);
+  static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, int threads,
+      byte[] globalState) throws IOException {
+    return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal(), threads), dim, spec.linear().eps(), spec.linear().maxIterations(),
+        globalState);
   }
 
-  static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, byte[] globalState)
-      throws IOException {
-    return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal()), dim, spec.linear().eps(), spec.linear().maxIterations(),
-        globalState);
+  /**
+   * The threads of one program's sums over its block's rows ({@link LogisticBlock}: the model does not depend on them): the
+   * task's cores ({@link ResidentMapper#programThreads}) shared by the programs that run at once - in local mode by the tasks
+   * of the job, which share the machine, and within a task by its sub-problems when one rank holds every row (they run at once).
+   */
+  static int sumThreads(Configuration conf, int blocks, int programs) {
+    int t = ResidentMapper.programThreads(conf);
+    if (org.sodm.jobs.support.Jobs.isLocal(conf)) t /= blocks;
+    if (blocks == 1) t /= programs;
+    return Math.max(1, t);
   }
 
   /** A resident TRON task of a binary run: its block's rows (y = +-1) sorted by id. */
@@ -163,7 +171,8 @@ public final class TronResident {
       Configuration conf = context.getConfiguration();
       int dim = conf.getInt(LinearKeys.DIM, 0);
       TrainSpec spec = TrainSpec.of(conf);
-      return rank(rowsById(dim), spec.loss(), dim, spec, globalState);
+      BqoResident.Block rows = rowsById(dim);
+      return rank(rows.x(), rows.y(), spec.loss(), dim, spec, sumThreads(conf, blocks.size(), 1), globalState);
     }
   }
 
@@ -172,7 +181,8 @@ public final class TronResident {
     @Override
     ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
         byte[] globalState) throws IOException {
-      return rank(sub.x(), sub.y(), sub.loss(), conf.getInt(LinearKeys.DIM, 0), spec, globalState);
+      int programs = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
+      return rank(sub.x(), sub.y(), sub.loss(), conf.getInt(LinearKeys.DIM, 0), spec, sumThreads(conf, blocks, programs), globalState);
     }
 
     @Override
