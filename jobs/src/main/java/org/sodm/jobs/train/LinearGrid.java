@@ -63,7 +63,8 @@ public final class LinearGrid {
     Path out = new Path(work, "cv-path");
     try {
       TrainPipeline.run(cc, new TrainPipeline.Request(List.of(data.dir().toString()), null, out, false), line -> {
-        if (line.startsWith("bqo-path") || line.startsWith("allreduce")) progress.accept(line); // per C; a resubmitted attempt
+        // per C (BQO's or TRON's path); a resubmitted attempt
+        if (line.startsWith("bqo-path") || line.startsWith("tron-path") || line.startsWith("allreduce")) progress.accept(line);
       });
     } catch (LinearTrainer.PathUnavailable e) {
       progress.accept("warm start   none: " + e.getMessage() + "; every C from zero");

@@ -232,6 +232,7 @@ class LogisticTrainTest {
       assertEquals("0", r[0], r[2]);
       assertEquals(!warm.startsWith("--no"), r[1].contains("5 values of C warm-started in one run") || r[2].contains(
           "5 values of C warm-started in one run"), r[1] + r[2]);
+      assertEquals(!warm.startsWith("--no"), (r[1] + r[2]).contains("tron-path    C 32.0       solved on all 5 sub-problems"), r[1] + r[2]);
       cells.add(Files.readAllLines(out.resolve("grid.csv")));
     }
     List<String> path = cells.get(0);
