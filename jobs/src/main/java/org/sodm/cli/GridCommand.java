@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
     "null) with the linear solvers on data ingested once; with BQO every (task, fold) along the C values in increasing",
     "order in one run, each C warm-started from the previous C's solution rescaled by C'/C (LIBLINEAR's -C) and solved",
     "to its own gap, so a cell is sodm cv --kernel linear with that C to the solver's tolerance (the smallest C exactly);",
-    "--no-warm-start, or a solver without a path, runs sodm cv per C; no plot, no --resume."})
+    "with --loss logistic (TRON) each C from the previous C's w; --log2c auto takes LIBLINEAR's -C range of C from the",
+    "data; --no-warm-start, or a solver without a path, runs sodm cv per C; no plot, no --resume."})
 public final class GridCommand extends SodmCommand {
   @Option(names = {"-i", "--input"}, required = true, split = ",", paramLabel = "PATH",
       description = "Training data: LIBSVM/CSV/Avro files, directories, globs, or an ingest directory.")
@@ -37,7 +38,9 @@ public final class GridCommand extends SodmCommand {
   String output;
 
   @Option(names = "--log2c", paramLabel = "B,E,S", defaultValue = "-5,15,2",
-      description = "log2 C values as grid.py: begin,end,step, one value, or null (not searched: -c, default 1) (default -5,15,2).")
+      description = "log2 C values as grid.py: begin,end,step, one value, or null (not searched: -c, default 1) (default -5,15,2); "
+          + "with --kernel linear also auto: LIBLINEAR's -C range, from 2^floor(log2(1 / (l max|x|^2))) (half that for the SVM "
+          + "losses) to 2^10, doubling.")
   String log2c;
 
   @Option(names = "--log2g", paramLabel = "B,E,S",
@@ -73,7 +76,15 @@ public final class GridCommand extends SodmCommand {
 
   @Override
   protected void applyOptions(Configuration conf) {
-    cs = GridSearch.range("--log2c", log2c);
+    if (log2c.trim().equalsIgnoreCase("auto")) {
+      if (!org.sodm.jobs.train.LinearGrid.applies(conf)) {
+        throw new org.sodm.jobs.spec.BadParameterException("bad parameter --log2c auto: LIBLINEAR's range of C is for --kernel linear; "
+            + "give --log2c B,E,S");
+      }
+      cs = new double[0]; // from the data, once ingested (LinearGrid)
+    } else {
+      cs = GridSearch.range("--log2c", log2c);
+    }
     String g = log2g != null ? log2g : org.sodm.jobs.train.LinearGrid.applies(conf) ? "null" : "3,-15,-2";
     gs = GridSearch.range("--log2g", g);
     if (cs == null) cs = new double[] {Math.log(Param.C.doubleValue(conf)) / Math.log(2)}; // grid.py's null: -c (default 1)
@@ -87,6 +98,11 @@ public final class GridCommand extends SodmCommand {
     String[] from = conf.getPropertySources(Param.LOSS.key()); // null or sodm-default.xml: not chosen by the user
     boolean chosen = from != null && java.util.Arrays.stream(from).anyMatch(s -> !s.contains(org.sodm.jobs.support.SodmConf.DEFAULT_RESOURCE));
     if (!chosen) conf.set(Param.LOSS.key(), "hinge"); // C-SVC, as grid.py
+    String loss = org.sodm.solver.Loss.canonicalId(conf.get(Param.LOSS.key()));
+    if (cs.length == 0 && !java.util.Set.of("hinge", "squared-hinge", "logistic").contains(loss)) { // before any job
+      throw new org.sodm.jobs.spec.BadParameterException("bad parameter --log2c auto: LIBLINEAR's range of C is for the hinge, "
+          + "squared-hinge and logistic losses, not " + loss + " (give --log2c B,E,S)");
+    }
   }
 
   @Override

@@ -74,7 +74,7 @@ final class LibsvmOptions {
       return "grid".equals(command) ? "liblinear-train's -C is what sodm grid --kernel linear does (each C warm-started from the "
           + "previous one): drop -C"
           : "liblinear-train's -C (a search of C, each C warm-started from the previous one) is sodm grid --kernel linear -i DATA "
-          + "-o DIR --log2c B,E,S here";
+          + "-o DIR --log2c B,E,S here (--log2c auto: its range of C)";
     }
     String is = "liblinear-train's " + o + (v == null ? "" : " " + v);
     if ("-B".equals(o)) {

@@ -200,7 +200,7 @@ class SodmMainTest {
     String[] bigC = run("train", "-i", data, "-o", out.toString(), "-s", "2", "-C", "-v", "5");
     assertEquals("2", bigC[0]);
     assertTrue(bigC[2].contains("liblinear-train's -C (a search of C, each C warm-started from the previous one) is sodm grid "
-        + "--kernel linear -i DATA -o DIR --log2c B,E,S here"), bigC[2]);
+        + "--kernel linear -i DATA -o DIR --log2c B,E,S here (--log2c auto: its range of C)"), bigC[2]);
     assertEquals(List.of("liblinear-train's -C is what sodm grid --kernel linear does (each C warm-started from the previous one): drop -C"),
         LibsvmOptions.hints("grid", List.of("-C"), List.of("--kernel", "linear", "-C")));
     assertEquals(List.of("svm-scale's -l -1: --scale L,U here (--scale 0,1 as svm-scale -l 0 -u 1, --scale -1,1 its default)"),

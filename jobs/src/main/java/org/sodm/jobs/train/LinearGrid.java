@@ -108,6 +108,39 @@ public final class LinearGrid {
         ((Number) cv.get("sd")).doubleValue(), per, 0, 0, Double.NaN, true);
   }
 
+  /** The largest value of C of --log2c auto: LIBLINEAR's -C goes up to 1024. */
+  static final int AUTO_MAX_LOG2C = 10;
+
+  /**
+   * --log2c auto: LIBLINEAR's -C range of C (its calc_start_C): from 2^floor(log2(C_min)), C_min = 1 / (l max|x|^2) for
+   * logistic regression and 1 / (2 l max|x|^2) for the SVM losses (l the training rows, |x| a row's norm as the solver sees it:
+   * scaled, with the bias feature), up to 2^10, doubling. Below C_min the models hardly depend on C.
+   */
+  static double[] autoLog2c(Configuration conf, TrainSpec spec, IngestJob.Result data, Consumer<String> progress) throws IOException {
+    org.sodm.solver.Loss loss = spec.loss();
+    boolean logistic = loss instanceof org.sodm.solver.Loss.Logistic;
+    if (!logistic && !(loss instanceof org.sodm.solver.Loss.Hinge) && !(loss instanceof org.sodm.solver.Loss.SquaredHinge)) {
+      throw new BadParameterException("bad parameter --log2c auto: LIBLINEAR's range of C is for the hinge, squared-hinge and logistic "
+          + "losses, not " + loss.id() + " (give --log2c B,E,S)");
+    }
+    org.sodm.data.Scaler scaler = data.scaler();
+    double[] max = {0};
+    org.sodm.jobs.support.AvroFiles.forEach(conf, new Path(data.dir(), IngestJob.DATA), org.sodm.avro.Instance.class, in -> {
+      org.sodm.data.SparseVector x = org.sodm.data.Instances.features(in.getFeatures());
+      max[0] = Math.max(max[0], (scaler == null ? x : scaler.apply(x)).squaredNorm());
+    });
+    double sq = max[0] + (loss.bias() ? 1 : 0);
+    long l = data.stats().getRows();
+    if (!(sq > 0)) throw new BadParameterException("bad parameter --log2c auto: every training row is zero (no feature and no --bias)");
+    double cMin = (logistic ? 1.0 : 0.5) / (l * sq);
+    int begin = (int) Math.min(Math.floor(Math.log(cMin) / Math.log(2)), AUTO_MAX_LOG2C);
+    double[] v = new double[AUTO_MAX_LOG2C - begin + 1];
+    for (int i = 0; i < v.length; i++) v[i] = begin + i;
+    progress.accept(String.format(Locale.ROOT, "log2c auto   LIBLINEAR's -C range: C from 2^%d (%s / (l max|x|^2) = %.4g, l = %,d, max|x|^2 = "
+        + "%.6g) to 2^%d, doubling: %d values", begin, logistic ? "1" : "1/2", cMin, l, sq, AUTO_MAX_LOG2C, v.length));
+    return v;
+  }
+
   @SuppressWarnings("unchecked")
   public static GridSearch.Result run(Configuration base, GridSearch.Request req, Consumer<String> progress) throws IOException {
     long t0 = System.nanoTime();
@@ -126,6 +159,10 @@ public final class LinearGrid {
       FileSystem fs = od.temp().getFileSystem(conf);
       Path work = new Path(od.temp(), "work");
       IngestJob.Result data = IngestJob.run(conf, req.inputs(), new Path(work, "ingest"));
+      if (req.log2c().length == 0) { // --log2c auto
+        req = new GridSearch.Request(req.inputs(), req.output(), autoLog2c(conf, spec, data, progress), req.log2g(), req.folds(), req.warm(),
+            req.trainBest(), req.resume());
+      }
       progress.accept(String.format(Locale.ROOT, "ingest       %,d rows, %d features: %d values of C x %d folds, linear (%s)",
           data.stats().getRows(), data.stats().getDimension(), req.log2c().length, req.folds(), spec.loss().id()));
       GridSearch.Cell[][] table = new GridSearch.Cell[1][req.log2c().length];
@@ -161,8 +198,10 @@ public final class LinearGrid {
       json.put("loss", spec.loss().id());
       json.put("kernel", "linear");
       json.put("linearSolver", spec.linearSolver().name().toLowerCase(Locale.ROOT));
-      json.put("warmStart", path ? "a C path: every (task, fold) along the C values in increasing order in one run, each C from the "
-          + "previous C's solution rescaled by C'/C, solved to its own gap" : "none: every C from zero (sodm cv per C)");
+      json.put("warmStart", !path ? "none: every C from zero (sodm cv per C)" : spec.linearSolver() == TrainSpec.LinearSolver.TRON
+          ? "a C path: every (task, fold) along the C values in increasing order in one run, each C from the previous C's w, "
+          + "solved to its own stop" : "a C path: every (task, fold) along the C values in increasing order in one run, each C from "
+          + "the previous C's solution rescaled by C'/C, solved to its own gap");
       json.put("accuracy", "pooled over the folds (svm-train -v's Cross Validation Accuracy); mean and sd over the per-fold accuracies");
       json.put("tieRule", "grid.py's job order; a cell replaces the best when more accurate, or equal with a smaller C");
       List<Map<String, Object>> list = new ArrayList<>();

@@ -2,6 +2,7 @@ package org.sodm.jobs.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -244,6 +245,45 @@ class LogisticTrainTest {
       int coldCorrect = Integer.parseInt(cold.get(i).split(",")[13]);
       assertTrue(Math.abs(warmCorrect - coldCorrect) <= 31, "row " + i + ": " + warmCorrect + " vs " + coldCorrect);
     }
+  }
+
+  /**
+   * --log2c auto: LIBLINEAR's -C range, from 2^floor(log2(1 / (l max|x|^2))) (|x|^2 with the bias feature, computed here from the
+   * file) to 2^10 step 1; refused for a kernel grid and for a loss LIBLINEAR's range is not for.
+   */
+  @Test
+  void autoLog2cIsLiblinearsRangeOfC() throws Exception {
+    Path file = LocalConf.sampleData("svmguide1");
+    Rows rows = read(file);
+    double max = 0;
+    for (SparseVector x : rows.x()) max = Math.max(max, x.squaredNorm());
+    int begin = (int) Math.floor(Math.log(1 / (rows.x().size() * (max + 1))) / Math.log(2));
+    Path out = tmp.resolve("auto");
+    String[] common = {"-D", "fs.defaultFS=file:///", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-i", file.toString(), "--log2c", "auto"};
+    List<String> args = new ArrayList<>(List.of("grid"));
+    args.addAll(List.of(common));
+    args.addAll(List.of("--kernel", "linear", "--loss", "logistic", "--bias", "-o", out.toString()));
+    String[] r = org.sodm.cli.SodmMainAccess.run(args.toArray(new String[0]));
+    assertEquals("0", r[0], r[2]);
+    assertTrue((r[1] + r[2]).contains("log2c auto   LIBLINEAR's -C range: C from 2^" + begin + " "), r[1] + r[2]);
+    List<String> csv = Files.readAllLines(out.resolve("grid.csv"));
+    assertEquals(10 - begin + 1, csv.size() - 1);
+    for (int i = 1; i < csv.size(); i++) assertEquals(begin + i - 1, Double.parseDouble(csv.get(i).split(",")[0]), "row " + i);
+
+    args = new ArrayList<>(List.of("grid"));
+    args.addAll(List.of(common));
+    args.addAll(List.of("--kernel", "linear", "--loss", "odm", "-o", tmp.resolve("odm").toString()));
+    r = org.sodm.cli.SodmMainAccess.run(args.toArray(new String[0]));
+    assertEquals("1", r[0], r[1] + r[2]);
+    assertFalse(r[2].contains("ingest"), "refused before any job: " + r[2]);
+    assertTrue(r[2].contains("--log2c auto: LIBLINEAR's range of C is for the hinge, squared-hinge and logistic losses, not odm"), r[2]);
+    args = new ArrayList<>(List.of("grid"));
+    args.addAll(List.of(common));
+    args.addAll(List.of("-o", tmp.resolve("rbf").toString()));
+    r = org.sodm.cli.SodmMainAccess.run(args.toArray(new String[0]));
+    assertEquals("1", r[0], r[1] + r[2]);
+    assertTrue(r[2].contains("--log2c auto: LIBLINEAR's range of C is for --kernel linear"), r[2]);
+    assertTrue(Files.notExists(tmp.resolve("odm")) && Files.notExists(tmp.resolve("rbf")), "nothing written");
   }
 
   @Test
