@@ -59,12 +59,11 @@ public final class BqoPath implements ResidentLoop.Program {
     this.seed = seed;
     byte[] rankGs = null;
     if (globalState != null) {
-      DataInputStream in = StateCodec.decode(globalState);
-      stage = in.readInt();
-      stageStart = in.readInt();
-      solved.addAll(readSolved(in));
-      rankGs = new byte[in.readInt()];
-      in.readFully(rankGs);
+      Stages st = Stages.decode(globalState);
+      stage = st.stage();
+      stageStart = st.stageStart();
+      solved.addAll(st.solved());
+      rankGs = st.current();
     }
     current = stage < scales.length ? new BqoRank(x, y, block, dim, loss(stage), inner, outer, seed, rankState, rankGs) : null;
   }
@@ -160,19 +159,23 @@ public final class BqoPath implements ResidentLoop.Program {
 
   /** Every finished stage of a {@link #globalState} (or a {@link TronPath}'s). */
   public static List<Solved> solvedOf(byte[] globalState) throws IOException {
-    DataInputStream in = StateCodec.decode(globalState);
-    in.readInt();
-    in.readInt();
-    return readSolved(in);
+    return Stages.decode(globalState).solved();
   }
 
-  /** The finished stages as {@link #globalState} writes them: their count, then each one. */
-  static List<Solved> readSolved(DataInputStream in) throws IOException {
-    int n = in.readInt();
-    List<Solved> out = new ArrayList<>();
-    for (int k = 0; k < n; k++) {
-      out.add(new Solved(StateCodec.readArray(in), in.readDouble(), in.readInt(), in.readBoolean(), in.readDouble(), in.readDouble()));
+  /** A path's global state as {@link #encodeStages} writes it (BQO's and TRON's). */
+  record Stages(int stage, int stageStart, List<Solved> solved, byte[] current) {
+    static Stages decode(byte[] globalState) throws IOException {
+      DataInputStream in = StateCodec.decode(globalState);
+      int stage = in.readInt();
+      int stageStart = in.readInt();
+      int n = in.readInt();
+      List<Solved> solved = new ArrayList<>();
+      for (int k = 0; k < n; k++) {
+        solved.add(new Solved(StateCodec.readArray(in), in.readDouble(), in.readInt(), in.readBoolean(), in.readDouble(), in.readDouble()));
+      }
+      byte[] current = new byte[in.readInt()];
+      in.readFully(current);
+      return new Stages(stage, stageStart, solved, current);
     }
-    return out;
   }
 }

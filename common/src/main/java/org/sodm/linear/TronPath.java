@@ -1,12 +1,10 @@
 package org.sodm.linear;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.sodm.allreduce.AllReduce;
 import org.sodm.allreduce.ResidentLoop;
-import org.sodm.allreduce.StateCodec;
 
 /**
  * One rank of logistic regression along a path of C values (a linear grid's warm-started C path, as LIBLINEAR's {@code -C} walks
@@ -49,12 +47,11 @@ public final class TronPath implements ResidentLoop.Program {
     this.maxIterations = maxIterations;
     byte[] stageState = null;
     if (globalState != null) {
-      DataInputStream in = StateCodec.decode(globalState);
-      stage = in.readInt();
-      stageStart = in.readInt();
-      solved.addAll(BqoPath.readSolved(in));
-      stageState = new byte[in.readInt()];
-      in.readFully(stageState);
+      BqoPath.Stages st = BqoPath.Stages.decode(globalState);
+      stage = st.stage();
+      stageStart = st.stageStart();
+      solved.addAll(st.solved());
+      stageState = st.current();
     }
     if (stage < scales.length) current = rank(stageState, stage == 0 ? null : solved.get(stage - 1).w());
   }
