@@ -244,9 +244,10 @@ public enum Param {
           + "landmark, each (stratum, class) pair dealt evenly over the blocks). BQO's blocks are always random."),
   LINEAR_BLOCKS("sodm.train.linear.blocks", "auto", Group.LINEAR, Type.text("auto or an integer in [1, 1000000]", v -> isAutoOr(v, 1, 1_000_000)),
       "--linear-blocks", "K",
-      "BQO / DSVRG: number of blocks K (one map task each; a block must fit a task's memory). auto: as few as the memory allows, "
-          + "K = ceil(non-zeros / sodm.train.linear.block.nonzeros): every extra block costs BQO rounds (on a9a 80 iterations "
-          + "with 1 block, 287 with 2, 395 with 4; bench/linear-results.md), more than a second task saves."),
+      "BQO / DSVRG / TRON: number of blocks K (one map task each; a block must fit a task's memory). auto: as few as the memory "
+          + "allows, K = ceil(non-zeros / sodm.train.linear.block.nonzeros): every extra block costs BQO rounds (on a9a 80 iterations "
+          + "with 1 block, 287 with 2, 395 with 4; bench/linear-results.md), more than a second task saves; TRON's iterations do "
+          + "not depend on K, and a block's sums use the task's cores."),
   LINEAR_BLOCK_NONZEROS("sodm.train.linear.block.nonzeros", "32000000", Group.LINEAR, Type.integer(1, Long.MAX_VALUE), null, null,
       "--linear-blocks auto: the most stored feature values one block holds (about 12 bytes each in a task's heap, plus ~100 "
           + "bytes per row: 32,000,000 is ~0.5 GB)."),
