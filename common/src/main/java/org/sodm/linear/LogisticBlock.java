@@ -1,8 +1,6 @@
 package org.sodm.linear;
 
 import java.io.IOException;
-import java.util.concurrent.ExecutorService;
-import org.sodm.allreduce.TaskPrograms;
 
 /**
  * A block's part of the logistic-regression primal ({@link LogisticPrimal}) and of its derivatives, the sums over the block's
@@ -11,23 +9,16 @@ import org.sodm.allreduce.TaskPrograms;
  * products X' D X v of the conjugate-gradient steps use until the next accepted w. The regulariser's terms (w, 1, v) are the
  * caller's, added once after the sum over the blocks.
  *
- * <p>Threads: the rows are cut into chunks of {@value #CHUNK} (a block of fewer rows is one chunk), each chunk's sums are taken
- * on its own (on {@code threads} threads, or in turn) and then added in chunk order, so every sum, and so every bit of the
- * model, depends on the rows alone, not on the threads.
+ * <p>Threads: the rows' sums are taken in fixed chunks ({@link RowChunks}), so every sum, and so every bit of the model, depends
+ * on the rows alone, not on the threads.
  */
-public final class LogisticBlock {
-  /** Rows per chunk of the sums. */
-  static final int CHUNK = 1 << 17;
-
+public final class LogisticBlock extends RowChunks implements TronBlock {
   private final Csr x;
   private final double[] y;
   private final LogisticPrimal loss;
   private final double bf;
   private final double[] z;
   private final double[] d;
-  private final int chunks;
-  private final int threads;
-  private ExecutorService pool;
   private double[][] gradientParts; // per chunk, for the vector sums of more than one chunk
   private double[][] hessianParts;
 
@@ -37,6 +28,7 @@ public final class LogisticBlock {
 
   /** @param threads the threads of the chunks' sums (1: in turn on the caller's thread) */
   public LogisticBlock(Csr x, double[] y, LogisticPrimal loss, int threads) {
+    super(y.length, threads);
     if (y.length != x.rows()) throw new IllegalArgumentException(x.rows() + " rows, " + y.length + " labels");
     this.x = x;
     this.y = y;
@@ -44,8 +36,6 @@ public final class LogisticBlock {
     this.bf = loss.biasFeature();
     this.z = new double[y.length];
     this.d = new double[y.length];
-    this.chunks = Math.max(1, (y.length + CHUNK - 1) / CHUNK);
-    this.threads = Math.max(1, Math.min(threads, chunks));
   }
 
   public int rows() {
@@ -53,65 +43,33 @@ public final class LogisticBlock {
   }
 
   /** Rows labelled +1 and -1. */
+  @Override
   public double[] classCounts() {
     double pos = 0;
     for (double v : y) if (v > 0) pos++;
     return new double[] {pos, y.length - pos};
   }
 
-  private void forChunks(java.util.function.IntConsumer body) throws IOException {
-    if (threads > 1 && pool == null) pool = TaskPrograms.pool(threads, "sodm-logistic-");
-    TaskPrograms.forEach(threads > 1 ? pool : null, chunks, body);
-  }
-
-  private int from(int c) {
-    return c * CHUNK;
-  }
-
-  private int to(int c) {
-    return Math.min(y.length, (c + 1) * CHUNK);
-  }
-
-  /** {@code ps} if it holds a vector of {@code n} values per chunk, else new ones; zeroed. */
-  private double[][] parts(double[][] ps, int n) {
-    if (ps == null || ps[0].length != n) return new double[chunks][n];
-    for (double[] p : ps) java.util.Arrays.fill(p, 0.0);
-    return ps;
-  }
-
-  /** Adds the chunks' vectors to {@code out}, in chunk order. */
-  private static void addParts(double[][] ps, double[] out) {
-    for (double[] p : ps) for (int j = 0; j < p.length; j++) out[j] += p[j];
-  }
-
   /** sum_i C_i log(1 + exp(-y_i w'x_i)); w'x_i is kept for {@link #gradient}. */
+  @Override
   public double loss(double[] w) throws IOException {
-    double[] part = new double[chunks];
-    forChunks(c -> {
+    return sum(c -> {
       double s = 0;
       for (int i = from(c), e = to(c); i < e; i++) {
         z[i] = x.dot(i, w, bf);
         s += loss.loss(y[i], y[i] * z[i]);
       }
-      part[c] = s;
+      return s;
     });
-    double s = 0;
-    for (double v : part) s += v;
-    return s;
   }
 
   /**
    * At the w of the last {@link #loss}: adds sum_i C_i (s_i - 1) y_i x_i to {@code out[0..n)} and sum_i D_ii x_ij^2 to
    * {@code out[n..2n)} (n = w's length, the bias feature last), and keeps D for {@link #hessian}.
    */
+  @Override
   public void gradient(double[] out, int n) throws IOException {
-    if (chunks == 1) {
-      gradientRows(0, out, n);
-      return;
-    }
-    double[][] ps = gradientParts = parts(gradientParts, 2 * n);
-    forChunks(c -> gradientRows(c, ps[c], n));
-    addParts(ps, out);
+    gradientParts = addChunks(gradientParts, out, (c, o) -> gradientRows(c, o, n));
   }
 
   private void gradientRows(int c, double[] out, int n) {
@@ -133,14 +91,9 @@ public final class LogisticBlock {
   }
 
   /** Adds sum_i x_i D_ii x_i'v to {@code out} (D of the last {@link #gradient}). */
+  @Override
   public void hessian(double[] v, double[] out) throws IOException {
-    if (chunks == 1) {
-      hessianRows(0, v, out);
-      return;
-    }
-    double[][] ps = hessianParts = parts(hessianParts, out.length);
-    forChunks(c -> hessianRows(c, v, ps[c]));
-    addParts(ps, out);
+    hessianParts = addChunks(hessianParts, out, (c, o) -> hessianRows(c, v, o));
   }
 
   private void hessianRows(int c, double[] v, double[] out) {

@@ -17,10 +17,13 @@ public final class TronPath implements ResidentLoop.Program {
   /** Values of {@link #progress}: the stage, then {@link TronRank#encode}'s. */
   public static final int PROGRESS = 1 + TronRank.PROGRESS;
 
-  private final Csr x;
-  private final double[] y;
-  private final int dim;
-  private final LogisticPrimal base;
+  /** A stage's block: the rows' sums at C_0 times the given scale. */
+  public interface Blocks {
+    TronBlock at(double scale);
+  }
+
+  private final Blocks blocks;
+  private final int size;
   private final double[] scales;
   private final double eps;
   private final int maxIterations;
@@ -37,11 +40,20 @@ public final class TronPath implements ResidentLoop.Program {
    */
   public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState)
       throws IOException {
+    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState);
+  }
+
+  /**
+   * A path over any {@link TronBlock} (multinomial: {@link SoftmaxBlock}) of w's {@code size} weights.
+   *
+   * @param blocks each stage's block at its scale
+   * @param scales C_k / C_0, strictly increasing
+   * @param globalState the checkpointed state, or null to start at w = 0
+   */
+  public TronPath(Blocks blocks, int size, double[] scales, double eps, int maxIterations, byte[] globalState) throws IOException {
     BqoPath.checkScales(scales);
-    this.x = x;
-    this.y = y;
-    this.dim = dim;
-    this.base = base;
+    this.blocks = blocks;
+    this.size = size;
     this.scales = scales.clone();
     this.eps = eps;
     this.maxIterations = maxIterations;
@@ -57,12 +69,12 @@ public final class TronPath implements ResidentLoop.Program {
   }
 
   private TronRank rank(byte[] state, double[] start) throws IOException {
-    return new TronRank(new LogisticBlock(x, y, loss(stage)), dim, eps, maxIterations, state, start);
+    return new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start);
   }
 
-  /** The loss of stage k: C_i scaled by scales[k]. */
-  public LogisticPrimal loss(int k) {
-    return new LogisticPrimal(base.cPos() * scales[k], base.cNeg() * scales[k], base.bias());
+  /** {@code base} with C_i scaled by {@code scale}. */
+  static LogisticPrimal scaled(LogisticPrimal base, double scale) {
+    return new LogisticPrimal(base.cPos() * scale, base.cNeg() * scale, base.bias());
   }
 
   /** The finished stages' results (w, f, Newton iterations, converged, |grad f|, |grad f(0)|), in stage order. */

@@ -9,22 +9,23 @@ import org.sodm.allreduce.ResidentLoop;
 import org.sodm.allreduce.StateCodec;
 
 /**
- * One rank of distributed logistic regression ({@link LogisticPrimal}) by {@link Tron} over an {@link AllReduce}: the rank
- * keeps its block's rows; f, its gradient and Hessian diagonal, and every Hessian-vector product of the conjugate gradients are
- * sums over the blocks (one AllReduce each: 1, 2(d + 1) and d + 1 doubles), and every rank runs the same trust-region
+ * One rank of distributed logistic regression (binary, {@link LogisticBlock}, or multinomial, {@link SoftmaxBlock}) by {@link
+ * Tron} over an {@link AllReduce}: the rank keeps its block's rows; f, its gradient and Hessian diagonal, and every
+ * Hessian-vector product of the conjugate gradients are sums over the blocks (one AllReduce each: 1, 2n and n doubles for a w of
+ * n weights), and every rank runs the same trust-region
  * arithmetic on them, so every rank holds the same w (the distributed Newton method of Zhuang, Chin, Juan and Lin, "Distributed
  * Newton methods for regularized logistic regression", PAKDD 2015). One iteration of the resident loop is one trial step.
  *
  * <p>The stop is LIBLINEAR's for {@code -s 0}: |grad f(w)| &lt;= eps max(min(n+, n-), 1) / n |grad f(0)|, n+ and n- the rows of
- * each label over every block. A checkpoint holds w, the radius and the counts (f, grad f and the preconditioner are recomputed
+ * each label over every block (multinomial: the fewest rows of a class in place of min(n+, n-)). A checkpoint holds w, the radius and the counts (f, grad f and the preconditioner are recomputed
  * from w, the same sums in the same order): a resumed run takes the same steps bit for bit.
  */
 public final class TronRank implements ResidentLoop.Program {
   /** Progress values per trial step ({@link #encode}). */
   public static final int PROGRESS = 8;
 
-  private final LogisticBlock block;
-  private final int dim;
+  private final TronBlock block;
+  private final int size;
   private final double eps;
   private final int maxIterations;
   private final Tron.Point resume;
@@ -34,22 +35,23 @@ public final class TronRank implements ResidentLoop.Program {
   private AllReduce ar;
 
   /**
+   * @param size the weights of w (binary: the dimension + 1, the bias feature's last)
    * @param eps LIBLINEAR's -e (its default for -s 0 is 0.01), scaled as above
    * @param globalState a checkpoint's state ({@link #globalState}), or null (or empty: not started) to start at w = 0
    */
-  public TronRank(LogisticBlock block, int dim, double eps, int maxIterations, byte[] globalState) throws IOException {
-    this(block, dim, eps, maxIterations, globalState, null);
+  public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState) throws IOException {
+    this(block, size, eps, maxIterations, globalState, null);
   }
 
-  /** As above, a fresh run starting from {@code start} (dim + 1 weights; null: zeros) instead of 0 ({@link TronPath}'s warm start). */
-  public TronRank(LogisticBlock block, int dim, double eps, int maxIterations, byte[] globalState, double[] start) throws IOException {
+  /** As above, a fresh run starting from {@code start} ({@code size} weights; null: zeros) instead of 0 ({@link TronPath}'s warm start). */
+  public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState, double[] start) throws IOException {
     if (!(eps > 0)) throw new IllegalArgumentException("eps must be > 0, got " + eps);
     this.block = block;
-    this.dim = dim;
+    this.size = size;
     this.eps = eps;
     this.maxIterations = maxIterations;
-    this.start = start == null ? new double[dim + 1] : start.clone();
-    if (this.start.length != dim + 1) throw new IllegalArgumentException("a start of " + this.start.length + " weights for " + (dim + 1));
+    this.start = start == null ? new double[size] : start.clone();
+    if (this.start.length != size) throw new IllegalArgumentException("a start of " + this.start.length + " weights for " + size);
     if (globalState == null || globalState.length == 0) {
       resume = null;
     } else {
@@ -99,8 +101,13 @@ public final class TronRank implements ResidentLoop.Program {
         throw new IllegalStateException("TRON rank at trial " + (resume == null ? 0 : resume.trials()) + " asked for " + t);
       }
       double[] counts = ar.sum(block.classCounts());
-      double n = counts[0] + counts[1];
-      double tolerance = n == 0 ? eps : eps * Math.max(Math.min(counts[0], counts[1]), 1) / n;
+      double n = 0;
+      double fewest = Double.POSITIVE_INFINITY;
+      for (double c : counts) {
+        n += c;
+        fewest = Math.min(fewest, c);
+      }
+      double tolerance = n == 0 ? eps : eps * Math.max(fewest, 1) / n;
       tron = new Tron(objective, start, tolerance, maxIterations, resume);
       if (tron.done()) { // nothing to do: the start is optimal to the tolerance
         history.add(new Tron.Trial(t, tron.iterations(), tron.value(), tron.gradientNorm(), 0, 0, false, tron.status()));

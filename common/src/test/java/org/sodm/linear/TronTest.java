@@ -96,7 +96,7 @@ class TronTest {
       List<Double> ys = new ArrayList<>();
       Csr x = BqoPathTest.rows(d, b, ar.rank(), ys);
       int start = ckpt.committed() > 0 && !ckpt.done() ? ckpt.committed() : 0;
-      TronRank r = new TronRank(new LogisticBlock(x, ys.stream().mapToDouble(Double::doubleValue).toArray(), loss), dim, eps, 1000,
+      TronRank r = new TronRank(new LogisticBlock(x, ys.stream().mapToDouble(Double::doubleValue).toArray(), loss), dim + 1, eps, 1000,
           start > 0 ? ckpt.globalState() : null);
       ResidentLoop.run(r, start, ar, policy, ckpt, null);
       return TronRank.decodeState(r.globalState());

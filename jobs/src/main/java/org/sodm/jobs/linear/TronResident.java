@@ -147,7 +147,7 @@ public final class TronResident {
 
   static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, int threads,
       byte[] globalState) throws IOException {
-    return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal(), threads), dim, spec.linear().eps(), spec.linear().maxIterations(),
+    return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal(), threads), dim + 1, spec.linear().eps(), spec.linear().maxIterations(),
         globalState);
   }
 

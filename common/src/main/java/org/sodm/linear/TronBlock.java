@@ -1,0 +1,25 @@
+package org.sodm.linear;
+
+import java.io.IOException;
+
+/**
+ * A block's part of a smooth primal that {@link TronRank} minimises over the blocks: the sums over the block's rows of the loss,
+ * its gradient and Hessian diagonal, and the Hessian-vector products. The regulariser's terms (w, 1, v) are the caller's, added
+ * once after the sum over the blocks.
+ */
+public interface TronBlock {
+  /** The block's rows per class (binary: +1, then -1), for LIBLINEAR's stop. */
+  double[] classCounts();
+
+  /** The loss summed over the rows at a trial w; keeps what {@link #gradient} needs of each row. */
+  double loss(double[] w) throws IOException;
+
+  /**
+   * At the w of the last {@link #loss}: adds the loss's gradient to {@code out[0..n)} and its Hessian diagonal to
+   * {@code out[n..2n)}, and keeps what {@link #hessian} needs.
+   */
+  void gradient(double[] out, int n) throws IOException;
+
+  /** Adds the loss's Hessian (at the w of the last {@link #gradient}) times {@code v} to {@code out}. */
+  void hessian(double[] v, double[] out) throws IOException;
+}
