@@ -24,7 +24,10 @@ import org.sodm.solver.Loss;
  * Features with an index above {@code nr_feature} are ignored by liblinear-predict, as they have no weight in sodm.
  * Platt's sigmoids have no place in the format (LIBLINEAR's probabilities are logistic regression's): {@link #write}
  * returns whether it left them out. A logistic-regression model ({@code --loss logistic}) is written as {@code L2R_LR}, its
- * probabilities kept. Kernel and one-vs-one multi-class models cannot be written.
+ * probabilities kept. A multinomial model ({@code --multiclass multinomial}: a w per class, softmax probabilities) has no LIBLINEAR
+ * solver; it is written as {@code MCSVM_CS}, LIBLINEAR's one joint model with a w per class, which liblinear-predict scores the
+ * same way (the class of the largest w_k'x: the most probable class of the softmax), its probabilities left out. Kernel and
+ * one-vs-one multi-class models cannot be written.
  */
 public final class LiblinearExport {
   private LiblinearExport() {}
@@ -41,6 +44,7 @@ public final class LiblinearExport {
     double[][] columns; // columns[c] = the weights of label c, then b
     Loss loss;
     boolean droppedProbabilities = false;
+    boolean softmax = false;
     if (m instanceof LinearModel lin) {
       // LIBLINEAR predicts its first label when dec > 0, sodm +1 when f >= 0: the -1 label first and dec = -f decide the
       // ties (f = 0, as a row without features gives without a bias) as sodm does
@@ -60,7 +64,9 @@ public final class LiblinearExport {
       }
       int[] order = mm.classOrder();
       loss = ((LinearModel) mm.subModel(0)).loss();
-      droppedProbabilities = mm.hasProbabilities() && !(loss instanceof Loss.Logistic); // logistic regression's are LIBLINEAR's
+      // logistic regression's are LIBLINEAR's, but for the softmax of a multinomial model, which LIBLINEAR does not compute
+      droppedProbabilities = mm.hasProbabilities() && (!(loss instanceof Loss.Logistic) || mm.softmax());
+      softmax = mm.softmax();
       labels = new java.util.ArrayList<>();
       for (int c : order) labels.add(mm.classes().get(c));
       if (k == 2 && plan.tasks() == 1) {
@@ -94,7 +100,7 @@ public final class LiblinearExport {
           + " not: train on data labelled with integers to export it");
     }
     int rows = columns[0].length; // nr_feature weights, then the bias feature's
-    w.write("solver_type " + solverType(loss) + "\n");
+    w.write("solver_type " + (softmax ? "MCSVM_CS" : solverType(loss)) + "\n");
     w.write("nr_class " + labels.size() + "\n");
     w.write("label " + String.join(" ", labels) + "\n");
     w.write("nr_feature " + (rows - 1) + "\n");

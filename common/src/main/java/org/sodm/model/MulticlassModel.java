@@ -44,6 +44,8 @@ public final class MulticlassModel implements Model {
   private final boolean libsvmCoupling;
   /** Probabilities as liblinear-predict computes them ({@link #LIBLINEAR_COUPLING}). */
   private final boolean liblinearCoupling;
+  /** A multinomial model's probabilities: the softmax of the decision values ({@link #SOFTMAX_COUPLING}). */
+  private final boolean softmax;
 
   /**
    * Provenance parameter of a multi-class model: the class indices in the order the classes first appear in the training
@@ -65,6 +67,12 @@ public final class MulticlassModel implements Model {
    * two classes 1 - p for the other.
    */
   public static final String LIBLINEAR_COUPLING = "liblinear";
+  /**
+   * {@link #COUPLING}'s value of a multinomial logistic-regression model (one-vs-rest in shape: a w per class): P(c | x) =
+   * exp(f_c) / sum_k exp(f_k), the softmax of the classes' decision values, as Spark MLlib's and scikit-learn's multinomial
+   * models compute them.
+   */
+  public static final String SOFTMAX_COUPLING = "softmax";
   // shared kernel evaluation (kernel sub-models without routing)
   private final Kernel kernel;
   private final SparseVector[] unique;
@@ -107,6 +115,9 @@ public final class MulticlassModel implements Model {
         && LIBSVM_COUPLING.equals(provenance.getParameters().get(COUPLING));
     this.liblinearCoupling = provenance != null && provenance.getParameters() != null
         && LIBLINEAR_COUPLING.equals(provenance.getParameters().get(COUPLING));
+    this.softmax = provenance != null && provenance.getParameters() != null
+        && SOFTMAX_COUPLING.equals(provenance.getParameters().get(COUPLING));
+    if (softmax && plan.scheme() != Subproblems.Scheme.OVR) throw new IllegalArgumentException("a softmax model has a w per class (ovr)");
     this.rank = new int[order.length];
     for (int p = 0; p < order.length; p++) rank[order[p]] = p;
     boolean shared = true;
@@ -374,6 +385,7 @@ public final class MulticlassModel implements Model {
   public double[] probabilities(double[] f) {
     if (platt == null) throw new IllegalStateException("the model has no probability estimates (train with --probability)");
     int k = classes.size();
+    if (softmax) return softmax(f);
     if (liblinearCoupling && plan.tasks() == 1) {
       double[] p = new double[2];
       p[plan.positiveClass(0)] = platt[0].probability(f[0]);
@@ -401,6 +413,22 @@ public final class MulticlassModel implements Model {
       r[i][j] = 1 - pj;
     }
     return Coupling.probabilities(r);
+  }
+
+  /** exp(f_c) / sum_k exp(f_k), without overflow. */
+  static double[] softmax(double[] f) {
+    double max = Double.NEGATIVE_INFINITY;
+    for (double v : f) max = Math.max(max, v);
+    double[] p = new double[f.length];
+    double s = 0;
+    for (int c = 0; c < f.length; c++) s += p[c] = Math.exp(f[c] - max);
+    for (int c = 0; c < f.length; c++) p[c] /= s;
+    return p;
+  }
+
+  /** Whether the probabilities are the softmax of the decision values (a multinomial model, {@link #SOFTMAX_COUPLING}). */
+  public boolean softmax() {
+    return softmax;
   }
 
   /**

@@ -639,4 +639,19 @@ class MulticlassModelTest {
     assertThrows(IllegalStateException.class, () -> new MulticlassMetrics.Builder(List.of("a", "b")).add(0, 0, new double[] {1, 0})
         .addOther(1, null).build(), "probabilities for some rows only");
   }
+
+  /** A multinomial model's probabilities: exp(f_c) / sum_k exp(f_k), finite at decision values whose exp overflows. */
+  @Test
+  void softmaxIsTheRatioOfExponentialsWithoutOverflow() {
+    double[] f = {0.3, -1.2, 2.0};
+    double s = Math.exp(0.3) + Math.exp(-1.2) + Math.exp(2.0);
+    double[] p = MulticlassModel.softmax(f);
+    assertEquals(Math.exp(0.3) / s, p[0], 1e-15);
+    assertEquals(Math.exp(-1.2) / s, p[1], 1e-15);
+    assertEquals(Math.exp(2.0) / s, p[2], 1e-15);
+    double[] big = MulticlassModel.softmax(new double[] {1000, 999, -1000});
+    assertEquals(1 / (1 + Math.exp(-1)), big[0], 1e-15);
+    assertEquals(Math.exp(-1) / (1 + Math.exp(-1)), big[1], 1e-15);
+    assertEquals(0.0, big[2]);
+  }
 }

@@ -32,6 +32,11 @@ public final class ExportLiblinearCommand extends ExportCommand {
     if (m instanceof MulticlassModel mm && !dropped && mm.hasProbabilities()) {
       what += "; logistic regression (L2R_LR): liblinear-predict -b 1 gives its probabilities";
     }
+    if (m instanceof MulticlassModel mm && mm.softmax()) {
+      return " (" + k + " classes, multinomial: one column of w per class, as MCSVM_CS, LIBLINEAR's joint model with a w per class, "
+          + "which liblinear-predict scores as sodm does: the class of the largest w'x, the most probable); its softmax "
+          + "probabilities are not in LIBLINEAR's format (liblinear-predict -b 1 refuses them)";
+    }
     return dropped ? what + "; its probability estimates are not in LIBLINEAR's format: liblinear-predict gives the labels of the"
         + " decision values, which near a boundary can differ from sodm's most probable class" : what;
   }

@@ -57,13 +57,19 @@ public final class InspectCommand extends SodmCommand {
       java.util.List<String> cls = new java.util.ArrayList<>();
       for (Object c : mc.getClasses()) cls.add(c.toString());
       sb.append(String.format(Locale.ROOT, "classes    %d: %s (class index order)%n", cls.size(), String.join(", ", cls)));
-      sb.append(String.format(Locale.ROOT, "scheme     %s, %d binary tasks%s%n", mc.getScheme(), mc.getTasks().size(),
-          mc.getTasks().get(0).getPlattA() == null ? "" : probabilities(params == null ? null : params.get(MulticlassModel.COUPLING))));
+      Object coupling = params == null ? null : params.get(MulticlassModel.COUPLING);
+      boolean softmax = coupling != null && MulticlassModel.SOFTMAX_COUPLING.equals(coupling.toString());
+      if (softmax) {
+        sb.append(String.format(Locale.ROOT, "scheme     multinomial, one softmax model: a w per class%s%n", probabilities(coupling)));
+      } else {
+        sb.append(String.format(Locale.ROOT, "scheme     %s, %d binary tasks%s%n", mc.getScheme(), mc.getTasks().size(),
+            mc.getTasks().get(0).getPlattA() == null ? "" : probabilities(coupling)));
+      }
       for (var t : mc.getTasks()) {
         long n = 0;
         for (BlockModel b : t.getBlocks()) n += b.getCoef().size();
-        String neg = t.getNegative() < 0 ? "rest" : cls.get(t.getNegative());
-        String sig = t.getPlattA() == null ? "" : String.format(Locale.ROOT, "  sigmoid A %.6g B %.6g", t.getPlattA(), t.getPlattB());
+        String neg = softmax ? "class" : t.getNegative() < 0 ? "rest" : cls.get(t.getNegative());
+        String sig = t.getPlattA() == null || softmax ? "" : String.format(Locale.ROOT, "  sigmoid A %.6g B %.6g", t.getPlattA(), t.getPlattB());
         if (t.getLinear() != null) { // a linear solver's task: w and b, no expansion
           int nz = 0;
           for (double v : t.getLinear().getW()) if (v != 0) nz++;
@@ -128,6 +134,9 @@ public final class InspectCommand extends SodmCommand {
   /** How the model's probabilities are computed, by its coupling ({@link MulticlassModel#COUPLING}). */
   static String probabilities(Object coupling) {
     if (coupling == null) return ", probability estimates (Platt sigmoids, pairwise coupling)";
+    if (MulticlassModel.SOFTMAX_COUPLING.equals(coupling.toString())) {
+      return ", probability estimates (multinomial logistic regression: the softmax of the classes' f)";
+    }
     if (MulticlassModel.LIBLINEAR_COUPLING.equals(coupling.toString())) {
       return ", probability estimates (logistic: the tasks' sigmoids of f, normalised to sum 1, as liblinear-predict -b 1)";
     }

@@ -107,6 +107,24 @@ public abstract class LinearTrainer implements Trainer {
     return false;
   }
 
+  /**
+   * True when the plan's tasks are one problem over every class (multinomial logistic regression): they are never solved one
+   * at a time, so a run on blocks the solver cannot take together fails before the solve ({@link #requireTogether}).
+   */
+  protected boolean couplesClasses(TrainSpec spec) {
+    return false;
+  }
+
+  /** For {@link #couplesClasses}: true, or a failure naming the blocks when the solver cannot take the plan on {@code k} blocks. */
+  private boolean requireTogether(TrainContext ctx, org.sodm.model.Subproblems plan, int k) {
+    TrainSpec spec = ctx.spec();
+    if (solvesTasksTogether(spec, k) && (plan.folds() == 0 || solvesFoldsTogether(spec, k))) return true;
+    throw new org.sodm.jobs.support.SodmException(String.format(Locale.ROOT, "--multiclass multinomial solves every class in one "
+        + "resident run on at most %d blocks; this run has %d (--linear-blocks, or sodm.train.linear.block.nonzeros for auto: %,d "
+        + "non-zeros here). Give --linear-blocks %d or fewer, or --multiclass ovr", BqoTrainer.DEAL_IN_TASKS, k,
+        ctx.data().stats().getNonZeros(), BqoTrainer.DEAL_IN_TASKS));
+  }
+
   /** TEST ONLY: false trains the tasks of a multi-class problem one after another even where the solver takes them together. */
   public static final String TASKS_TOGETHER = "sodm.internal.linear.tasks.together";
 
@@ -121,6 +139,7 @@ public abstract class LinearTrainer implements Trainer {
 
   /** Whether the plan's (task, fold) sub-problems run together: the solver takes them and their state fits a task's budget. */
   private boolean foldsTogether(TrainContext ctx, org.sodm.model.Subproblems plan, int k) {
+    if (couplesClasses(ctx.spec())) return requireTogether(ctx, plan, k);
     if (!solvesFoldsTogether(ctx.spec(), k) || !ctx.conf().getBoolean(FOLDS_TOGETHER, true)) return false;
     long rowsPerBlock = (ctx.data().stats().getRows() + k - 1) / k;
     long bytes = rowsPerBlock * plan.count() * BYTES_PER_ROW_AND_SUBPROBLEM;
@@ -196,11 +215,16 @@ public abstract class LinearTrainer implements Trainer {
     private int announced;
 
     PathReport(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, double[] scales, String label) {
+      this(ctx, conf, plan.count(), scales, label);
+    }
+
+    /** @param programs the runs that report progress (sub-problems; multinomial: one softmax problem per slot) */
+    PathReport(TrainContext ctx, Configuration conf, int programs, double[] scales, String label) {
       this.ctx = ctx;
       this.label = label;
       this.c0 = org.sodm.jobs.spec.Param.C.doubleValue(conf);
       this.scales = scales;
-      this.reached = new int[plan.count()];
+      this.reached = new int[programs];
       this.iterations = new long[scales.length];
     }
 
@@ -320,7 +344,8 @@ public abstract class LinearTrainer implements Trainer {
     List<String> classes = org.sodm.jobs.phase.MulticlassKeys.classes(ctx.conf());
     checkTasks(ctx, plan, classes);
     int together = ctx.spec().linear().blocksFor(ctx.data().stats().getRows(), ctx.data().stats().getNonZeros());
-    boolean inOneRun = plan.folds() == 0 ? solvesTasksTogether(ctx.spec(), together) && ctx.conf().getBoolean(TASKS_TOGETHER, true)
+    boolean inOneRun = couplesClasses(ctx.spec()) ? requireTogether(ctx, plan, together)
+        : plan.folds() == 0 ? solvesTasksTogether(ctx.spec(), together) && ctx.conf().getBoolean(TASKS_TOGETHER, true)
         : foldsTogether(ctx, plan, together);
     List<Task> solved = inOneRun ? trainTogether(ctx, plan, classes, together) : null;
     ctx.runner().passed("partition", "none");
@@ -419,10 +444,14 @@ public abstract class LinearTrainer implements Trainer {
       @Override
       public String summary(Path dir, boolean resumed) throws IOException {
         long iterations = 0;
+        boolean softmax = couplesClasses(spec); // one problem per slot: task 0's sub-problems hold its iterations
         for (int c = 0; c < levels; c++) {
-          for (int u = 0; u < plan.count(); u++) iterations += read(conf, dir, suffix(plan, u, c, stages)).iterations();
+          for (int u = 0; u < (softmax ? plan.slots() : plan.count()); u++) iterations += read(conf, dir, suffix(plan, u, c, stages)).iterations();
         }
-        String what = plan.folds() == 0 ? plan.tasks() + " tasks"
+        String what = softmax ? (plan.folds() == 0 ? "one softmax problem over " + plan.classes() + " classes"
+            : String.format(Locale.ROOT, "%d softmax problems over %d classes (%s%d folds)", plan.slots(), plan.classes(),
+                plan.full() ? "all rows + " : "", plan.folds()))
+            : plan.folds() == 0 ? plan.tasks() + " tasks"
             : String.format(Locale.ROOT, "%d sub-problems (%d task(s) x %s%d folds)", plan.count(), plan.tasks(), plan.full() ? "all rows + " : "",
                 plan.folds());
         return String.format(Locale.ROOT, "%s%s on %d block(s) in one run, %d iterations in all", what,
@@ -696,9 +725,10 @@ public abstract class LinearTrainer implements Trainer {
       Map<String, Object> cv = cvEntry(rows, correct[c]);
       long iterations = 0;
       double primal = 0;
-      for (Task t : solved.get(c)) {
-        iterations += t.solution().iterations();
-        primal += t.solution().objective();
+      List<Task> level = solved.get(c);
+      for (int u = 0; u < level.size(); u++) {
+        if (!couplesClasses(spec) || plan.task(u) == 0) iterations += level.get(u).solution().iterations(); // softmax: one per slot
+        primal += level.get(u).solution().objective();
       }
       if (c == 0) objective = primal;
       cv.put("c", cs[c]);

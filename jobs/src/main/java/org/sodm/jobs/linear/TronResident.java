@@ -13,6 +13,7 @@ import org.sodm.jobs.allreduce.ResidentMapper;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.linear.BqoPath;
 import org.sodm.linear.LogisticBlock;
+import org.sodm.linear.SoftmaxBlock;
 import org.sodm.linear.Tron;
 import org.sodm.linear.TronPath;
 import org.sodm.linear.TronRank;
@@ -30,9 +31,19 @@ public final class TronResident {
     void trial(int u, Tron.Trial trial, long sinceNanos);
   }
 
-  /** The AllReduce frames' size: the gradient and the Hessian's diagonal, 2 (d + 1) doubles. */
-  private static int maxDoubles(int dim) {
-    return 2 * (dim + 1);
+  /** The AllReduce frames' size: the gradient and the Hessian's diagonal, 2 (d + 1) doubles (multinomial: K times that). */
+  private static int maxDoubles(Configuration conf, int dim) {
+    boolean softmax = TrainSpec.of(conf).multinomial();
+    return 2 * (dim + 1) * (softmax ? org.sodm.jobs.phase.MulticlassKeys.plan(conf).classes() : 1);
+  }
+
+  /**
+   * The programs of a plan's run: one per sub-problem (task, or (task, fold)), or with --multiclass multinomial one per slot of
+   * a task (the full problem and each fold held out), every class in one softmax model.
+   */
+  private static int programs(Configuration conf) {
+    org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+    return TrainSpec.of(conf).multinomial() ? plan.slots() : plan.count();
   }
 
   /**
@@ -54,11 +65,11 @@ public final class TronResident {
     };
     ResidentJob.Result r;
     if (blockDir != null) {
-      r = ResidentJob.run(conf, "tron", Task.class, blockDir, workDir, maxDoubles(dim), listener, notes);
+      r = ResidentJob.run(conf, "tron", Task.class, blockDir, workDir, 2 * (dim + 1), listener, notes);
     } else {
       conf.setInt(LinearKeys.BLOCKS, k);
       List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
-      r = ResidentJob.run(conf, "tron", Task.class, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(dim), listener, notes);
+      r = ResidentJob.run(conf, "tron", Task.class, blocks, DealtInputFormat.INPUT, workDir, 2 * (dim + 1), listener, notes);
     }
     return TronRank.decodeState(finalState(conf, r));
   }
@@ -66,7 +77,7 @@ public final class TronResident {
   /**
    * Every sub-problem of the plan (tasks, or (task, fold) pairs) in one resident run on {@code k} blocks that the tasks deal from
    * the ingested data: a {@link TaskPrograms} of one {@link TronRank} per sub-problem, each ending as a run of it alone; in
-   * sub-problem order.
+   * sub-problem order. With --multiclass multinomial one softmax {@link TronRank} per slot ({@link SoftmaxRanks}), in slot order.
    */
   public static TronRank.State[] trainTasks(Configuration base, int k, Path workDir, int dim, Progress progress, Consumer<String> notes)
       throws IOException {
@@ -74,7 +85,7 @@ public final class TronResident {
     conf.setInt(LinearKeys.DIM, dim);
     conf.setInt(LinearKeys.BLOCKS, k);
     conf.setBoolean(LinearKeys.CLASS_INDEX, true);
-    int count = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
+    int count = programs(conf);
     long[] since = {System.nanoTime()};
     ResidentJob.Listener listener = (t, values) -> {
       for (int u = 0; u < count; u++) {
@@ -84,7 +95,8 @@ public final class TronResident {
       since[0] = System.nanoTime();
     };
     List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
-    ResidentJob.Result r = ResidentJob.run(conf, "tron", TaskRanks.class, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(dim),
+    Class<? extends BqoResident.RowsMapper> mapper = TrainSpec.of(conf).multinomial() ? SoftmaxRanks.class : TaskRanks.class;
+    ResidentJob.Result r = ResidentJob.run(conf, "tron", mapper, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(conf, dim),
         listener, notes);
     byte[][] states = TaskPrograms.programStates(finalState(conf, r));
     TronRank.State[] out = new TronRank.State[states.length];
@@ -99,8 +111,8 @@ public final class TronResident {
 
   /**
    * sodm grid --kernel linear --loss logistic's warm-started C path: every sub-problem of the plan along C_0 * scales in one
-   * resident run on {@code k} blocks that the tasks deal from the ingested data ({@link TronPath}); per sub-problem, every
-   * stage's result in stage order.
+   * resident run on {@code k} blocks that the tasks deal from the ingested data ({@link TronPath}); per sub-problem (multinomial:
+   * per slot), every stage's result in stage order.
    */
   public static List<List<BqoPath.Solved>> trainPath(Configuration base, int k, Path workDir, int dim, double[] scales,
       PathProgress progress, Consumer<String> notes) throws IOException {
@@ -109,7 +121,7 @@ public final class TronResident {
     conf.setInt(LinearKeys.BLOCKS, k);
     conf.setBoolean(LinearKeys.CLASS_INDEX, true);
     BqoResident.setScales(conf, scales);
-    int count = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
+    int count = programs(conf);
     ResidentJob.Listener listener = (t, values) -> {
       for (int u = 0; u < count; u++) {
         double[] v = TaskPrograms.progressOf(values, u, TronPath.PROGRESS);
@@ -117,8 +129,9 @@ public final class TronResident {
       }
     };
     List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
-    ResidentJob.Result r = ResidentJob.run(conf, "tron-path", PathRanks.class, blocks, DealtInputFormat.INPUT, workDir,
-        maxDoubles(dim), listener, notes);
+    Class<? extends BqoResident.RowsMapper> mapper = TrainSpec.of(conf).multinomial() ? SoftmaxRanks.class : PathRanks.class;
+    ResidentJob.Result r = ResidentJob.run(conf, "tron-path", mapper, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(conf, dim),
+        listener, notes);
     List<List<BqoPath.Solved>> out = new java.util.ArrayList<>();
     for (byte[] state : TaskPrograms.programStates(finalState(conf, r))) out.add(BqoPath.solvedOf(state));
     return out;
@@ -136,6 +149,57 @@ public final class TronResident {
     @Override
     int width() {
       return TronPath.PROGRESS;
+    }
+  }
+
+  /**
+   * --multiclass multinomial: one program per slot of the plan (the full problem, and each cross-validation fold held out), each
+   * a {@link TronRank} - along a grid's C path a {@link TronPath} - over a {@link SoftmaxBlock} of the block's rows of every
+   * class, C_i = C times the weight of row i's class.
+   */
+  public static class SoftmaxRanks extends BqoResident.RowsMapper {
+    @Override
+    protected ResidentLoop.Program program(Context context, int rank, List<Integer> blocks, List<Path> files, byte[] rankState,
+        byte[] globalState) throws IOException {
+      Configuration conf = context.getConfiguration();
+      int dim = conf.getInt(LinearKeys.DIM, 0);
+      BqoResident.Block rows = rowsById(dim);
+      org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf);
+      TrainSpec spec = TrainSpec.of(conf);
+      int[] fold = LinearKeys.folds(conf, plan, spec.seed(), rows.ids());
+      int classes = plan.classes();
+      double[] classC = org.sodm.jobs.phase.MulticlassKeys.classWeights(conf, classes);
+      double c = spec.loss().logisticPrimal().cPos();
+      for (int j = 0; j < classes; j++) classC[j] *= c;
+      boolean bias = spec.loss().bias();
+      boolean path = conf.get(BqoResident.PATH_SCALES) != null;
+      int size = classes * (dim + 1);
+      int n = rows.ids().length;
+      int threads = sumThreads(conf, blocks.size(), plan.slots());
+      return new TaskPrograms(plan.slots(), path ? TronPath.PROGRESS : TronRank.PROGRESS, (slot, rs, gs) -> {
+        int heldOut = plan.heldOutFold(slot);
+        int[] pick = new int[n];
+        int[] y = new int[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+          if (heldOut >= 0 && fold[i] == heldOut) continue;
+          y[m] = (int) rows.y()[i];
+          pick[m++] = i;
+        }
+        org.sodm.linear.Csr x = rows.x().subset(java.util.Arrays.copyOf(pick, m));
+        int[] ys = java.util.Arrays.copyOf(y, m);
+        if (path) {
+          return new TronPath(scale -> new SoftmaxBlock(x, ys, times(classC, scale), dim, bias, threads), size, BqoResident.scales(conf),
+              spec.linear().eps(), spec.linear().maxIterations(), gs);
+        }
+        return new TronRank(new SoftmaxBlock(x, ys, classC, dim, bias, threads), size, spec.linear().eps(), spec.linear().maxIterations(), gs);
+      }, rankState, globalState, ResidentMapper.programThreads(conf, n));
+    }
+
+    private static double[] times(double[] v, double a) {
+      double[] out = new double[v.length];
+      for (int j = 0; j < v.length; j++) out[j] = v[j] * a;
+      return out;
     }
   }
 

@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.phase.PhaseRunner;
 import org.sodm.jobs.phase.TrainContext;
 import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.linear.SoftmaxBlock;
 import org.sodm.linear.Tron;
 import org.sodm.linear.TronRank;
 
@@ -40,6 +41,12 @@ public final class TronTrainer extends LinearTrainer {
     return dealsInTasks(spec, k);
   }
 
+  /** --multiclass multinomial: the classes are one softmax problem, never one-vs-rest tasks solved in turn. */
+  @Override
+  protected boolean couplesClasses(TrainSpec spec) {
+    return spec.multinomial();
+  }
+
   /** A linear grid's C path: every (task, fold) along every C in one resident run ({@link TronResident#trainPath}). */
   @Override
   protected boolean solvesPath(TrainSpec spec, int k) {
@@ -51,9 +58,25 @@ public final class TronTrainer extends LinearTrainer {
       Path dir) throws IOException {
     int dim = ctx.data().stats().getDimension();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
-    PathReport report = new PathReport(ctx, conf, plan, scales, "tron-path");
-    List<List<org.sodm.linear.BqoPath.Solved>> solved = TronResident.trainPath(conf, k, dir, dim, scales, report::iteration,
+    PathReport report = ctx.spec().multinomial() ? new PathReport(ctx, conf, plan.slots(), scales, "softmax-path")
+        : new PathReport(ctx, conf, plan, scales, "tron-path");
+    if (!ctx.spec().multinomial()) {
+      List<List<org.sodm.linear.BqoPath.Solved>> solved = TronResident.trainPath(conf, k, dir, dim, scales, report::iteration,
+          note -> ctx.runner().say("allreduce", note, 0));
+      return report.finish(solved, dim);
+    }
+    // multinomial: one path per slot; every task of the slot has its class's weights of each stage's W
+    List<List<org.sodm.linear.BqoPath.Solved>> bySlot = TronResident.trainPath(conf, k, dir, dim, scales, report::iteration,
         note -> ctx.runner().say("allreduce", note, 0));
+    List<List<org.sodm.linear.BqoPath.Solved>> solved = new ArrayList<>();
+    for (int u = 0; u < plan.count(); u++) {
+      List<org.sodm.linear.BqoPath.Solved> stages = new ArrayList<>();
+      for (org.sodm.linear.BqoPath.Solved s : bySlot.get(u % plan.slots())) {
+        stages.add(new org.sodm.linear.BqoPath.Solved(SoftmaxBlock.classWeights(s.w(), plan.classes(), plan.task(u)),
+            s.primal() / plan.tasks(), s.iterations(), s.converged(), s.violation(), s.initialViolation()));
+      }
+      solved.add(stages);
+    }
     return report.finish(solved, dim);
   }
 
@@ -68,12 +91,13 @@ public final class TronTrainer extends LinearTrainer {
       runner.say("tron " + tr.trial(), line(tr), sec);
       history.add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
-    return solution(ctx, st, dim, history, "tron");
+    return solution(ctx, st, 1, history, "tron");
   }
 
   @Override
   protected List<Solution> solveTogether(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
       throws IOException {
+    if (ctx.spec().multinomial()) return solveSoftmax(ctx, conf, plan, k, dir);
     PhaseRunner runner = ctx.runner();
     int dim = ctx.data().stats().getDimension();
     List<List<Map<String, Object>>> histories = histories(plan);
@@ -84,12 +108,53 @@ public final class TronTrainer extends LinearTrainer {
       histories.get(u).add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
     List<Solution> out = new ArrayList<>();
-    for (int u = 0; u < states.length; u++) out.add(solution(ctx, states[u], dim, histories.get(u), "tron" + suffix(plan, u)));
+    for (int u = 0; u < states.length; u++) out.add(solution(ctx, states[u], 1, histories.get(u), "tron" + suffix(plan, u)));
     return out;
   }
 
-  /** w (the bias weight last, 0 without --bias), Newton iterations, f, |grad f| now and at 0; a note on how the run ended. */
-  private static Solution solution(TrainContext ctx, TronRank.State st, int dim, List<Map<String, Object>> history, String label) {
+  /**
+   * --multiclass multinomial: one softmax problem per slot (the full problem, each fold held out) in one resident run; task t's
+   * solution is class t's weights of its slot's W, with the slot's Newton iterations and history, and f / K as its objective
+   * (so the tasks' objectives add up to the softmax problem's f).
+   */
+  private List<Solution> solveSoftmax(TrainContext ctx, Configuration conf, org.sodm.model.Subproblems plan, int k, Path dir)
+      throws IOException {
+    PhaseRunner runner = ctx.runner();
+    int dim = ctx.data().stats().getDimension();
+    int slots = plan.slots();
+    List<List<Map<String, Object>>> histories = new ArrayList<>();
+    for (int s = 0; s < slots; s++) histories.add(new ArrayList<>());
+    LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
+    TronRank.State[] states = TronResident.trainTasks(conf, k, dir, dim, (s, tr, since) -> {
+      double sec = (System.nanoTime() - since) / 1e9;
+      runner.say("softmax" + slotSuffix(plan, s) + " " + tr.trial(), line(tr), sec);
+      histories.get(s).add(entry(tr, sec));
+    }, note -> runner.say("allreduce", note, 0));
+    Solution[] bySlot = new Solution[slots];
+    for (int s = 0; s < slots; s++) bySlot[s] = solution(ctx, states[s], plan.classes(), histories.get(s), "softmax" + slotSuffix(plan, s));
+    List<Solution> out = new ArrayList<>();
+    for (int u = 0; u < plan.count(); u++) {
+      Solution w = bySlot[u % slots];
+      double[] wt = SoftmaxBlock.classWeights(w.w(), plan.classes(), plan.task(u));
+      out.add(new Solution(wt, w.iterations(), w.objective() / plan.tasks(), w.violation(), w.initialViolation(), w.history(),
+          Map.of("converged", w.extra().get("converged"), "softmaxObjective", w.objective())));
+    }
+    return out;
+  }
+
+  /** A slot's progress suffix: none for the full problem, -fF for fold F held out. */
+  private static String slotSuffix(org.sodm.model.Subproblems plan, int slot) {
+    int f = plan.heldOutFold(slot);
+    return f >= 0 ? "-f" + f : "";
+  }
+
+  /**
+   * w (binary, {@code classes} 1: dim + 1 weights, the bias weight last; multinomial: every class's in {@link SoftmaxBlock}'s
+   * layout, the bias feature's K weights last; 0 without --bias), Newton iterations, f, |grad f| now and at 0; a note on how the
+   * run ended.
+   */
+  private static Solution solution(TrainContext ctx, TronRank.State st, int classes, List<Map<String, Object>> history, String label) {
+    int size = classes * (ctx.data().stats().getDimension() + 1);
     TrainSpec spec = ctx.spec();
     Tron.Point p = st.point();
     Tron.Trial last = st.last();
@@ -97,14 +162,15 @@ public final class TronTrainer extends LinearTrainer {
     int cg = 0;
     for (Tron.Trial t : st.history()) cg += t.cgSteps();
     String how = switch (p.status()) {
-      case CONVERGED -> "converged (|grad f| <= eps max(min(n+, n-), 1) / n |grad f(0)|, eps " + spec.linear().eps() + ")";
+      case CONVERGED -> "converged (|grad f| <= eps max(" + (classes > 1 ? "min_k n_k" : "min(n+, n-)") + ", 1) / n |grad f(0)|, eps "
+          + spec.linear().eps() + ")";
       case MAX_ITERATIONS -> "stopped at --max-iterations " + spec.linear().maxIterations();
       default -> "stopped: no further decrease within rounding";
     };
     ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after %d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)",
         label, how, newton, cg, last.f(), last.gradientNorm(), last.gradientNorm() / p.gradientNorm0()));
-    double[] w = java.util.Arrays.copyOf(p.w(), dim + 1);
-    if (!spec.loss().bias()) w[dim] = 0;
+    double[] w = java.util.Arrays.copyOf(p.w(), size);
+    if (!spec.loss().bias()) java.util.Arrays.fill(w, size - classes, size, 0.0);
     return new Solution(w, newton, last.f(), last.gradientNorm(), p.gradientNorm0(), history,
         Map.of("converged", p.status() == Tron.Status.CONVERGED));
   }

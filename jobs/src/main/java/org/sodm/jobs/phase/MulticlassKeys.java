@@ -59,6 +59,18 @@ public final class MulticlassKeys {
     return loss.withWeights(Double.parseDouble(p[pos]), neg < 0 ? 1.0 : Double.parseDouble(p[neg]));
   }
 
+  /** Each class's weight (--class-weights; 1 without), in class-index order: the multinomial model's C_i = C w_{y_i}. */
+  public static double[] classWeights(Configuration conf, int classes) {
+    double[] w = new double[classes];
+    java.util.Arrays.fill(w, 1.0);
+    String weights = conf.get(CLASS_WEIGHTS);
+    if (weights == null || weights.isEmpty()) return w;
+    String[] p = weights.split(",");
+    if (p.length != classes) throw new IllegalStateException("class weights " + weights + " for " + classes + " classes");
+    for (int c = 0; c < classes; c++) w[c] = Double.parseDouble(p[c]);
+    return w;
+  }
+
   /**
    * Task {@code t}'s spec: {@code spec} itself without per-class weights, else {@code spec} with the task's +1 / -1 weights
    * ({@link #taskLoss}) as --weight-positive / --weight-negative, for a task solved as the binary problem it is.

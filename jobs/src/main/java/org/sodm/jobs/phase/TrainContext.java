@@ -36,7 +36,9 @@ public record TrainContext(Configuration conf, TrainSpec spec, PhaseRunner runne
     java.util.Map<String, String> params = new HashMap<>(spec.values());
     String order = classOrder(data.stats(), spec.probabilityModel());
     if (order != null) params.put(org.sodm.model.MulticlassModel.CLASS_ORDER, order);
-    if (spec.loss() instanceof org.sodm.solver.Loss.Logistic) { // liblinear-predict -b 1's probabilities of logistic regression
+    if (spec.multinomial()) { // one softmax over the classes' decision values
+      params.put(org.sodm.model.MulticlassModel.COUPLING, org.sodm.model.MulticlassModel.SOFTMAX_COUPLING);
+    } else if (spec.loss() instanceof org.sodm.solver.Loss.Logistic) { // liblinear-predict -b 1's probabilities of logistic regression
       params.put(org.sodm.model.MulticlassModel.COUPLING, org.sodm.model.MulticlassModel.LIBLINEAR_COUPLING);
     }
     return new Provenance(Version.get(), Instant.now().toString(), String.join(",", inputs), fingerprint(data), params,

@@ -85,9 +85,11 @@ public enum Param {
           + "weigh 1. Two classes: the same as --weight-positive / --weight-negative. More: one-vs-one, each class pair's task "
           + "with its two classes' weights (LIBSVM); one-vs-rest (--multiclass ovr, --kernel linear) the class's weight and 1 for "
           + "the rest (LIBLINEAR's -wi). Not with nu or hard margin."),
-  MULTICLASS("sodm.train.multiclass", "auto", Group.LOSS, Type.choice("auto", "ovo", "ovr"), "--multiclass", "M",
+  MULTICLASS("sodm.train.multiclass", "auto", Group.LOSS, Type.choice("auto", "ovo", "ovr", "multinomial"), "--multiclass", "M",
       "More than two labels: ovo (one binary problem per class pair, prediction by votes, as LIBSVM) or ovr (one per class "
-          + "against the rest, the largest decision value, as LIBLINEAR); auto = ovo for kernels, ovr for the linear solvers."),
+          + "against the rest, the largest decision value, as LIBLINEAR); auto = ovo for kernels, ovr for the linear solvers. "
+          + "With --loss logistic also multinomial: one softmax model over every class (Spark MLlib's and scikit-learn's "
+          + "multi-class logistic regression; two classes: the binary model at 2C, the same optimum)."),
   PROBABILITY("sodm.train.probability", "false", Group.LOSS, Type.bool(), "--probability", null,
       "Fit probability estimates: Platt's sigmoid per binary problem on decision values of an internal cross-validation, "
           + "coupled over the classes (Wu, Lin and Weng 2004); the predicted label is then the most probable class."),

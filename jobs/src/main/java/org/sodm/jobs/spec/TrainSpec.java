@@ -326,6 +326,10 @@ public final class TrainSpec {
     if (logistic && ls != LinearSolver.AUTO && ls != LinearSolver.TRON) {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve logistic (use tron or auto)");
     }
+    if (multinomial() && !logistic) {
+      throw bad(Param.MULTICLASS, "multinomial is logistic regression's multi-class model (one softmax over the classes): give "
+          + "--loss logistic --kernel linear, or ovr / ovo for " + loss.id());
+    }
     if (ls == LinearSolver.TRON && !logistic) {
       throw bad(Param.LINEAR_SOLVER, "tron solves logistic, not " + loss.id() + " (use auto)");
     }
@@ -562,12 +566,31 @@ public final class TrainSpec {
   /** The multi-class scheme: --multiclass, auto resolved (ovr for the linear solvers BQO, DSVRG and TRON, else ovo). */
   public org.sodm.model.Subproblems.Scheme multiclass() {
     String m = get(Param.MULTICLASS);
+    if (m.equalsIgnoreCase("multinomial")) return org.sodm.model.Subproblems.Scheme.OVR; // a w per class, as one-vs-rest's models
     if (m.equals("auto")) {
       LinearSolver ls = linearSolver();
       return ls == LinearSolver.BQO || ls == LinearSolver.DSVRG || ls == LinearSolver.TRON ? org.sodm.model.Subproblems.Scheme.OVR
           : org.sodm.model.Subproblems.Scheme.OVO;
     }
     return org.sodm.model.Subproblems.Scheme.parse(m);
+  }
+
+  /**
+   * --multiclass multinomial: logistic regression's classes in one softmax model (Spark MLlib's and scikit-learn's multi-class
+   * logistic regression), trained as one problem over every class instead of one binary problem per class.
+   */
+  public boolean multinomial() {
+    return get(Param.MULTICLASS).equalsIgnoreCase("multinomial");
+  }
+
+  /**
+   * Two classes under --multiclass multinomial: the binary logistic model at 2C, the same optimum (with W = (w_1, w_2) the
+   * regulariser is least at w_1 = -w_2 for a given w = w_2 - w_1, and 1/2 (|w_1|^2 + |w_2|^2) = 1/4 |w|^2: half the binary
+   * primal at 2C), whose sigmoid is the softmax's probability; the multinomial choice is then spent (auto).
+   */
+  public TrainSpec multinomialOfTwoClasses() {
+    if (!multinomial()) throw new IllegalStateException("not --multiclass multinomial");
+    return with(Param.C, Double.toString(2 * real(Param.C))).with(Param.MULTICLASS, "auto");
   }
 
   /**

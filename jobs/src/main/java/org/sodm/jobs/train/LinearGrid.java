@@ -64,7 +64,7 @@ public final class LinearGrid {
     try {
       TrainPipeline.run(cc, new TrainPipeline.Request(List.of(data.dir().toString()), null, out, false), line -> {
         // per C (BQO's or TRON's path); a resubmitted attempt
-        if (line.startsWith("bqo-path") || line.startsWith("tron-path") || line.startsWith("allreduce")) progress.accept(line);
+        if (line.startsWith("bqo-path") || line.startsWith("tron-path") || line.startsWith("softmax-path") || line.startsWith("allreduce")) progress.accept(line);
       });
     } catch (LinearTrainer.PathUnavailable e) {
       progress.accept("warm start   none: " + e.getMessage() + "; every C from zero");

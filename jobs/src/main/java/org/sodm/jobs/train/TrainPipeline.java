@@ -110,6 +110,12 @@ public final class TrainPipeline {
       if (classes.size() < 2) {
         throw new SodmException("training needs at least two labels; " + req.inputs() + " has " + classes.size() + ": " + classes);
       }
+      if (spec.multinomial() && classes.size() == 2) {
+        TrainSpec binary = spec.multinomialOfTwoClasses();
+        runner.note("multiclass   multinomial of two classes: binary logistic regression at C = 2 x " + spec.values().get(Param.C.key())
+            + " = " + binary.values().get(Param.C.key()) + ", the same optimum (w = w_2 - w_1; its sigmoid is the softmax)");
+        spec = binary;
+      }
       org.sodm.model.Subproblems plan = plan(spec, data, classes, conf.getInt(TrainKeys.CV_FOLDS, 0));
       if (plan != null) TrainKeys.setPlan(conf, plan, classes);
       spec = ClassWeights.apply(conf, spec, classes);
@@ -225,6 +231,11 @@ public final class TrainPipeline {
   }
 
   private static String describe(Model m) {
+    if (m instanceof org.sodm.model.MulticlassModel mm && mm.softmax()) {
+      LinearModel l = (LinearModel) mm.subModel(0);
+      return String.format(Locale.ROOT, "%d classes, multinomial (one softmax model, with probabilities), linear (%s), %d weights a class",
+          mm.classes().size(), l.solver(), l.w().length);
+    }
     if (m instanceof org.sodm.model.MulticlassModel mm && mm.subModel(0) instanceof LinearModel l) { // linear tasks: weights, no SV
       return String.format(Locale.ROOT, "%d classes, %s %d task(s)%s, linear (%s), %d weights a task", mm.classes().size(),
           mm.scheme().id(), mm.plan().tasks(), mm.hasProbabilities() ? " with probabilities" : "", l.solver(), l.w().length);

@@ -1,0 +1,235 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.Prediction;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.predict.PredictJob;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.jobs.support.AvroFiles;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.model.LinearModel;
+import org.sodm.model.MulticlassModel;
+import org.sodm.testing.LibsvmTools;
+import org.sodm.testing.LocalConf;
+
+/**
+ * {@code --multiclass multinomial} end to end (one softmax problem over every class, TRON on the resident runtime): the model is
+ * the softmax primal's optimum (its gradient recomputed from the rows, with class weights and a bias) on 1 and 3 blocks; its
+ * probabilities are the softmax of its decision values; liblinear-predict scores its export with the same labels; two classes
+ * are the binary model at 2C, which is the two-class softmax optimum; cv and the grid's warm path; refusals.
+ */
+class MultinomialTrainTest {
+  @TempDir Path tmp;
+  private Configuration conf;
+  private final List<String> progress = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    conf = LocalConf.create(tmp);
+    conf.set(SodmConf.KERNEL, "linear");
+    conf.set(SodmConf.LOSS, "logistic");
+    conf.set(Param.MULTICLASS.key(), "multinomial");
+    conf.set(SodmConf.C, "2");
+    conf.setBoolean(Param.BIAS.key(), true);
+  }
+
+  private TrainPipeline.Result train(Configuration c, String out, Path input) throws IOException {
+    return TrainPipeline.run(c, new TrainPipeline.Request(List.of(input.toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), false), progress::add);
+  }
+
+  /** Class c's scores w_c'x + b_c of a row, w[c] = (weights..., b). */
+  static double[] scores(double[][] w, SparseVector x) {
+    double[] z = new double[w.length];
+    for (int c = 0; c < w.length; c++) {
+      z[c] = w[c][w[c].length - 1];
+      for (int k = 0; k < x.indices().length; k++) {
+        if (x.indices()[k] < w[c].length) z[c] += w[c][x.indices()[k] - 1] * x.values()[k];
+      }
+    }
+    return z;
+  }
+
+  static double[] softmax(double[] z) {
+    double max = Double.NEGATIVE_INFINITY;
+    for (double v : z) max = Math.max(max, v);
+    double s = 0;
+    double[] p = new double[z.length];
+    for (int c = 0; c < z.length; c++) s += p[c] = Math.exp(z[c] - max);
+    for (int c = 0; c < z.length; c++) p[c] /= s;
+    return p;
+  }
+
+  /**
+   * |grad| of 1/2 sum_c |(w_c, b_c)|^2 + sum_i C_i (log sum_c exp(z_ic) - z_{i,y_i}) at W, written out here apart from the solver.
+   */
+  static double gradientNorm(LogisticTrainTest.Rows rows, List<String> classes, double[][] w, double[] classC) {
+    double[][] g = new double[w.length][];
+    for (int c = 0; c < w.length; c++) g[c] = w[c].clone();
+    int d = w[0].length - 1;
+    for (int i = 0; i < rows.x().size(); i++) {
+      SparseVector x = rows.x().get(i);
+      int y = classes.indexOf(rows.labels().get(i));
+      double[] p = softmax(scores(w, x));
+      for (int c = 0; c < w.length; c++) {
+        double a = classC[y] * (p[c] - (c == y ? 1 : 0));
+        for (int k = 0; k < x.indices().length; k++) g[c][x.indices()[k] - 1] += a * x.values()[k];
+        g[c][d] += a;
+      }
+    }
+    double s = 0;
+    for (double[] gc : g) for (double v : gc) s += v * v;
+    return Math.sqrt(s);
+  }
+
+  static double[][] weights(MulticlassModel m) {
+    double[][] w = new double[m.classes().size()][];
+    for (int t = 0; t < w.length; t++) {
+      LinearModel l = (LinearModel) m.subModel(t);
+      w[m.plan().positiveClass(t)] = java.util.Arrays.copyOf(l.w(), l.w().length + 1);
+      w[m.plan().positiveClass(t)][l.w().length] = l.bias();
+    }
+    return w;
+  }
+
+  /**
+   * blobs4 (4 classes), C = 2, class weights 1:2 and 3:0.5, a bias, eps 1e-9: on 1 and 3 blocks the model's softmax gradient,
+   * recomputed from the rows, is below 1e-9 of the gradient at 0, and the two agree to 1e-6; predict's probabilities are the
+   * softmax of the decision values computed from the model's weights (1e-12) and its label the largest; inspect names the
+   * model; liblinear-predict gives the exported model's labels on every row when it is installed.
+   */
+  @Test
+  void theModelIsTheSoftmaxOptimumAndItsProbabilitiesTheSoftmax() throws Exception {
+    Path blobs = MulticlassTrainTest.resource("blobs4.libsvm");
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(blobs);
+    conf.set(Param.LINEAR_EPS.key(), "1e-9");
+    conf.set(Param.CLASS_WEIGHTS.key(), "1:2,3:0.5");
+    double[] classC = {4, 2, 1, 2};
+    double[][][] w = new double[2][][];
+    int[] blocks = {1, 3};
+    TrainPipeline.Result first = null;
+    for (int j = 0; j < 2; j++) {
+      Configuration c = new Configuration(conf);
+      c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(blocks[j]));
+      TrainPipeline.Result r = train(c, "m" + blocks[j], blobs);
+      if (j == 0) first = r;
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+      assertTrue(m.softmax() && m.hasProbabilities(), "a softmax model");
+      assertEquals(List.of("1", "2", "3", "4"), m.classes());
+      w[j] = weights(m);
+      double[][] zero = new double[4][w[j][0].length];
+      double g = gradientNorm(rows, m.classes(), w[j], classC);
+      double g0 = gradientNorm(rows, m.classes(), zero, classC);
+      assertTrue(g <= 1e-9 * g0, blocks[j] + " blocks: |grad| " + g + " against |grad(0)| " + g0);
+    }
+    for (int c = 0; c < 4; c++) {
+      for (int f = 0; f < w[0][c].length; f++) assertEquals(w[0][c][f], w[1][c][f], 1e-6 * Math.max(1, Math.abs(w[0][c][f])), "class " + c);
+    }
+    // (at this eps the run may end on "no further decrease within rounding": the gradient above is what is asserted)
+    assertTrue(progress.stream().anyMatch(l -> l.startsWith("softmax ") && l.contains("Newton iterations")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.contains("one softmax problem over 4 classes on 3 block(s)")), String.join("\n", progress));
+
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(tmp.resolve("pred").toString());
+    PredictJob.run(conf, first.modelPath(), List.of(blobs.toString()), out);
+    List<Prediction> preds = AvroFiles.readDir(conf, out, Prediction.class);
+    preds.sort(Comparator.comparingLong(Prediction::getId));
+    assertEquals(rows.x().size(), preds.size());
+    List<String> labels = new ArrayList<>();
+    for (int i = 0; i < preds.size(); i++) {
+      double[] p = softmax(scores(w[0], rows.x().get(i)));
+      List<Double> got = preds.get(i).getProbabilities(); // the classes' sorted order
+      int best = 0;
+      for (int c = 0; c < 4; c++) {
+        assertEquals(p[c], got.get(c), 1e-12, "row " + (i + 1) + ", class " + c);
+        if (p[c] > p[best]) best = c;
+      }
+      assertEquals(String.valueOf(best + 1), preds.get(i).getPredicted().toString(), "row " + (i + 1));
+      labels.add(preds.get(i).getPredicted().toString());
+    }
+    String[] shown = org.sodm.cli.SodmMainAccess.run("inspect", "-D", "fs.defaultFS=file:///", first.modelPath().toString());
+    assertTrue(shown[1].contains("scheme     multinomial, one softmax model: a w per class, probability estimates (multinomial logistic "
+        + "regression: the softmax of the classes' f)"), shown[1]);
+    if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-predict"))) return;
+    Path ll = tmp.resolve("export.ll");
+    String[] ex = org.sodm.cli.SodmMainAccess.run("export-liblinear", "-D", "fs.defaultFS=file:///", first.modelPath().getParent().toString(),
+        "-o", ll.toString());
+    assertEquals("0", ex[0], ex[2]);
+    assertTrue(Files.readAllLines(ll).get(0).equals("solver_type MCSVM_CS"), "a joint model with a w per class");
+    LibsvmTools.run(null, "liblinear-predict", blobs.toString(), ll.toString(), tmp.resolve("ll.out").toString());
+    assertEquals(labels, Files.readAllLines(tmp.resolve("ll.out")), "liblinear-predict's labels are sodm's");
+  }
+
+  /**
+   * Two classes: the binary logistic model at 2C, bit for bit, and that is the two-class softmax optimum: W = (-w/2, w/2) has the
+   * softmax gradient at C below 1e-8 of its gradient at 0 (recomputed from the rows).
+   */
+  @Test
+  void twoClassesAreTheBinaryModelAtTwiceC() throws Exception {
+    Path train = LocalConf.sampleData("svmguide1");
+    conf.set(Param.LINEAR_EPS.key(), "1e-10");
+    conf.set(SodmConf.C, "0.5");
+    MulticlassModel multi = assertInstanceOf(MulticlassModel.class, train(conf, "multi", train).model());
+    assertTrue(progress.stream().anyMatch(l -> l.contains("multinomial of two classes: binary logistic regression at C = 2 x 0.5 = 1.0")),
+        String.join("\n", progress));
+    Configuration binary = new Configuration(conf);
+    binary.unset(Param.MULTICLASS.key());
+    binary.set(SodmConf.C, "1");
+    MulticlassModel bin = assertInstanceOf(MulticlassModel.class, train(binary, "binary", train).model());
+    LinearModel a = (LinearModel) multi.subModel(0);
+    LinearModel b = (LinearModel) bin.subModel(0);
+    assertArrayEquals(b.w(), a.w());
+    assertEquals(b.bias(), a.bias());
+    int pos = multi.plan().positiveClass(0);
+    double[][] w = new double[2][a.w().length + 1];
+    for (int f = 0; f <= a.w().length; f++) {
+      double v = f < a.w().length ? a.w()[f] : a.bias();
+      w[pos][f] = v / 2;
+      w[1 - pos][f] = -v / 2;
+    }
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(train);
+    double g = gradientNorm(rows, multi.classes(), w, new double[] {0.5, 0.5});
+    double g0 = gradientNorm(rows, multi.classes(), new double[2][w[0].length], new double[] {0.5, 0.5});
+    assertTrue(g <= 1e-8 * g0, "|grad| " + g + " against " + g0);
+  }
+
+  /**
+   * sodm grid --multiclass multinomial (blobs4, C = 1/8..8): the warm-started path in one run (softmax-path lines, one problem
+   * per fold); its first C is the cold cell exactly and the others within 2 rows of --no-warm-start's cells.
+   */
+  @Test
+  void theGridWalksCWarmStartedAsTheColdCells() throws Exception {
+    String data = MulticlassTrainTest.resource("blobs4.libsvm").toString();
+    List<List<String>> cells = LogisticTrainTest.warmAndColdCells(tmp, List.of("-i", data, "--kernel", "linear", "--loss", "logistic",
+        "--multiclass", "multinomial", "--log2c", "-3,3,2"), "softmax-path C 8.0        solved on all 5 sub-problems");
+    LogisticTrainTest.assertPathNearCold(cells, 4, 2);
+  }
+
+  @Test
+  void refusedWhereItDoesNotApply() throws Exception {
+    Configuration hinge = new Configuration(conf);
+    hinge.set(SodmConf.LOSS, "hinge");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(hinge)).getMessage().contains(
+        "--multiclass (sodm.train.multiclass): multinomial is logistic regression's multi-class model"));
+    Configuration many = new Configuration(conf);
+    many.set(Param.LINEAR_BLOCKS.key(), "6");
+    Exception e = assertThrows(RuntimeException.class, () -> train(many, "many", MulticlassTrainTest.resource("blobs4.libsvm")));
+    assertTrue(e.getMessage().contains("on at most 4 blocks; this run has 6") && e.getMessage().contains("--linear-blocks 4 or fewer"),
+        e.getMessage());
+  }
+}
