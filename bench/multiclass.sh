@@ -27,12 +27,8 @@ for t in svm-train svm-predict svm-scale; do
 done
 [ -d "$datasets/pendigits" ] && [ -d "$datasets/dna" ] || { echo "bench/multiclass.sh: no pendigits / dna under $datasets" >&2; exit 2; }
 rm -rf "$out"; mkdir -p "$out"
-xz -dc "$datasets/pendigits/pendigits.xz" > "$out/pendigits.raw"
-xz -dc "$datasets/pendigits/pendigits.t.xz" > "$out/pendigits.t.raw"
-svm-scale -l 0 -u 1 -s "$out/pendigits.range" "$out/pendigits.raw" > "$out/pendigits"
-svm-scale -r "$out/pendigits.range" "$out/pendigits.t.raw" > "$out/pendigits.t"
-xz -dc "$datasets/dna/dna.scale.xz" > "$out/dna"
-xz -dc "$datasets/dna/dna.scale.t.xz" > "$out/dna.t"
+. "$here/bench/multiclass-data.sh"
+multiclass_sets "$datasets" "$out"
 specs=("pendigits 10 8 0.5" "dna 3 1 0.005555555556")
 for e in "${extra[@]}"; do
   IFS=: read -r name classes c g train test <<< "$e"

@@ -36,12 +36,8 @@ done
 rm -rf "$out"; mkdir -p "$out"
 sets=()
 if [ -d "$datasets/pendigits" ] && [ -d "$datasets/dna" ]; then
-  xz -dc "$datasets/pendigits/pendigits.xz" > "$out/pendigits.raw"
-  xz -dc "$datasets/pendigits/pendigits.t.xz" > "$out/pendigits.t.raw"
-  svm-scale -l 0 -u 1 -s "$out/pendigits.range" "$out/pendigits.raw" > "$out/pendigits"
-  svm-scale -r "$out/pendigits.range" "$out/pendigits.t.raw" > "$out/pendigits.t"
-  xz -dc "$datasets/dna/dna.scale.xz" > "$out/dna"
-  xz -dc "$datasets/dna/dna.scale.t.xz" > "$out/dna.t"
+  . "$here/bench/multiclass-data.sh"
+  multiclass_sets "$datasets" "$out"
   sets=(pendigits dna)
 fi
 for e in "${extra[@]}"; do
