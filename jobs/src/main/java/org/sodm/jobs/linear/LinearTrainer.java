@@ -119,11 +119,8 @@ public abstract class LinearTrainer implements Trainer {
   private boolean requireTogether(TrainContext ctx, org.sodm.model.Subproblems plan, int k) {
     TrainSpec spec = ctx.spec();
     if (solvesTasksTogether(spec, k) && (plan.folds() == 0 || solvesFoldsTogether(spec, k))) return true;
-    throw new org.sodm.jobs.support.SodmException(String.format(Locale.ROOT, "--multiclass multinomial solves every class in one "
-        + "resident run on at most %d blocks; this run has %d (--linear-blocks, or sodm.train.linear.block.nonzeros for auto: %,d "
-        + "non-zeros here). Give --linear-blocks %d or fewer, or --multiclass ovr", BqoTrainer.DEAL_IN_TASKS, k,
-        ctx.data().stats().getNonZeros(), BqoTrainer.DEAL_IN_TASKS));
-  }
+    throw new org.sodm.jobs.support.SodmException(String.format(Locale.ROOT, "--multiclass multinomial: the classes are one problem, "
+        + "and %s cannot solve them together on %d blocks (--linear-blocks); use --multiclass ovr", name(), k));  }
 
   /** TEST ONLY: false trains the tasks of a multi-class problem one after another even where the solver takes them together. */
   public static final String TASKS_TOGETHER = "sodm.internal.linear.tasks.together";

@@ -81,6 +81,15 @@ public final class TronResident {
    */
   public static TronRank.State[] trainTasks(Configuration base, int k, Path workDir, int dim, Progress progress, Consumer<String> notes)
       throws IOException {
+    return trainTasks(base, null, k, workDir, dim, progress, notes);
+  }
+
+  /**
+   * As above on the blocks of {@code blockDir} (the partition job's, rows with their class index: {@link
+   * LinearTrainer#partitionByClass}), or (null) on {@code k} blocks the tasks deal from the ingested data.
+   */
+  public static TronRank.State[] trainTasks(Configuration base, Path blockDir, int k, Path workDir, int dim, Progress progress,
+      Consumer<String> notes) throws IOException {
     Configuration conf = new Configuration(base);
     conf.setInt(LinearKeys.DIM, dim);
     conf.setInt(LinearKeys.BLOCKS, k);
@@ -96,8 +105,9 @@ public final class TronResident {
     };
     List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
     Class<? extends BqoResident.RowsMapper> mapper = TrainSpec.of(conf).multinomial() ? SoftmaxRanks.class : TaskRanks.class;
-    ResidentJob.Result r = ResidentJob.run(conf, "tron", mapper, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(conf, dim),
-        listener, notes);
+    ResidentJob.Result r = blockDir != null
+        ? ResidentJob.run(conf, "tron", mapper, blockDir, workDir, maxDoubles(conf, dim), listener, notes)
+        : ResidentJob.run(conf, "tron", mapper, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(conf, dim), listener, notes);
     byte[][] states = TaskPrograms.programStates(finalState(conf, r));
     TronRank.State[] out = new TronRank.State[states.length];
     for (int u = 0; u < out.length; u++) out[u] = TronRank.decodeState(states[u]);

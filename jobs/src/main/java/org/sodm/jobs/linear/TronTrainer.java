@@ -31,14 +31,15 @@ public final class TronTrainer extends LinearTrainer {
     return k <= BqoTrainer.DEAL_IN_TASKS;
   }
 
+  /** One-vs-rest tasks together on dealt blocks; a multinomial model's classes always (above 4 blocks on the partition job's). */
   @Override
   protected boolean solvesTasksTogether(TrainSpec spec, int k) {
-    return dealsInTasks(spec, k);
+    return dealsInTasks(spec, k) || spec.multinomial();
   }
 
   @Override
   protected boolean solvesFoldsTogether(TrainSpec spec, int k) {
-    return dealsInTasks(spec, k);
+    return dealsInTasks(spec, k) || spec.multinomial();
   }
 
   /** --multiclass multinomial: the classes are one softmax problem, never one-vs-rest tasks solved in turn. */
@@ -125,11 +126,14 @@ public final class TronTrainer extends LinearTrainer {
     List<List<Map<String, Object>>> histories = new ArrayList<>();
     for (int s = 0; s < slots; s++) histories.add(new ArrayList<>());
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
-    TronRank.State[] states = TronResident.trainTasks(conf, k, dir, dim, (s, tr, since) -> {
+    Configuration pc = dealsInTasks(ctx.spec(), k) ? conf : classIndexed(conf);
+    Path blocks = dealsInTasks(ctx.spec(), k) ? null : partitionByClass(ctx, pc, dir, k); // the tasks deal at most 4 blocks
+    TronRank.State[] states = TronResident.trainTasks(pc, blocks, k, dir, dim, (s, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
       runner.say("softmax" + slotSuffix(plan, s) + " " + tr.trial(), line(tr), sec);
       histories.get(s).add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
+    if (blocks != null) dir.getFileSystem(conf).delete(blocks, true);
     Solution[] bySlot = new Solution[slots];
     for (int s = 0; s < slots; s++) bySlot[s] = solution(ctx, states[s], plan.classes(), histories.get(s), "softmax" + slotSuffix(plan, s));
     List<Solution> out = new ArrayList<>();

@@ -226,10 +226,31 @@ class MultinomialTrainTest {
     hinge.set(SodmConf.LOSS, "hinge");
     assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(hinge)).getMessage().contains(
         "--multiclass (sodm.train.multiclass): multinomial is logistic regression's multi-class model"));
-    Configuration many = new Configuration(conf);
-    many.set(Param.LINEAR_BLOCKS.key(), "6");
-    Exception e = assertThrows(RuntimeException.class, () -> train(many, "many", MulticlassTrainTest.resource("blobs4.libsvm")));
-    assertTrue(e.getMessage().contains("on at most 4 blocks; this run has 6") && e.getMessage().contains("--linear-blocks 4 or fewer"),
-        e.getMessage());
+  }
+
+  /**
+   * Above 4 blocks the partition job deals the rows (with their class index) and one resident run solves the softmax problem on
+   * its blocks: 6 blocks give the model of 1 block to 1e-6 (tight eps), and cv's folds run the same way.
+   */
+  @Test
+  void moreThanFourBlocksTrainOnThePartitionJobsBlocks() throws Exception {
+    Path blobs = MulticlassTrainTest.resource("blobs4.libsvm");
+    conf.set(Param.LINEAR_EPS.key(), "1e-9");
+    double[][][] w = new double[2][][];
+    int[] blocks = {1, 6};
+    for (int j = 0; j < 2; j++) {
+      Configuration c = new Configuration(conf);
+      c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(blocks[j]));
+      w[j] = weights(assertInstanceOf(MulticlassModel.class, train(c, "b" + blocks[j], blobs).model()));
+    }
+    assertTrue(progress.stream().anyMatch(l -> l.contains("one softmax problem over 4 classes on 6 block(s)")), String.join("\n", progress));
+    for (int c = 0; c < 4; c++) {
+      for (int f = 0; f < w[0][c].length; f++) assertEquals(w[0][c][f], w[1][c][f], 1e-6 * Math.max(1, Math.abs(w[0][c][f])), "class " + c);
+    }
+    String[] r = org.sodm.cli.SodmMainAccess.run("cv", "-D", "fs.defaultFS=file:///", "-D", "hadoop.tmp.dir=" + tmp.resolve("h"), "-i",
+        blobs.toString(), "--kernel", "linear", "--loss", "logistic", "--multiclass", "multinomial", "--linear-blocks", "6", "-o",
+        tmp.resolve("cv6").toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue((r[1] + r[2]).contains("5 softmax problems over 4 classes (5 folds) on 6 block(s) in one run"), r[1] + r[2]);
   }
 }
