@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Primal objective of a LIBLINEAR model on LIBSVM data: 1/2|w|^2 + C sum loss(y w'x),
-loss = max(0, 1 - m) (hinge, -s 3), its square (-s 1) or log(1 + exp(-m)) (logistic, -s 0).
-usage: linear-objective.py DATA MODEL C hinge|squared-hinge|logistic"""
+loss = max(0, 1 - m) (hinge, -s 3), its square (-s 1) or log(1 + exp(-m)) (logistic, -s 0); l1-logistic (-s 6):
+|w|_1 + C sum log(1 + exp(-m)).
+usage: linear-objective.py DATA MODEL C hinge|squared-hinge|logistic|l1-logistic"""
 import math
 import sys
 
@@ -23,7 +24,7 @@ def main():
             elif inw and line.strip():
                 w.append(float(line.split()[0]))
     first = float(labels[0])
-    obj = 0.5 * sum(v * v for v in w)
+    obj = sum(abs(v) for v in w) if loss == "l1-logistic" else 0.5 * sum(v * v for v in w)
     with open(data) as f:
         for line in f:
             t = line.split()
@@ -36,7 +37,7 @@ def main():
                 i = int(i)
                 if i <= len(w):
                     m += w[i - 1] * float(v)
-            if loss == "logistic":
+            if loss in ("logistic", "l1-logistic"):
                 t = -y * m
                 obj += c * (t + math.log1p(math.exp(-t)) if t > 0 else math.log1p(math.exp(t)))
                 continue

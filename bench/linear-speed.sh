@@ -6,20 +6,23 @@
 # accuracy of both models (predict not timed here). Needs liblinear-tools (apt-get install -y liblinear-tools).
 #
 # usage: bench/linear-speed.sh NAME TRAIN TEST LOSS [PAIRS] [-- extra sodm train options]
-#   LOSS hinge (liblinear -s 3), squared-hinge (-s 1) or logistic (-s 0).  Writes $BENCH_DIR/NAME/speed-LOSS.tsv.
+#   LOSS hinge (liblinear -s 3), squared-hinge (-s 1), logistic (-s 0) or l1-logistic (-s 6: sodm's --loss logistic
+#   --penalty l1).  Writes $BENCH_DIR/NAME/speed-LOSS.tsv.
 set -euo pipefail
 name=$1 train=$2 test=$3 loss=$4 pairs=${5:-3}
 shift $(( $# >= 5 ? 5 : 4 )); [ "${1:-}" = -- ] && shift
 extra=("$@")
 . "$(dirname "$0")/linear-common.sh"
 [ -s "$work/test" ] || unpack "$test" > "$work/test"
-case "$loss" in hinge) s=3 ;; squared-hinge) s=1 ;; logistic) s=0 ;; *) echo "unknown LOSS $loss" >&2; exit 2 ;; esac
+sodm_loss=(--loss "$loss")
+case "$loss" in hinge) s=3 ;; squared-hinge) s=1 ;; logistic) s=0 ;; l1-logistic) s=6; sodm_loss=(--loss logistic --penalty l1) ;;
+  *) echo "unknown LOSS $loss" >&2; exit 2 ;; esac
 liblinear-train -s "$s" -c 1 -e 1e-4 -q "$work/train" "$work/ll-ref.model" >/dev/null
 ref=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll-ref.model" 1 "$loss")
 "$root/bin/sodm" --version > /dev/null
 res="$work/speed-$loss.tsv"
 echo -e "pair\tfirst\tsodm_wall\tsodm_cpu\tll_wall\tll_cpu" > "$res"
-run_sodm() { tm "$work/sodm.log" "$root/bin/sodm" train -i "$work/train" -o "$work/sodm" --kernel linear --loss "$loss" -c 1 \
+run_sodm() { tm "$work/sodm.log" "$root/bin/sodm" train -i "$work/train" -o "$work/sodm" --kernel linear "${sodm_loss[@]}" -c 1 \
   --overwrite "${extra[@]}"; }
 run_ll() { tm /dev/null liblinear-train -s "$s" -c 1 -q "$work/train" "$work/ll.model"; }
 for p in $(seq 1 "$pairs"); do

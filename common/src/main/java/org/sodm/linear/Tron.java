@@ -13,7 +13,7 @@ import java.io.IOException;
  * |grad f(w)| &lt;= tolerance |grad f(0)|, after {@code maxIterations} iterations, or when the model's predicted reduction is
  * no longer positive or both reductions fall below 1e-12 |f| (what is left is rounding).
  */
-public final class Tron {
+public final class Tron implements TrialRun {
   /** f and its derivatives; {@link #gradient} and {@link #hessian} are at the w of the last {@link #value} that was accepted. */
   public interface Objective {
     /** f(w), the regulariser 1/2 |w|^2 included. */
@@ -119,10 +119,12 @@ public final class Tron {
     return s;
   }
 
+  @Override
   public Status status() {
     return status;
   }
 
+  @Override
   public boolean done() {
     return status != Status.RUNNING;
   }
@@ -131,10 +133,12 @@ public final class Tron {
     return w;
   }
 
+  @Override
   public double value() {
     return f;
   }
 
+  @Override
   public double gradientNorm() {
     return gnorm;
   }
@@ -143,6 +147,7 @@ public final class Tron {
     return gnorm0;
   }
 
+  @Override
   public int iterations() {
     return iterations;
   }
@@ -153,6 +158,7 @@ public final class Tron {
   }
 
   /** One trial step; a step that decreases f enough is taken. */
+  @Override
   public Trial step() throws IOException {
     if (done()) throw new IllegalStateException("the run has ended: " + status);
     double[] s = new double[n];

@@ -16,6 +16,10 @@ import org.sodm.allreduce.StateCodec;
  * arithmetic on them, so every rank holds the same w (the distributed Newton method of Zhuang, Chin, Juan and Lin, "Distributed
  * Newton methods for regularized logistic regression", PAKDD 2015). One iteration of the resident loop is one trial step.
  *
+ * <p>With {@code l1} the problem is |w|_1 + sum_i C_i loss_i (LIBLINEAR's {@code -s 6} for logistic regression), solved by {@link
+ * Owlqn} on the same sums (the loss's value and gradient; the Hessian is not used), its stop the same rule on the
+ * pseudo-gradient.
+ *
  * <p>The stop is LIBLINEAR's for {@code -s 0}: |grad f(w)| &lt;= eps max(min(n+, n-), 1) / n |grad f(0)|, n+ and n- the rows of
  * each label over every block (multinomial: the fewest rows of a class in place of min(n+, n-)). A checkpoint holds w, the radius and the counts (f, grad f and the preconditioner are recomputed
  * from w, the same sums in the same order): a resumed run takes the same steps bit for bit.
@@ -28,10 +32,13 @@ public final class TronRank implements ResidentLoop.Program {
   private final int size;
   private final double eps;
   private final int maxIterations;
-  private final Tron.Point resume;
+  private final boolean l1;
+  private final State resume;
   private final double[] start;
   private final List<Tron.Trial> history = new ArrayList<>();
   private Tron tron;
+  private Owlqn owlqn;
+  private TrialRun run; // the one of the two
   private AllReduce ar;
 
   /**
@@ -45,19 +52,25 @@ public final class TronRank implements ResidentLoop.Program {
 
   /** As above, a fresh run starting from {@code start} ({@code size} weights; null: zeros) instead of 0 ({@link TronPath}'s warm start). */
   public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState, double[] start) throws IOException {
+    this(block, size, eps, maxIterations, globalState, start, false);
+  }
+
+  /** As above; {@code l1}: |w|_1 in place of 1/2 |w|^2, by {@link Owlqn}. */
+  public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState, double[] start, boolean l1)
+      throws IOException {
     if (!(eps > 0)) throw new IllegalArgumentException("eps must be > 0, got " + eps);
     this.block = block;
     this.size = size;
     this.eps = eps;
     this.maxIterations = maxIterations;
+    this.l1 = l1;
     this.start = start == null ? new double[size] : start.clone();
     if (this.start.length != size) throw new IllegalArgumentException("a start of " + this.start.length + " weights for " + size);
     if (globalState == null || globalState.length == 0) {
       resume = null;
     } else {
-      State st = decodeState(globalState);
-      resume = st.point();
-      history.addAll(st.history());
+      resume = decodeState(globalState);
+      history.addAll(resume.history());
     }
   }
 
@@ -93,13 +106,29 @@ public final class TronRank implements ResidentLoop.Program {
     }
   };
 
+  /** L alone (the loss's sums over the ranks) for {@link Owlqn}: |w|_1 is its own. */
+  private final Owlqn.Objective smooth = new Owlqn.Objective() {
+    @Override
+    public double value(double[] w) throws IOException {
+      return ar.sum(block.loss(w));
+    }
+
+    @Override
+    public void gradient(double[] g) throws IOException {
+      int n = g.length;
+      double[] part = new double[2 * n];
+      block.gradient(part, n);
+      double[] sum = ar.sum(part);
+      System.arraycopy(sum, 0, g, 0, n);
+    }
+  };
+
   @Override
   public boolean iterate(int t, AllReduce ar) throws IOException {
     this.ar = ar;
-    if (tron == null) {
-      if (t != (resume == null ? 0 : resume.trials())) {
-        throw new IllegalStateException("TRON rank at trial " + (resume == null ? 0 : resume.trials()) + " asked for " + t);
-      }
+    if (run == null) {
+      int from = resume == null ? 0 : resume.point().trials();
+      if (t != from) throw new IllegalStateException("TRON rank at trial " + from + " asked for " + t);
       double[] counts = ar.sum(block.classCounts());
       double n = 0;
       double fewest = Double.POSITIVE_INFINITY;
@@ -108,15 +137,20 @@ public final class TronRank implements ResidentLoop.Program {
         fewest = Math.min(fewest, c);
       }
       double tolerance = n == 0 ? eps : eps * Math.max(fewest, 1) / n;
-      tron = new Tron(objective, start, tolerance, maxIterations, resume);
-      if (tron.done()) { // nothing to do: the start is optimal to the tolerance
-        history.add(new Tron.Trial(t, tron.iterations(), tron.value(), tron.gradientNorm(), 0, 0, false, tron.status()));
+      if (l1) {
+        owlqn = new Owlqn(smooth, start, tolerance, maxIterations, resume == null ? null : resume.owlqnPoint());
+      } else {
+        tron = new Tron(objective, start, tolerance, maxIterations, resume == null ? null : resume.point());
+      }
+      run = l1 ? owlqn : tron;
+      if (run.done()) { // nothing to do: the start is optimal to the tolerance
+        history.add(new Tron.Trial(t, run.iterations(), run.value(), run.gradientNorm(), 0, 0, false, run.status()));
         return true;
       }
     }
-    Tron.Trial trial = tron.step();
+    Tron.Trial trial = run.step();
     history.add(trial);
-    return tron.done();
+    return run.done();
   }
 
   /** The trial steps so far (a resumed run's include those before its checkpoint). */
@@ -124,6 +158,7 @@ public final class TronRank implements ResidentLoop.Program {
     return history;
   }
 
+  /** The TRON run (null with l1, or before the first iteration). */
   public Tron tron() {
     return tron;
   }
@@ -140,8 +175,9 @@ public final class TronRank implements ResidentLoop.Program {
 
   @Override
   public byte[] globalState() throws IOException {
-    if (tron == null) return new byte[0]; // not started (a path's next stage): it starts again from its start
-    Tron.Point p = tron.point();
+    if (run == null) return new byte[0]; // not started (a path's next stage): it starts again from its start
+    Owlqn.Point o = l1 ? owlqn.point() : null;
+    Tron.Point p = l1 ? new Tron.Point(o.w(), o.gradientNorm0(), 0, false, o.iterations(), o.trials(), o.status()) : tron.point();
     return StateCodec.encode(out -> {
       StateCodec.writeArray(out, p.w());
       out.writeDouble(p.gradientNorm0());
@@ -152,13 +188,27 @@ public final class TronRank implements ResidentLoop.Program {
       out.writeInt(p.status().ordinal());
       out.writeInt(history.size());
       for (Tron.Trial tr : history) StateCodec.writeArray(out, encode(tr));
+      if (o != null) { // OWL-QN's memory
+        out.writeInt(o.s().size());
+        for (int k = 0; k < o.s().size(); k++) {
+          StateCodec.writeArray(out, o.s().get(k));
+          StateCodec.writeArray(out, o.y().get(k));
+        }
+      }
     });
   }
 
-  /** A checkpoint's point and the trial steps that led to it. */
-  public record State(Tron.Point point, List<Tron.Trial> history) {
+  /**
+   * A checkpoint's point and the trial steps that led to it; with l1 ({@link Owlqn}) also its memory's pairs (else empty), and
+   * the point's delta is 0.
+   */
+  public record State(Tron.Point point, List<Tron.Trial> history, List<double[]> s, List<double[]> y) {
     public Tron.Trial last() {
       return history.get(history.size() - 1);
+    }
+
+    Owlqn.Point owlqnPoint() {
+      return new Owlqn.Point(point.w(), point.gradientNorm0(), point.iterations(), point.trials(), point.status(), s, y);
     }
   }
 
@@ -170,7 +220,16 @@ public final class TronRank implements ResidentLoop.Program {
     int n = in.readInt();
     List<Tron.Trial> history = new ArrayList<>();
     for (int k = 0; k < n; k++) history.add(decode(StateCodec.readArray(in)));
-    return new State(p, history);
+    List<double[]> s = new ArrayList<>();
+    List<double[]> y = new ArrayList<>();
+    if (in.available() > 0) {
+      int m = in.readInt();
+      for (int k = 0; k < m; k++) {
+        s.add(StateCodec.readArray(in));
+        y.add(StateCodec.readArray(in));
+      }
+    }
+    return new State(p, history, s, y);
   }
 
   /** A trial as the doubles of a progress report. */

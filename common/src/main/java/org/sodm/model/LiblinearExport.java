@@ -24,12 +24,18 @@ import org.sodm.solver.Loss;
  * Features with an index above {@code nr_feature} are ignored by liblinear-predict, as they have no weight in sodm.
  * Platt's sigmoids have no place in the format (LIBLINEAR's probabilities are logistic regression's): {@link #write}
  * returns whether it left them out. A logistic-regression model ({@code --loss logistic}) is written as {@code L2R_LR}, its
- * probabilities kept. A multinomial model ({@code --multiclass multinomial}: a w per class, softmax probabilities) has no LIBLINEAR
+ * probabilities kept ({@code L1R_LR} for --penalty l1). A multinomial model ({@code --multiclass multinomial}: a w per class, softmax probabilities) has no LIBLINEAR
  * solver; it is written as {@code MCSVM_CS}, LIBLINEAR's one joint model with a w per class, which liblinear-predict scores the
  * same way (the class of the largest w_k'x: the most probable class of the softmax), its probabilities left out. Kernel and
  * one-vs-one multi-class models cannot be written.
  */
 public final class LiblinearExport {
+  /**
+   * The provenance parameter of a logistic model's regulariser ("l2", the default, or "l1": LIBLINEAR's L1R_LR, written and read
+   * back as such); the training option --penalty.
+   */
+  public static final String PENALTY = "sodm.train.penalty";
+
   private LiblinearExport() {}
 
   /**
@@ -45,6 +51,7 @@ public final class LiblinearExport {
     Loss loss;
     boolean droppedProbabilities = false;
     boolean softmax = false;
+    boolean l1 = false;
     if (m instanceof LinearModel lin) {
       // LIBLINEAR predicts its first label when dec > 0, sodm +1 when f >= 0: the -1 label first and dec = -f decide the
       // ties (f = 0, as a row without features gives without a bias) as sodm does
@@ -67,6 +74,8 @@ public final class LiblinearExport {
       // logistic regression's are LIBLINEAR's, but for the softmax of a multinomial model, which LIBLINEAR does not compute
       droppedProbabilities = mm.hasProbabilities() && (!(loss instanceof Loss.Logistic) || mm.softmax());
       softmax = mm.softmax();
+      l1 = mm.provenance() != null && mm.provenance().getParameters() != null
+          && "l1".equals(String.valueOf(mm.provenance().getParameters().get(PENALTY)));
       labels = new java.util.ArrayList<>();
       for (int c : order) labels.add(mm.classes().get(c));
       if (k == 2 && plan.tasks() == 1) {
@@ -100,7 +109,7 @@ public final class LiblinearExport {
           + " not: train on data labelled with integers to export it");
     }
     int rows = columns[0].length; // nr_feature weights, then the bias feature's
-    w.write("solver_type " + (softmax ? "MCSVM_CS" : solverType(loss)) + "\n");
+    w.write("solver_type " + (softmax ? "MCSVM_CS" : l1 && loss instanceof Loss.Logistic ? "L1R_LR" : solverType(loss)) + "\n");
     w.write("nr_class " + labels.size() + "\n");
     w.write("label " + String.join(" ", labels) + "\n");
     w.write("nr_feature " + (rows - 1) + "\n");

@@ -87,6 +87,11 @@ public final class LiblinearImport {
     }
     if (provenance != null) { // liblinear-predict ignores features above nr_feature: sodm's unseen features (ignored, counted)
       provenance = Provenance.newBuilder(provenance).setDimension(n).build();
+      if (solver.startsWith("L1R_")) { // an export writes it back as L1R_LR
+        Map<String, String> params = new HashMap<>(provenance.getParameters());
+        params.put(LiblinearExport.PENALTY, "l1");
+        provenance = Provenance.newBuilder(provenance).setParameters(params).build();
+      }
     }
     boolean logistic = LOGISTIC.contains(solver);
     Loss loss = logistic ? Loss.logistic(1) : solver.contains("L2LOSS") ? Loss.squaredHinge(1) : Loss.hinge(1);

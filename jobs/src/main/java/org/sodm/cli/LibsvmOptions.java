@@ -90,13 +90,13 @@ final class LibsvmOptions {
       case "4":
         return is + " (Crammer and Singer) is not in sodm: several classes are trained one against the rest (--multiclass ovr)";
       case "5":
-        return is + ": sodm has no L1 regularisation";
+        return is + ": sodm's L1 regularisation is logistic regression's (--kernel linear --loss logistic --penalty l1, as -s 6)";
       case "0":
       case "7":
         return is + " (L2-regularised logistic regression) is --kernel linear --loss logistic here (TRON, as -s 0; its models give "
             + "probabilities)";
       case "6":
-        return is + ": sodm has no L1 regularisation (L2-regularised logistic regression is --kernel linear --loss logistic)";
+        return is + " (L1-regularised logistic regression) is --kernel linear --loss logistic --penalty l1 here (OWL-QN; a sparse w)";
       default:
         return is + ": sodm's linear classifiers are --loss hinge (-s 3), squared-hinge (-s 1, 2), logistic (-s 0, 7) or odm "
             + "(the default)";

@@ -202,7 +202,8 @@ public final class TronResident {
           return new TronPath(scale -> new SoftmaxBlock(x, ys, times(classC, scale), dim, bias, threads), size, BqoResident.scales(conf),
               spec.linear().eps(), spec.linear().maxIterations(), gs);
         }
-        return new TronRank(new SoftmaxBlock(x, ys, classC, dim, bias, threads), size, spec.linear().eps(), spec.linear().maxIterations(), gs);
+        return new TronRank(new SoftmaxBlock(x, ys, classC, dim, bias, threads), size, spec.linear().eps(), spec.linear().maxIterations(), gs,
+            null, spec.l1());
       }, rankState, globalState, ResidentMapper.programThreads(conf, n));
     }
 
@@ -222,7 +223,7 @@ public final class TronResident {
   static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, int threads,
       byte[] globalState) throws IOException {
     return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal(), threads), dim + 1, spec.linear().eps(), spec.linear().maxIterations(),
-        globalState);
+        globalState, null, spec.l1());
   }
 
   /**

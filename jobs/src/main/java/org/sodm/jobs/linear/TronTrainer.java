@@ -51,7 +51,7 @@ public final class TronTrainer extends LinearTrainer {
   /** A linear grid's C path: every (task, fold) along every C in one resident run ({@link TronResident#trainPath}). */
   @Override
   protected boolean solvesPath(TrainSpec spec, int k) {
-    return dealsInTasks(spec, k);
+    return dealsInTasks(spec, k) && !spec.l1(); // the path's stages are TRON's
   }
 
   @Override
@@ -89,7 +89,7 @@ public final class TronTrainer extends LinearTrainer {
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
     TronRank.State st = TronResident.train(conf, blockDir, k, dir, dim, (u, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
-      runner.say("tron " + tr.trial(), line(tr), sec);
+      runner.say("tron " + tr.trial(), line(tr, ctx.spec().l1()), sec);
       history.add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
     return solution(ctx, st, 1, history, "tron");
@@ -105,7 +105,7 @@ public final class TronTrainer extends LinearTrainer {
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
     TronRank.State[] states = TronResident.trainTasks(conf, k, dir, dim, (u, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
-      runner.say("tron" + suffix(plan, u) + " " + tr.trial(), line(tr), sec);
+      runner.say("tron" + suffix(plan, u) + " " + tr.trial(), line(tr, ctx.spec().l1()), sec);
       histories.get(u).add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
     List<Solution> out = new ArrayList<>();
@@ -130,7 +130,7 @@ public final class TronTrainer extends LinearTrainer {
     Path blocks = dealsInTasks(ctx.spec(), k) ? null : partitionByClass(ctx, pc, dir, k); // the tasks deal at most 4 blocks
     TronRank.State[] states = TronResident.trainTasks(pc, blocks, k, dir, dim, (s, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
-      runner.say("softmax" + slotSuffix(plan, s) + " " + tr.trial(), line(tr), sec);
+      runner.say("softmax" + slotSuffix(plan, s) + " " + tr.trial(), line(tr, ctx.spec().l1()), sec);
       histories.get(s).add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
     if (blocks != null) dir.getFileSystem(conf).delete(blocks, true);
@@ -166,7 +166,8 @@ public final class TronTrainer extends LinearTrainer {
     int cg = 0;
     for (Tron.Trial t : st.history()) cg += t.cgSteps();
     String how = switch (p.status()) {
-      case CONVERGED -> "converged (|grad f| <= eps max(" + (classes > 1 ? "min_k n_k" : "min(n+, n-)") + ", 1) / n |grad f(0)|, eps "
+      case CONVERGED -> "converged (" + (spec.l1() ? "|pseudo-gradient| <= eps max(" : "|grad f| <= eps max(")
+          + (classes > 1 ? "min_k n_k" : "min(n+, n-)") + ", 1) / n " + (spec.l1() ? "|pseudo-gradient at 0|" : "|grad f(0)|") + ", eps "
           + spec.linear().eps() + ")";
       case MAX_ITERATIONS -> "stopped at --max-iterations " + spec.linear().maxIterations();
       default -> "stopped: no further decrease within rounding";
@@ -179,7 +180,12 @@ public final class TronTrainer extends LinearTrainer {
         Map.of("converged", p.status() == Tron.Status.CONVERGED));
   }
 
-  private static String line(Tron.Trial t) {
+  /** A trial step's line: TRON's radius and CG steps, or (l1) OWL-QN's step length and the line search's evaluations of f. */
+  private static String line(Tron.Trial t, boolean l1) {
+    if (l1) {
+      return String.format(Locale.ROOT, "f %14.8g  |pseudo-gradient| %.3e  step %.3e  evaluations %2d%s", t.f(), t.gradientNorm(), t.delta(),
+          t.cgSteps(), t.accepted() ? "" : "  (no step decreases f)");
+    }
     return String.format(Locale.ROOT, "f %14.8g  |grad f| %.3e  radius %.3e  CG %3d%s", t.f(), t.gradientNorm(), t.delta(), t.cgSteps(),
         t.accepted() ? "" : "  (step not taken)");
   }

@@ -63,6 +63,9 @@ public enum Param {
           + "support vectors; at most 2 min(n1, n2) / n). Empty: seed 002's default 2 alpha min(n1, n2) / n with alpha = 0.85."),
   BIAS("sodm.train.bias", "false", Group.LOSS, Type.bool(), "--bias", null,
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
+  PENALTY(org.sodm.model.LiblinearExport.PENALTY, "l2", Group.LOSS, Type.choice("l2", "l1"), "--penalty", "P",
+      "--loss logistic's regulariser: l2 (1/2 |w|^2, LIBLINEAR's -s 0, by TRON) or l1 (|w|_1, LIBLINEAR's -s 6: a sparse w, by "
+          + "OWL-QN as Spark MLlib's L1 logistic regression; --bias's weight is penalised too, as LIBLINEAR's -B 1)."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
           + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "

@@ -326,6 +326,10 @@ public final class TrainSpec {
     if (logistic && ls != LinearSolver.AUTO && ls != LinearSolver.TRON) {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve logistic (use tron or auto)");
     }
+    if (l1() && !logistic) {
+      throw bad(Param.PENALTY, "l1 is logistic regression's (LIBLINEAR's -s 6, by OWL-QN): give --loss logistic --kernel linear, not "
+          + loss.id());
+    }
     if (multinomial() && !logistic) {
       throw bad(Param.MULTICLASS, "multinomial is logistic regression's multi-class model (one softmax over the classes): give "
           + "--loss logistic --kernel linear, or ovr / ovo for " + loss.id());
@@ -581,6 +585,11 @@ public final class TrainSpec {
    */
   public boolean multinomial() {
     return get(Param.MULTICLASS).equalsIgnoreCase("multinomial");
+  }
+
+  /** --penalty l1: |w|_1 in place of 1/2 |w|^2 (logistic regression, by OWL-QN). */
+  public boolean l1() {
+    return get(Param.PENALTY).equalsIgnoreCase("l1");
   }
 
   /**

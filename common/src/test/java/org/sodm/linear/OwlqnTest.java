@@ -1,0 +1,170 @@
+package org.sodm.linear;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sodm.allreduce.InProcessAllReduce;
+import org.sodm.allreduce.MemoryCheckpoints;
+import org.sodm.allreduce.ResidentLoop;
+import org.sodm.data.SparseVector;
+import org.sodm.solver.Loss;
+
+/**
+ * L1-regularised logistic regression (|w|_1 + sum_i C_i log(1 + exp(-y_i w'x_i)), LIBLINEAR's -s 6) by OWL-QN over ranks
+ * ({@link TronRank} with l1): its w against the optimality conditions recomputed from the rows and against an independent solver
+ * (proximal gradient descent written here, run to 1e-12), over 1 and 3 ranks; the stop; a resumed run bit for bit.
+ */
+class OwlqnTest {
+  /** grad of sum_i C_i log(1 + exp(-y_i w'x_i)) from the rows (no code of the solver under test). */
+  static double[] lossGradient(SparseVector[] x, double[] y, double[] w, LogisticPrimal loss) {
+    int n = w.length;
+    double[] g = new double[n];
+    for (int i = 0; i < y.length; i++) {
+      double z = Vectors.dot(x[i], w, loss.biasFeature());
+      double p = 1 / (1 + Math.exp(-y[i] * z));
+      double a = (y[i] > 0 ? loss.cPos() : loss.cNeg()) * (p - 1) * y[i];
+      for (int k = 0; k < x[i].indices().length; k++) if (x[i].indices()[k] < n) g[x[i].indices()[k] - 1] += a * x[i].values()[k];
+      g[n - 1] += a * loss.biasFeature();
+    }
+    return g;
+  }
+
+  static double objective(SparseVector[] x, double[] y, double[] w, LogisticPrimal loss) {
+    double f = 0;
+    for (double v : w) f += Math.abs(v);
+    for (int i = 0; i < y.length; i++) f += loss.loss(y[i], y[i] * Vectors.dot(x[i], w, loss.biasFeature()));
+    return f;
+  }
+
+  /** The L1 optimum by accelerated proximal gradient (FISTA with restarts, step 1 / Lipschitz bound), to 1e-12 change. */
+  static double[] proximal(SparseVector[] x, double[] y, int n, LogisticPrimal loss) {
+    double lip = 0;
+    for (int i = 0; i < y.length; i++) {
+      lip += Math.max(loss.cPos(), loss.cNeg()) * (x[i].squaredNorm() + loss.biasFeature() * loss.biasFeature()) / 4;
+    }
+    double t = 1 / lip;
+    double[] w = new double[n];
+    double[] v = w.clone();
+    double theta = 1;
+    double fPrev = objective(x, y, w, loss);
+    for (int it = 0; it < 400_000; it++) {
+      double[] g = lossGradient(x, y, v, loss);
+      double[] next = new double[n];
+      for (int j = 0; j < n; j++) {
+        double u = v[j] - t * g[j];
+        next[j] = Math.signum(u) * Math.max(0, Math.abs(u) - t);
+      }
+      double f = objective(x, y, next, loss);
+      double thetaNext = (1 + Math.sqrt(1 + 4 * theta * theta)) / 2;
+      boolean restart = f > fPrev;
+      for (int j = 0; j < n; j++) v[j] = restart ? next[j] : next[j] + (theta - 1) / thetaNext * (next[j] - w[j]);
+      theta = restart ? 1 : thetaNext;
+      double change = 0;
+      for (int j = 0; j < n; j++) change = Math.max(change, Math.abs(next[j] - w[j]));
+      w = next;
+      fPrev = Math.min(f, fPrev);
+      if (change < 1e-13 && it > 10) return w;
+    }
+    throw new AssertionError("proximal gradient did not converge");
+  }
+
+  static TronRank.State run(SparseVector[] x, double[] y, int[] b, int k, int dim, LogisticPrimal loss, double eps, MemoryCheckpoints ckpt,
+      ResidentLoop.Policy policy) throws Exception {
+    List<TronRank.State> all = InProcessAllReduce.run(k, ar -> {
+      List<SparseVector> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      for (int i = 0; i < y.length; i++) {
+        if (b[i] != ar.rank()) continue;
+        xs.add(x[i]);
+        ys.add(y[i]);
+      }
+      int start = ckpt.committed() > 0 && !ckpt.done() ? ckpt.committed() : 0;
+      LogisticBlock block = new LogisticBlock(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(),
+          loss);
+      TronRank r = new TronRank(block, dim + 1, eps, 5000, start > 0 ? ckpt.globalState() : null, null, true);
+      ResidentLoop.run(r, start, ar, policy, ckpt, null);
+      return TronRank.decodeState(r.globalState());
+    });
+    for (TronRank.State s : all) assertArrayEquals(all.get(0).point().w(), s.point().w(), "every rank holds the same w");
+    return all.get(0);
+  }
+
+  /**
+   * Sparse random data (30 features) with a bias and class weights, C = 0.3: over 1 and 3 ranks at eps 1e-7, f within 1e-12
+   * (relative) of proximal gradient's optimum, the pseudo-gradient recomputed from the rows below 1e-6 of its value at 0 (the
+   * optimality conditions), w within 1e-4 of proximal gradient's, and every weight whose optimality condition is strict
+   * (|grad_j L| &lt; 0.999 at the optimum's zero) exactly 0 - the L1 optimum is sparse. At eps 0.01 the stop holds, recomputed.
+   */
+  @Test
+  void reachesTheL1OptimumOnOneAndThreeRanks() throws Exception {
+    Object[] data = LinearTestData.sparse(new Random(4), 600, 30, 0.3);
+    SparseVector[] x = (SparseVector[]) data[0];
+    double[] y = (double[]) data[1];
+    int dim = 30;
+    LogisticPrimal loss = Loss.logistic(0.3).withBias(true).withWeights(1.5, 0.8).logisticPrimal();
+    double[] star = proximal(x, y, dim + 1, loss);
+    double fStar = objective(x, y, star, loss);
+    double[] gStar = lossGradient(x, y, star, loss);
+    int strictZeros = 0;
+    for (int j = 0; j <= dim; j++) if (star[j] == 0 && Math.abs(gStar[j]) < 0.999) strictZeros++;
+    assertTrue(strictZeros >= 3 && strictZeros < dim, "the L1 optimum is sparse but not empty: " + strictZeros + " zeros");
+    double pg0 = norm(Owlqn.pseudoGradient(new double[dim + 1], lossGradient(x, y, new double[dim + 1], loss)));
+    for (int k : new int[] {1, 3}) {
+      int[] b = LinearTestData.randomBlocks(y.length, k, 7);
+      TronRank.State tight = run(x, y, b, k, dim, loss, 1e-7, new MemoryCheckpoints(), ResidentLoop.Policy.none());
+      double[] w = tight.point().w();
+      double f = objective(x, y, w, loss);
+      assertTrue(f >= fStar * (1 - 1e-14) && f - fStar <= 1e-12 * fStar, k + " ranks: f " + f + " against " + fStar);
+      assertEquals(f, tight.last().f(), 1e-12 * f, "the recorded f is w's");
+      double pg = norm(Owlqn.pseudoGradient(w, lossGradient(x, y, w, loss)));
+      assertTrue(pg <= 1e-6 * pg0, k + " ranks: |pseudo-gradient| " + pg + " against " + pg0 + " at 0");
+      for (int j = 0; j <= dim; j++) {
+        assertEquals(star[j], w[j], 1e-4 * Math.max(1, Math.abs(star[j])), k + " ranks, weight " + j);
+        if (star[j] == 0 && Math.abs(gStar[j]) < 0.999) assertEquals(0.0, w[j], k + " ranks: weight " + j + " is 0 at the optimum");
+      }
+
+      TronRank.State loose = run(x, y, b, k, dim, loss, 0.01, new MemoryCheckpoints(), ResidentLoop.Policy.none());
+      long pos = java.util.Arrays.stream(y).filter(v -> v > 0).count();
+      double rel = 0.01 * Math.min(pos, y.length - pos) / y.length;
+      double pgLoose = norm(Owlqn.pseudoGradient(loose.point().w(), lossGradient(x, y, loose.point().w(), loss)));
+      assertEquals(Tron.Status.CONVERGED, loose.point().status());
+      assertTrue(pgLoose <= rel * pg0 * (1 + 1e-9), k + " ranks: |pseudo-gradient| " + pgLoose + " above " + rel * pg0);
+      assertTrue(loose.point().iterations() < tight.point().iterations());
+    }
+  }
+
+  static double norm(double[] v) {
+    return Math.sqrt(Vectors.dot(v, v));
+  }
+
+  /** The pseudo-gradient, worked by hand: grad + sign(w) off zero, the descending one-sided derivative at zero, else 0. */
+  @Test
+  void pseudoGradientByHand() {
+    double[] p = Owlqn.pseudoGradient(new double[] {2, -1, 0, 0, 0}, new double[] {0.5, 0.5, -1.5, 1.5, 0.3});
+    assertArrayEquals(new double[] {1.5, -0.5, -0.5, 0.5, 0}, p, 1e-15);
+  }
+
+  /** A rank failing at iteration 4 (checkpoints every 2): the resumed run ends with the same w and history, bit for bit. */
+  @Test
+  void aResumedRunEndsIdentically() throws Exception {
+    Object[] data = LinearTestData.sparse(new Random(5), 400, 20, 0.4);
+    SparseVector[] x = (SparseVector[]) data[0];
+    double[] y = (double[]) data[1];
+    LogisticPrimal loss = Loss.logistic(1).withBias(true).logisticPrimal();
+    int[] b = LinearTestData.randomBlocks(y.length, 3, 5);
+    TronRank.State full = run(x, y, b, 3, 20, loss, 1e-8, new MemoryCheckpoints(), ResidentLoop.Policy.none());
+    assertTrue(full.history().size() > 6, "steps " + full.history().size());
+    MemoryCheckpoints ckpt = new MemoryCheckpoints();
+    assertThrows(ResidentLoop.PlantedFault.class, () -> run(x, y, b, 3, 20, loss, 1e-8, ckpt, new ResidentLoop.Policy(2, 0, 2, 4)));
+    assertEquals(4, ckpt.committed());
+    TronRank.State resumed = run(x, y, b, 3, 20, loss, 1e-8, ckpt, ResidentLoop.Policy.none());
+    assertArrayEquals(full.point().w(), resumed.point().w());
+    assertEquals(full.history(), resumed.history());
+  }
+}

@@ -1,0 +1,186 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.data.SparseVector;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.spec.TrainSpec;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.model.LinearModel;
+import org.sodm.model.MulticlassModel;
+import org.sodm.testing.LibsvmTools;
+import org.sodm.testing.LocalConf;
+
+/**
+ * {@code --loss logistic --penalty l1} end to end (OWL-QN on the resident runtime, LIBLINEAR's -s 6): the model meets the L1
+ * optimality conditions recomputed from the rows on 1 and 3 blocks and is sparse where the data says so; its objective is
+ * LIBLINEAR's -s 6 optimum's when liblinear-train is installed, and its export is L1R_LR with liblinear-predict -b 1's
+ * probabilities; where it does not apply it is refused.
+ */
+class L1LogisticTrainTest {
+  @TempDir Path tmp;
+  private Configuration conf;
+  private final List<String> progress = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    conf = LocalConf.create(tmp);
+    conf.set(SodmConf.KERNEL, "linear");
+    conf.set(SodmConf.LOSS, "logistic");
+    conf.set(Param.PENALTY.key(), "l1");
+    conf.set(SodmConf.C, "1");
+  }
+
+  /** 800 rows of 20 features in [0,1]; the label depends on the first four only (with noise). */
+  private Path data() throws IOException {
+    SplittableRandom r = new SplittableRandom(21);
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 800; i++) {
+      double[] x = new double[20];
+      for (int f = 0; f < 20; f++) x[f] = Math.round(r.nextDouble() * 1000) / 1000.0;
+      double s = 2 * x[0] + 1.5 * x[1] - 2 * x[2] - x[3] + 0.3 * r.nextGaussian();
+      b.append(s > 0 ? "1" : "-1");
+      for (int f = 0; f < 20; f++) b.append(' ').append(f + 1).append(':').append(x[f]);
+      b.append('\n');
+    }
+    Path file = tmp.resolve("l1.libsvm");
+    Files.writeString(file, b.toString());
+    return file;
+  }
+
+  private TrainPipeline.Result train(Configuration c, String out, Path input) throws IOException {
+    return TrainPipeline.run(c, new TrainPipeline.Request(List.of(input.toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), false), progress::add);
+  }
+
+  /** grad of C sum_i log(1 + exp(-y_i (w'x_i + b))) from the rows (y = +1 for "1"): [grad w..., grad b]. */
+  static double[] lossGradient(LogisticTrainTest.Rows rows, double[] w, double b, double c, boolean bias) {
+    double[] g = LogisticTrainTest.gradient(rows, "1", w, b, c);
+    for (int f = 0; f < w.length; f++) g[f] -= w[f]; // LogisticTrainTest's has the regulariser's w and b: take them out
+    g[w.length] = bias ? g[w.length] - b : 0;
+    return g;
+  }
+
+  static double objective(LogisticTrainTest.Rows rows, double[] w, double b, double c) {
+    double f = Math.abs(b);
+    for (double v : w) f += Math.abs(v);
+    for (int i = 0; i < rows.x().size(); i++) {
+      SparseVector x = rows.x().get(i);
+      double y = rows.labels().get(i).equals("1") ? 1 : -1;
+      double z = b;
+      for (int k = 0; k < x.indices().length; k++) z += w[x.indices()[k] - 1] * x.values()[k];
+      f += c * Math.log1p(Math.exp(-y * z));
+    }
+    return f;
+  }
+
+  /**
+   * With a bias, C = 0.1, eps 1e-6, on 1 and 3 blocks: the optimality conditions from the rows (|grad_j L + sign(w_j)| on the non-zero
+   * weights and |grad_j L| &lt;= 1 on the zeros, to 1e-4 of |grad L(0)|), at least 8 of the 16 irrelevant features exactly 0,
+   * the four relevant ones not; the two models' objectives equal to 1e-9.
+   */
+  @Test
+  void theModelMeetsTheL1OptimalityConditionsAndIsSparse() throws Exception {
+    Path file = data();
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
+    conf.setBoolean(Param.BIAS.key(), true);
+    conf.set(Param.LINEAR_EPS.key(), "1e-6");
+    conf.set(SodmConf.C, "0.1");
+    double[] f = new double[2];
+    int[] blocks = {1, 3};
+    for (int j = 0; j < 2; j++) {
+      Configuration c = new Configuration(conf);
+      c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(blocks[j]));
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "m" + blocks[j], file).model());
+      LinearModel lin = (LinearModel) m.subModel(0);
+      double sign = m.classes().get(m.plan().positiveClass(0)).equals("1") ? 1 : -1; // w for "1"
+      double[] w = lin.w().clone();
+      for (int k = 0; k < w.length; k++) w[k] *= sign;
+      double b = sign * lin.bias();
+      double[] g = lossGradient(rows, w, b, 0.1, true);
+      double g0 = LogisticTrainTest.norm(lossGradient(rows, new double[w.length], 0, 0.1, true));
+      int zeros = 0;
+      for (int k = 0; k <= w.length; k++) {
+        double wk = k < w.length ? w[k] : b;
+        if (wk != 0) {
+          assertEquals(0, g[k] + Math.signum(wk), 1e-4 * g0, blocks[j] + " blocks, weight " + k);
+        } else {
+          assertTrue(Math.abs(g[k]) <= 1 + 1e-4 * g0, blocks[j] + " blocks, weight " + k + " at 0 with |grad| " + g[k]);
+          if (k >= 4 && k < w.length) zeros++;
+        }
+        if (k < 4) assertTrue(wk != 0, "relevant feature " + (k + 1) + " kept");
+      }
+      assertTrue(zeros >= 8, blocks[j] + " blocks: " + zeros + " of 16 irrelevant features at 0");
+      f[j] = objective(rows, w, b, 0.1);
+    }
+    assertEquals(f[0], f[1], 1e-9 * f[0]);
+    assertTrue(progress.stream().anyMatch(l -> l.contains("|pseudo-gradient|") && l.contains("evaluations")), String.join("\n", progress));
+  }
+
+  /**
+   * Without a bias, against liblinear-train -s 6 -e 1e-8 (when installed): the objectives |w|_1 + C sum log(1 + exp(-y w'x)),
+   * both recomputed here, within 1e-7 (relative); the export is L1R_LR and liblinear-predict -b 1 on it prints sodm's
+   * probabilities to its 6 digits.
+   */
+  @Test
+  void itIsLiblinearsL1Optimum() throws Exception {
+    Path file = data();
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
+    conf.set(Param.LINEAR_EPS.key(), "1e-7");
+    TrainPipeline.Result r = train(conf, "nobias", file);
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+    LinearModel lin = (LinearModel) m.subModel(0);
+    double sign = m.classes().get(m.plan().positiveClass(0)).equals("1") ? 1 : -1;
+    double[] w = lin.w().clone();
+    for (int k = 0; k < w.length; k++) w[k] *= sign;
+    assertEquals(0.0, lin.bias());
+    double ours = objective(rows, w, 0, 1);
+    if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
+    Path ll = tmp.resolve("ll.model");
+    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "6", "-c", "1", "-e", "1e-8", file.toString(), ll.toString());
+    List<String> model = Files.readAllLines(ll);
+    String[] label = model.get(2).split(" ");
+    double s = label[1].equals("1") ? 1 : -1; // LIBLINEAR's w is for its first label
+    int start = model.indexOf("w") + 1;
+    double[] theirs = new double[20];
+    for (int k = 0; k < 20; k++) theirs[k] = s * Double.parseDouble(model.get(start + k).trim());
+    double their = objective(rows, theirs, 0, 1);
+    assertEquals(their, ours, 1e-7 * their, "sodm " + ours + " LIBLINEAR " + their);
+
+    Path export = tmp.resolve("export.ll");
+    String[] ex = org.sodm.cli.SodmMainAccess.run("export-liblinear", "-D", "fs.defaultFS=file:///", r.modelPath().getParent().toString(),
+        "-o", export.toString());
+    assertEquals("0", ex[0], ex[2]);
+    assertEquals("solver_type L1R_LR", Files.readAllLines(export).get(0));
+    LibsvmTools.run(null, "liblinear-predict", "-b", "1", file.toString(), export.toString(), tmp.resolve("out").toString());
+    List<String> out = Files.readAllLines(tmp.resolve("out"));
+    int col = List.of(out.get(0).split(" ")).indexOf("1");
+    for (int i = 0; i < rows.x().size(); i++) {
+      SparseVector x = rows.x().get(i);
+      double z = 0;
+      for (int k = 0; k < x.indices().length; k++) z += w[x.indices()[k] - 1] * x.values()[k];
+      assertEquals(1 / (1 + Math.exp(-z)), Double.parseDouble(out.get(i + 1).split(" ")[col]), 1e-6, "row " + (i + 1));
+    }
+  }
+
+  @Test
+  void refusedWhereItDoesNotApply() {
+    Configuration hinge = new Configuration(conf);
+    hinge.set(SodmConf.LOSS, "hinge");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(hinge)).getMessage().contains(
+        "--penalty (sodm.train.penalty): l1 is logistic regression's"));
+  }
+}
