@@ -172,8 +172,10 @@ public final class TronTrainer extends LinearTrainer {
       case MAX_ITERATIONS -> "stopped at --max-iterations " + spec.linear().maxIterations();
       default -> "stopped: no further decrease within rounding";
     };
-    ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after %d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)",
-        label, how, newton, cg, last.f(), last.gradientNorm(), last.gradientNorm() / p.gradientNorm0()));
+    String steps = spec.l1() ? "%d OWL-QN iterations (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
+        : "%d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)";
+    ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after " + steps, label, how, newton, cg, last.f(), last.gradientNorm(),
+        last.gradientNorm() / p.gradientNorm0()));
     double[] w = java.util.Arrays.copyOf(p.w(), size);
     if (!spec.loss().bias()) java.util.Arrays.fill(w, size - classes, size, 0.0);
     return new Solution(w, newton, last.f(), last.gradientNorm(), p.gradientNorm0(), history,
