@@ -73,6 +73,7 @@ public final class LogisticBlock extends RowChunks implements TronBlock {
   }
 
   private void gradientRows(int c, double[] out, int n) {
+    boolean diagonal = out.length >= 2 * n; // OWL-QN asks for the gradient alone
     for (int i = from(c), e = to(c); i < e; i++) {
       double ci = loss.c(y[i]);
       double s = LogisticPrimal.sigmoid(y[i] * z[i]);
@@ -83,10 +84,10 @@ public final class LogisticBlock extends RowChunks implements TronBlock {
         if (f >= n - 1) continue; // beyond the dimension: ignored, as w'x_i ignores it
         double v = x.value[k];
         out[f] += a * v;
-        out[n + f] += d[i] * v * v;
+        if (diagonal) out[n + f] += d[i] * v * v;
       }
       out[n - 1] += a * bf;
-      out[2 * n - 1] += d[i] * bf * bf;
+      if (diagonal) out[2 * n - 1] += d[i] * bf * bf;
     }
   }
 

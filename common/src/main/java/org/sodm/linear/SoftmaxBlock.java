@@ -111,6 +111,7 @@ public final class SoftmaxBlock extends RowChunks implements TronBlock {
   }
 
   private void gradientRows(int ch, double[] out, int n) {
+    boolean diagonal = out.length >= 2 * n; // OWL-QN asks for the gradient alone
     double[] a = new double[k];
     double[] h = new double[k];
     for (int i = from(ch), e = to(ch); i < e; i++) {
@@ -130,13 +131,13 @@ public final class SoftmaxBlock extends RowChunks implements TronBlock {
         int base = f * k;
         for (int c = 0; c < k; c++) {
           out[base + c] += a[c] * v;
-          out[n + base + c] += h[c] * v * v;
+          if (diagonal) out[n + base + c] += h[c] * v * v;
         }
       }
       int base = dim * k;
       for (int c = 0; c < k; c++) {
         out[base + c] += a[c] * bf;
-        out[n + base + c] += h[c] * bf * bf;
+        if (diagonal) out[n + base + c] += h[c] * bf * bf;
       }
     }
   }

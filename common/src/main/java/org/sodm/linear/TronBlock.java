@@ -15,8 +15,9 @@ public interface TronBlock {
   double loss(double[] w) throws IOException;
 
   /**
-   * At the w of the last {@link #loss}: adds the loss's gradient to {@code out[0..n)} and its Hessian diagonal to
-   * {@code out[n..2n)}, and keeps what {@link #hessian} needs.
+   * At the w of the last {@link #loss}: adds the loss's gradient to {@code out[0..n)} and, when {@code out} has 2n values, its
+   * Hessian diagonal to {@code out[n..2n)} (n values: the gradient alone, as {@link Owlqn} needs it), and keeps what
+   * {@link #hessian} needs.
    */
   void gradient(double[] out, int n) throws IOException;
 

@@ -115,11 +115,9 @@ public final class TronRank implements ResidentLoop.Program {
 
     @Override
     public void gradient(double[] g) throws IOException {
-      int n = g.length;
-      double[] part = new double[2 * n];
-      block.gradient(part, n);
-      double[] sum = ar.sum(part);
-      System.arraycopy(sum, 0, g, 0, n);
+      double[] part = new double[g.length]; // the gradient alone: no Hessian diagonal computed or reduced
+      block.gradient(part, g.length);
+      System.arraycopy(ar.sum(part), 0, g, 0, g.length);
     }
   };
 
