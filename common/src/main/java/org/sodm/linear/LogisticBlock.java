@@ -21,6 +21,7 @@ public final class LogisticBlock extends RowChunks implements TronBlock {
   private final double[] d;
   private double[][] gradientParts; // per chunk, for the vector sums of more than one chunk
   private double[][] hessianParts;
+  private double[][] pairParts;
 
   public LogisticBlock(Csr x, double[] y, LogisticPrimal loss) {
     this(x, y, loss, 1);
@@ -101,6 +102,37 @@ public final class LogisticBlock extends RowChunks implements TronBlock {
     for (int i = from(c), e = to(c); i < e; i++) {
       double t = d[i] * x.dot(i, v, bf);
       if (t != 0) x.axpy(t, i, out, bf);
+    }
+  }
+
+  @Override
+  public boolean densePairs() {
+    return true;
+  }
+
+  /** Adds sum_i D_ii x_ia x_ib for each pair of row i's stored values (the bias feature n - 1's included) once, at (a, b) in the
+   * row's order ({@link TronBlock#hessianPairs}). */
+  @Override
+  public void hessianPairs(double[] out, int offset, int n) throws IOException {
+    pairParts = addChunks(pairParts, out, (c, o) -> pairRows(c, o, offset, n));
+  }
+
+  private void pairRows(int c, double[] out, int offset, int n) {
+    for (int i = from(c), e = to(c); i < e; i++) {
+      double di = d[i];
+      if (di == 0) continue;
+      for (int k = x.from[i], end = x.to[i]; k < end; k++) {
+        int a = x.index[k];
+        if (a >= n - 1) continue;
+        double va = di * x.value[k];
+        int row = offset + a * n;
+        for (int l = k; l < end; l++) {
+          int b = x.index[l];
+          if (b < n - 1) out[row + b] += va * x.value[l];
+        }
+        out[row + n - 1] += va * bf;
+      }
+      out[offset + (n - 1) * n + n - 1] += di * bf * bf;
     }
   }
 }

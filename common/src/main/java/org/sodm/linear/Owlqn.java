@@ -17,7 +17,7 @@ import java.util.List;
  * directional derivative. The run stops when |pseudo-gradient| &lt;= tolerance |pseudo-gradient at 0|, after
  * {@code maxIterations} iterations, or when no step decreases f (what is left is rounding).
  */
-public final class Owlqn implements TrialRun {
+public final class Owlqn extends L1Run {
   /** L and its gradient; {@link #gradient} is at the w of the last {@link #value}. */
   public interface Objective {
     /** L(w), the smooth part (without |w|_1). */
@@ -37,138 +37,39 @@ public final class Owlqn implements TrialRun {
       List<double[]> y) {}
 
   private final Objective fun;
-  private final int n;
-  private final double tolerance;
-  private final int maxIterations;
-  private final double[] w;
-  private double[] grad;
-  private double[] pg;
-  private double f;
-  private double pgNorm;
-  private double pgNorm0;
-  private int iterations;
-  private int trials;
-  private Tron.Status status = Tron.Status.RUNNING;
   private final List<double[]> s = new ArrayList<>();
   private final List<double[]> y = new ArrayList<>();
 
   /** Starts at {@code w} (copied; zeros for a fresh run), or resumes {@code from} a point when it is not null. */
   public Owlqn(Objective fun, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
-    if (!(tolerance > 0)) throw new IllegalArgumentException("tolerance must be > 0, got " + tolerance);
-    if (maxIterations < 1) throw new IllegalArgumentException("maxIterations must be >= 1, got " + maxIterations);
+    super(w, tolerance, maxIterations, from == null ? null : from.w());
     this.fun = fun;
-    this.n = w.length;
-    this.tolerance = tolerance;
-    this.maxIterations = maxIterations;
-    this.w = (from == null ? w : from.w()).clone();
-    if (this.w.length != n) throw new IllegalArgumentException("a point of " + this.w.length + " weights for " + n);
-    evaluate();
     if (from != null) {
-      pgNorm0 = from.gradientNorm0();
-      iterations = from.iterations();
-      trials = from.trials();
-      status = from.status();
       for (int k = 0; k < from.s().size(); k++) {
         s.add(from.s().get(k).clone());
         y.add(from.y().get(k).clone());
       }
-      return;
+      begin(true, from.gradientNorm0(), from.iterations(), from.trials(), from.status());
+    } else {
+      begin(false, 0, 0, 0, null);
     }
-    boolean zero = true;
-    for (double v : this.w) zero &= v == 0;
-    if (zero) {
-      pgNorm0 = pgNorm;
-    } else { // |pseudo-gradient at 0| for the stop, then back to w
-      fun.value(new double[n]);
-      double[] g0 = new double[n];
-      fun.gradient(g0);
-      pgNorm0 = norm(pseudoGradient(new double[n], g0));
-      evaluate();
-    }
-    iterations = 1;
-    if (pgNorm <= tolerance * pgNorm0) status = Tron.Status.CONVERGED;
-  }
-
-  /** f, grad L and the pseudo-gradient at w. */
-  private void evaluate() throws IOException {
-    f = fun.value(w) + l1(w);
-    grad = new double[n];
-    fun.gradient(grad);
-    pg = pseudoGradient(w, grad);
-    pgNorm = norm(pg);
-  }
-
-  static double l1(double[] w) {
-    double s = 0;
-    for (double v : w) s += Math.abs(v);
-    return s;
-  }
-
-  private static double norm(double[] v) {
-    return Math.sqrt(Vectors.dot(v, v));
-  }
-
-  /** The pseudo-gradient of |w|_1 + L: grad L + sign(w) off zero; at zero the one-sided derivative that descends, else 0. */
-  static double[] pseudoGradient(double[] w, double[] gl) {
-    double[] p = new double[w.length];
-    for (int i = 0; i < w.length; i++) {
-      if (w[i] > 0) {
-        p[i] = gl[i] + 1;
-      } else if (w[i] < 0) {
-        p[i] = gl[i] - 1;
-      } else if (gl[i] + 1 < 0) {
-        p[i] = gl[i] + 1;
-      } else if (gl[i] - 1 > 0) {
-        p[i] = gl[i] - 1;
-      }
-    }
-    return p;
   }
 
   @Override
-  public Tron.Status status() {
-    return status;
+  double smooth(double[] x) throws IOException {
+    return fun.value(x);
   }
 
   @Override
-  public boolean done() {
-    return status != Tron.Status.RUNNING;
-  }
-
-  public double[] w() {
-    return w;
-  }
-
-  /** f = |w|_1 + L(w). */
-  @Override
-  public double value() {
-    return f;
-  }
-
-  /** |pseudo-gradient| at w. */
-  @Override
-  public double gradientNorm() {
-    return pgNorm;
-  }
-
-  public double initialGradientNorm() {
-    return pgNorm0;
-  }
-
-  @Override
-  public int iterations() {
-    return iterations;
+  void derivatives(double[] g) throws IOException {
+    fun.gradient(g);
   }
 
   public Point point() {
     return new Point(w.clone(), pgNorm0, iterations, trials, status, List.copyOf(s), List.copyOf(y));
   }
 
-  /**
-   * One iteration: direction, line search, the memory's new pair. As a {@link Tron.Trial}: the step's number, the iteration count after it, f and
-   * |pseudo-gradient|, the step length taken (as the trial's "delta"), the function evaluations of the line search (as its
-   * "cgSteps"), whether a step was taken.
-   */
+  /** One iteration: direction, line search, the memory's new pair ({@link L1Run#ended}'s trial). */
   @Override
   public Tron.Trial step() throws IOException {
     if (done()) throw new IllegalStateException("the run has ended: " + status);
@@ -197,7 +98,6 @@ public final class Owlqn implements TrialRun {
       }
       alpha /= 2;
     }
-    trials++;
     double fOld = f;
     if (taken) {
       double[] gNew = new double[n];
@@ -219,19 +119,9 @@ public final class Owlqn implements TrialRun {
       System.arraycopy(wNew, 0, w, 0, n);
       f = fNew;
       grad = gNew;
-      pg = pseudoGradient(w, grad);
-      pgNorm = norm(pg);
-      iterations++;
-      if (pgNorm <= tolerance * pgNorm0) status = Tron.Status.CONVERGED;
+      pseudo();
     }
-    if (status == Tron.Status.RUNNING) {
-      if (!taken || f == fOld) { // no step decreases f: what is left is rounding
-        status = Tron.Status.NO_PROGRESS;
-      } else if (iterations > maxIterations) {
-        status = Tron.Status.MAX_ITERATIONS;
-      }
-    }
-    return new Tron.Trial(trials, iterations, f, pgNorm, taken ? alpha : 0, evals, taken, status);
+    return ended(taken, fOld, alpha, evals);
   }
 
   /** L-BFGS's two loops: H v, H the inverse-Hessian estimate of the memory's pairs (v itself without pairs). */

@@ -23,4 +23,19 @@ public interface TronBlock {
 
   /** Adds the loss's Hessian (at the w of the last {@link #gradient}) times {@code v} to {@code out}. */
   void hessian(double[] v, double[] out) throws IOException;
+
+  /**
+   * Adds, at the w of the last {@link #gradient}, the loss's Hessian as the sums over the rows of D_ii x_ia x_ib for each pair
+   * (a, b) of a row's stored values (the bias feature's included) once, at {@code out[offset + a n + b]} or at {@code out[offset +
+   * b n + a]}: {@link GlmNet#symmetrize} makes the matrix of the sum over the blocks. Only blocks whose {@link #densePairs} is
+   * true have it.
+   */
+  default void hessianPairs(double[] out, int offset, int n) throws IOException {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " gives no dense Hessian");
+  }
+
+  /** Whether {@link #hessianPairs} is there. */
+  default boolean densePairs() {
+    return false;
+  }
 }

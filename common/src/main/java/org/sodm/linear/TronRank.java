@@ -18,13 +18,23 @@ import org.sodm.allreduce.StateCodec;
  *
  * <p>With {@code l1} the problem is |w|_1 + sum_i C_i loss_i (LIBLINEAR's {@code -s 6} for logistic regression), solved by {@link
  * Owlqn} on the same sums (the loss's value and gradient; the Hessian is not used), its stop the same rule on the
- * pseudo-gradient.
+ * pseudo-gradient; or, with few weights, by {@link GlmNet} (LIBLINEAR's own method for {@code -s 6}: Newton steps on the
+ * dense Hessian, reduced once per iteration as n + n^2 doubles).
  *
  * <p>The stop is LIBLINEAR's for {@code -s 0}: |grad f(w)| &lt;= eps max(min(n+, n-), 1) / n |grad f(0)|, n+ and n- the rows of
  * each label over every block (multinomial: the fewest rows of a class in place of min(n+, n-)). A checkpoint holds w, the radius and the counts (f, grad f and the preconditioner are recomputed
  * from w, the same sums in the same order): a resumed run takes the same steps bit for bit.
  */
 public final class TronRank implements ResidentLoop.Program {
+  /** The method: TRON for 1/2 |w|^2; OWL-QN or newGLMNET for |w|_1. */
+  public enum Solver {
+    TRON, OWLQN, GLMNET;
+
+    public boolean l1() {
+      return this != TRON;
+    }
+  }
+
   /** Progress values per trial step ({@link #encode}). */
   public static final int PROGRESS = 8;
 
@@ -32,13 +42,15 @@ public final class TronRank implements ResidentLoop.Program {
   private final int size;
   private final double eps;
   private final int maxIterations;
+  private final Solver solver;
   private final boolean l1;
   private final State resume;
   private final double[] start;
   private final List<Tron.Trial> history = new ArrayList<>();
   private Tron tron;
   private Owlqn owlqn;
-  private TrialRun run; // the one of the two
+  private GlmNet glmnet;
+  private TrialRun run; // the one of the three
   private AllReduce ar;
 
   /**
@@ -58,12 +70,22 @@ public final class TronRank implements ResidentLoop.Program {
   /** As above; {@code l1}: |w|_1 in place of 1/2 |w|^2, by {@link Owlqn}. */
   public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState, double[] start, boolean l1)
       throws IOException {
+    this(block, size, eps, maxIterations, globalState, start, l1 ? Solver.OWLQN : Solver.TRON);
+  }
+
+  /** As above, by the given method ({@link Solver#GLMNET} needs a block with {@link TronBlock#densePairs}). */
+  public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState, double[] start, Solver solver)
+      throws IOException {
+    if (solver == Solver.GLMNET && !block.densePairs()) {
+      throw new IllegalArgumentException("newGLMNET needs the dense Hessian, which " + block.getClass().getSimpleName() + " does not give");
+    }
     if (!(eps > 0)) throw new IllegalArgumentException("eps must be > 0, got " + eps);
     this.block = block;
     this.size = size;
     this.eps = eps;
     this.maxIterations = maxIterations;
-    this.l1 = l1;
+    this.solver = solver;
+    this.l1 = solver.l1();
     this.start = start == null ? new double[size] : start.clone();
     if (this.start.length != size) throw new IllegalArgumentException("a start of " + this.start.length + " weights for " + size);
     if (globalState == null || globalState.length == 0) {
@@ -121,6 +143,28 @@ public final class TronRank implements ResidentLoop.Program {
     }
   };
 
+  /** L, its gradient and its dense Hessian (one AllReduce of n + n^2 doubles) for {@link GlmNet}. */
+  private final GlmNet.Objective dense = new GlmNet.Objective() {
+    @Override
+    public double value(double[] w) throws IOException {
+      return ar.sum(block.loss(w));
+    }
+
+    @Override
+    public void derivatives(double[] g, double[] h) throws IOException {
+      int n = g.length;
+      double[] gradient = new double[n];
+      block.gradient(gradient, n);
+      double[] part = new double[n + n * n];
+      System.arraycopy(gradient, 0, part, 0, n);
+      block.hessianPairs(part, n, n);
+      double[] sum = ar.sum(part);
+      System.arraycopy(sum, 0, g, 0, n);
+      System.arraycopy(sum, n, h, 0, n * n);
+      GlmNet.symmetrize(h, n);
+    }
+  };
+
   @Override
   public boolean iterate(int t, AllReduce ar) throws IOException {
     this.ar = ar;
@@ -135,12 +179,11 @@ public final class TronRank implements ResidentLoop.Program {
         fewest = Math.min(fewest, c);
       }
       double tolerance = n == 0 ? eps : eps * Math.max(fewest, 1) / n;
-      if (l1) {
-        owlqn = new Owlqn(smooth, start, tolerance, maxIterations, resume == null ? null : resume.owlqnPoint());
-      } else {
-        tron = new Tron(objective, start, tolerance, maxIterations, resume == null ? null : resume.point());
+      switch (solver) {
+        case OWLQN -> run = owlqn = new Owlqn(smooth, start, tolerance, maxIterations, resume == null ? null : resume.owlqnPoint());
+        case GLMNET -> run = glmnet = new GlmNet(dense, start, tolerance, maxIterations, resume == null ? null : resume.glmnetPoint());
+        default -> run = tron = new Tron(objective, start, tolerance, maxIterations, resume == null ? null : resume.point());
       }
-      run = l1 ? owlqn : tron;
       if (run.done()) { // nothing to do: the start is optimal to the tolerance
         history.add(new Tron.Trial(t, run.iterations(), run.value(), run.gradientNorm(), 0, 0, false, run.status()));
         return true;
@@ -174,7 +217,14 @@ public final class TronRank implements ResidentLoop.Program {
   @Override
   public byte[] globalState() throws IOException {
     if (run == null) return new byte[0]; // not started (a path's next stage): it starts again from its start
-    Owlqn.Point o = l1 ? owlqn.point() : null;
+    Owlqn.Point o = switch (solver) {
+      case OWLQN -> owlqn.point();
+      case GLMNET -> { // as OWL-QN's point with no memory
+        GlmNet.Point q = glmnet.point();
+        yield new Owlqn.Point(q.w(), q.gradientNorm0(), q.iterations(), q.trials(), q.status(), List.of(), List.of());
+      }
+      default -> null;
+    };
     Tron.Point p = l1 ? new Tron.Point(o.w(), o.gradientNorm0(), 0, false, o.iterations(), o.trials(), o.status()) : tron.point();
     return StateCodec.encode(out -> {
       StateCodec.writeArray(out, p.w());
@@ -186,7 +236,7 @@ public final class TronRank implements ResidentLoop.Program {
       out.writeInt(p.status().ordinal());
       out.writeInt(history.size());
       for (Tron.Trial tr : history) StateCodec.writeArray(out, encode(tr));
-      if (o != null) { // OWL-QN's memory
+      if (o != null) { // OWL-QN's memory (newGLMNET: none)
         out.writeInt(o.s().size());
         for (int k = 0; k < o.s().size(); k++) {
           StateCodec.writeArray(out, o.s().get(k));
@@ -203,6 +253,10 @@ public final class TronRank implements ResidentLoop.Program {
   public record State(Tron.Point point, List<Tron.Trial> history, List<double[]> s, List<double[]> y) {
     public Tron.Trial last() {
       return history.get(history.size() - 1);
+    }
+
+    GlmNet.Point glmnetPoint() {
+      return new GlmNet.Point(point.w(), point.gradientNorm0(), point.iterations(), point.trials(), point.status());
     }
 
     Owlqn.Point owlqnPoint() {

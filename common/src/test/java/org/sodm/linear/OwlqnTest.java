@@ -76,6 +76,12 @@ class OwlqnTest {
 
   static TronRank.State run(SparseVector[] x, double[] y, int[] b, int k, int dim, LogisticPrimal loss, double eps, MemoryCheckpoints ckpt,
       ResidentLoop.Policy policy) throws Exception {
+    return run(x, y, b, k, dim, loss, eps, ckpt, policy, TronRank.Solver.OWLQN);
+  }
+
+  /** As above by the given L1 method. */
+  static TronRank.State run(SparseVector[] x, double[] y, int[] b, int k, int dim, LogisticPrimal loss, double eps, MemoryCheckpoints ckpt,
+      ResidentLoop.Policy policy, TronRank.Solver solver) throws Exception {
     List<TronRank.State> all = InProcessAllReduce.run(k, ar -> {
       List<SparseVector> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
@@ -87,7 +93,7 @@ class OwlqnTest {
       int start = ckpt.committed() > 0 && !ckpt.done() ? ckpt.committed() : 0;
       LogisticBlock block = new LogisticBlock(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(),
           loss);
-      TronRank r = new TronRank(block, dim + 1, eps, 5000, start > 0 ? ckpt.globalState() : null, null, true);
+      TronRank r = new TronRank(block, dim + 1, eps, 5000, start > 0 ? ckpt.globalState() : null, null, solver);
       ResidentLoop.run(r, start, ar, policy, ckpt, null);
       return TronRank.decodeState(r.globalState());
     });

@@ -96,7 +96,7 @@ final class LibsvmOptions {
         return is + " (L2-regularised logistic regression) is --kernel linear --loss logistic here (TRON, as -s 0; its models give "
             + "probabilities)";
       case "6":
-        return is + " (L1-regularised logistic regression) is --kernel linear --loss logistic --penalty l1 here (OWL-QN; a sparse w)";
+        return is + " (L1-regularised logistic regression) is --kernel linear --loss logistic --penalty l1 here (newGLMNET, as LIBLINEAR, or OWL-QN: --l1-solver; a sparse w)";
       default:
         return is + ": sodm's linear classifiers are --loss hinge (-s 3), squared-hinge (-s 1, 2), logistic (-s 0, 7) or odm "
             + "(the default)";

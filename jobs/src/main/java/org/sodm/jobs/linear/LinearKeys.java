@@ -17,6 +17,8 @@ final class LinearKeys {
   static final String INGEST_DIR = "sodm.internal.linear.ingest";
   static final String BLOCKS = "sodm.internal.linear.blocks";
   static final String DIM = "sodm.internal.linear.dim";
+  /** --penalty l1's method as the driver chose it ({@link org.sodm.linear.TronRank.Solver}'s name). */
+  static final String L1_METHOD = "sodm.internal.linear.l1.method";
   /** The expected rows and stored values of one block ("rows,nonZeros"): resident tasks size their arrays once. */
   static final String BLOCK_HINT = "sodm.internal.linear.block.hint";
 

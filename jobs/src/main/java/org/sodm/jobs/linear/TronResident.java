@@ -31,10 +31,21 @@ public final class TronResident {
     void trial(int u, Tron.Trial trial, long sinceNanos);
   }
 
-  /** The AllReduce frames' size: the gradient and the Hessian's diagonal, 2 (d + 1) doubles (multinomial: K times that). */
+  /**
+   * The AllReduce frames' size: the gradient and the Hessian's diagonal, 2 (d + 1) doubles (multinomial: K times that); with
+   * newGLMNET the gradient and the dense Hessian, (d + 1) + (d + 1)^2.
+   */
   private static int maxDoubles(Configuration conf, int dim) {
+    if (method(conf) == TronRank.Solver.GLMNET) return (dim + 1) + (dim + 1) * (dim + 1);
     boolean softmax = TrainSpec.of(conf).multinomial();
     return 2 * (dim + 1) * (softmax ? org.sodm.jobs.phase.MulticlassKeys.plan(conf).classes() : 1);
+  }
+
+  /** The method the driver chose ({@link LinearKeys#L1_METHOD}); TRON or (l1, not chosen: a path's stage) OWL-QN. */
+  static TronRank.Solver method(Configuration conf) {
+    String m = conf.get(LinearKeys.L1_METHOD);
+    if (m != null) return TronRank.Solver.valueOf(m);
+    return TrainSpec.of(conf).l1() ? TronRank.Solver.OWLQN : TronRank.Solver.TRON;
   }
 
   /**
@@ -65,11 +76,11 @@ public final class TronResident {
     };
     ResidentJob.Result r;
     if (blockDir != null) {
-      r = ResidentJob.run(conf, "tron", Task.class, blockDir, workDir, 2 * (dim + 1), listener, notes);
+      r = ResidentJob.run(conf, "tron", Task.class, blockDir, workDir, maxDoubles(conf, dim), listener, notes);
     } else {
       conf.setInt(LinearKeys.BLOCKS, k);
       List<Integer> blocks = java.util.stream.IntStream.range(0, k).boxed().toList();
-      r = ResidentJob.run(conf, "tron", Task.class, blocks, DealtInputFormat.INPUT, workDir, 2 * (dim + 1), listener, notes);
+      r = ResidentJob.run(conf, "tron", Task.class, blocks, DealtInputFormat.INPUT, workDir, maxDoubles(conf, dim), listener, notes);
     }
     return TronRank.decodeState(finalState(conf, r));
   }
@@ -220,10 +231,10 @@ public final class TronResident {
     return global;
   }
 
-  static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, int threads,
-      byte[] globalState) throws IOException {
+  static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, TronRank.Solver method,
+      int threads, byte[] globalState) throws IOException {
     return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal(), threads), dim + 1, spec.linear().eps(), spec.linear().maxIterations(),
-        globalState, null, spec.l1());
+        globalState, null, method);
   }
 
   /**
@@ -247,7 +258,7 @@ public final class TronResident {
       int dim = conf.getInt(LinearKeys.DIM, 0);
       TrainSpec spec = TrainSpec.of(conf);
       BqoResident.Block rows = rowsById(dim);
-      return rank(rows.x(), rows.y(), spec.loss(), dim, spec, sumThreads(conf, blocks.size(), 1), globalState);
+      return rank(rows.x(), rows.y(), spec.loss(), dim, spec, method(conf), sumThreads(conf, blocks.size(), 1), globalState);
     }
   }
 
@@ -257,7 +268,7 @@ public final class TronResident {
     ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
         byte[] globalState) throws IOException {
       int programs = org.sodm.jobs.phase.MulticlassKeys.plan(conf).count();
-      return rank(sub.x(), sub.y(), sub.loss(), conf.getInt(LinearKeys.DIM, 0), spec, sumThreads(conf, blocks, programs), globalState);
+      return rank(sub.x(), sub.y(), sub.loss(), conf.getInt(LinearKeys.DIM, 0), spec, method(conf), sumThreads(conf, blocks, programs), globalState);
     }
 
     @Override

@@ -87,6 +87,7 @@ public final class TronTrainer extends LinearTrainer {
     int dim = ctx.data().stats().getDimension();
     List<Map<String, Object>> history = new ArrayList<>();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
+    chooseMethod(ctx, conf);
     TronRank.State st = TronResident.train(conf, blockDir, k, dir, dim, (u, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
       runner.say("tron " + tr.trial(), line(tr, ctx.spec().l1()), sec);
@@ -103,6 +104,7 @@ public final class TronTrainer extends LinearTrainer {
     int dim = ctx.data().stats().getDimension();
     List<List<Map<String, Object>>> histories = histories(plan);
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
+    chooseMethod(ctx, conf);
     TronRank.State[] states = TronResident.trainTasks(conf, k, dir, dim, (u, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
       runner.say("tron" + suffix(plan, u) + " " + tr.trial(), line(tr, ctx.spec().l1()), sec);
@@ -126,6 +128,7 @@ public final class TronTrainer extends LinearTrainer {
     List<List<Map<String, Object>>> histories = new ArrayList<>();
     for (int s = 0; s < slots; s++) histories.add(new ArrayList<>());
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
+    chooseMethod(ctx, conf);
     Configuration pc = dealsInTasks(ctx.spec(), k) ? conf : classIndexed(conf);
     Path blocks = dealsInTasks(ctx.spec(), k) ? null : partitionByClass(ctx, pc, dir, k); // the tasks deal at most 4 blocks
     TronRank.State[] states = TronResident.trainTasks(pc, blocks, k, dir, dim, (s, tr, since) -> {
@@ -144,6 +147,29 @@ public final class TronTrainer extends LinearTrainer {
           Map.of("converged", w.extra().get("converged"), "softmaxObjective", w.objective())));
     }
     return out;
+  }
+
+  /**
+   * --penalty l1: the method ({@link TrainSpec#logisticSolver}) for the tasks, said once per run with why (auto's rule), as
+   * {@link LinearKeys#L1_METHOD}.
+   */
+  private static void chooseMethod(TrainContext ctx, Configuration conf) {
+    TrainSpec spec = ctx.spec();
+    if (!spec.l1()) return;
+    org.sodm.avro.FeatureStats st = ctx.data().stats();
+    int weights = st.getDimension() + 1;
+    TronRank.Solver s = spec.logisticSolver(weights, st.getRows(), st.getNonZeros());
+    boolean said = conf.get(LinearKeys.L1_METHOD) != null;
+    conf.set(LinearKeys.L1_METHOD, s.name());
+    if (said) return;
+    String why = spec.l1SolverGiven() ? "--l1-solver"
+        : spec.multinomial() ? "auto: multinomial"
+        : String.format(Locale.ROOT, "auto: %d weights %s %d, %.1f stored values per row %s %.0f", weights,
+            weights <= org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS ? "<=" : ">", org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS,
+            st.getRows() == 0 ? 1.0 : (double) st.getNonZeros() / st.getRows() + 1,
+            st.getRows() == 0 || (double) st.getNonZeros() / st.getRows() + 1 <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">",
+            org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES);
+    ctx.runner().say("l1", "by " + (s == TronRank.Solver.GLMNET ? "newGLMNET" : "OWL-QN") + " (" + why + ")", 0);
   }
 
   /** A slot's progress suffix: none for the full problem, -fF for fold F held out. */
@@ -172,7 +198,9 @@ public final class TronTrainer extends LinearTrainer {
       case MAX_ITERATIONS -> "stopped at --max-iterations " + spec.linear().maxIterations();
       default -> "stopped: no further decrease within rounding";
     };
-    String steps = spec.l1() ? "%d OWL-QN iterations (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
+    String method = spec.logisticSolver(size / classes, ctx.data().stats().getRows(), ctx.data().stats().getNonZeros()) == TronRank.Solver.GLMNET
+        ? "newGLMNET" : "OWL-QN";
+    String steps = spec.l1() ? "%d " + method + " iterations (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
         : "%d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)";
     ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after " + steps, label, how, newton, cg, last.f(), last.gradientNorm(),
         last.gradientNorm() / p.gradientNorm0()));

@@ -65,7 +65,13 @@ public enum Param {
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
   PENALTY(org.sodm.model.LiblinearExport.PENALTY, "l2", Group.LOSS, Type.choice("l2", "l1"), "--penalty", "P",
       "--loss logistic's regulariser: l2 (1/2 |w|^2, LIBLINEAR's -s 0, by TRON) or l1 (|w|_1, LIBLINEAR's -s 6: a sparse w, by "
-          + "OWL-QN as Spark MLlib's L1 logistic regression; --bias's weight is penalised too, as LIBLINEAR's -B 1)."),
+          + "newGLMNET or OWL-QN, see --l1-solver; --bias's weight is penalised too, as LIBLINEAR's -B 1)."),
+  L1_SOLVER("sodm.train.l1.solver", "auto", Group.LOSS, Type.choice("auto", "glmnet", "owlqn"), "--l1-solver", "S",
+      "--penalty l1's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration on the dense Hessian "
+          + "X'DX, reduced over the blocks as (d+1)^2 doubles, its L1 model solved by coordinate descent; at most 4096 weights; "
+          + "binary and ovr), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, d+1 doubles per evaluation; any size, and "
+          + "multinomial) or auto: glmnet when d+1 <= 1024 and the rows hold <= 64 stored values on average (the Hessian's part "
+          + "of a row costs its values squared), else owlqn."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
           + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "

@@ -327,8 +327,15 @@ public final class TrainSpec {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve logistic (use tron or auto)");
     }
     if (l1() && !logistic) {
-      throw bad(Param.PENALTY, "l1 is logistic regression's (LIBLINEAR's -s 6, by OWL-QN): give --loss logistic --kernel linear, not "
+      throw bad(Param.PENALTY, "l1 is logistic regression's (LIBLINEAR's -s 6): give --loss logistic --kernel linear, not "
           + loss.id());
+    }
+    if (!get(Param.L1_SOLVER).equalsIgnoreCase("auto") && !l1()) {
+      throw bad(Param.L1_SOLVER, "chooses --penalty l1's method; give --penalty l1, or leave --l1-solver out");
+    }
+    if (get(Param.L1_SOLVER).equalsIgnoreCase("glmnet") && multinomial()) {
+      throw bad(Param.L1_SOLVER, "glmnet forms the Hessian of a binary problem; --multiclass multinomial's L1 problem is "
+          + "OWL-QN's (give --l1-solver owlqn or auto, or --multiclass ovr)");
     }
     if (multinomial() && !logistic) {
       throw bad(Param.MULTICLASS, "multinomial is logistic regression's multi-class model (one softmax over the classes): give "
@@ -590,6 +597,31 @@ public final class TrainSpec {
   /** --penalty l1: |w|_1 in place of 1/2 |w|^2 (logistic regression, by OWL-QN). */
   public boolean l1() {
     return get(Param.PENALTY).equalsIgnoreCase("l1");
+  }
+
+  /**
+   * The method of a logistic problem of {@code weights} weights (per class) on {@code rows} rows holding {@code nonZeros} stored
+   * values: TRON for l2; for l1 --l1-solver's, auto by {@link org.sodm.linear.GlmNet#prefer} (multinomial: OWL-QN). Refuses
+   * glmnet above {@link org.sodm.linear.GlmNet#MAX_WEIGHTS} weights, naming the parameter.
+   */
+  /** --l1-solver was given (not auto). */
+  public boolean l1SolverGiven() {
+    return !get(Param.L1_SOLVER).equalsIgnoreCase("auto");
+  }
+
+  public org.sodm.linear.TronRank.Solver logisticSolver(int weights, long rows, long nonZeros) {
+    if (!l1()) return org.sodm.linear.TronRank.Solver.TRON;
+    String s = get(Param.L1_SOLVER).toLowerCase(Locale.ROOT);
+    if (s.equals("owlqn") || multinomial()) return org.sodm.linear.TronRank.Solver.OWLQN;
+    if (s.equals("glmnet")) {
+      if (weights > org.sodm.linear.GlmNet.MAX_WEIGHTS) {
+        throw bad(Param.L1_SOLVER, "glmnet forms a dense Hessian of (d+1)^2 doubles: at most " + org.sodm.linear.GlmNet.MAX_WEIGHTS
+            + " weights, this data has " + weights + " (use owlqn or auto)");
+      }
+      return org.sodm.linear.TronRank.Solver.GLMNET;
+    }
+    double perRow = rows == 0 ? 1 : (double) nonZeros / rows + 1;
+    return org.sodm.linear.GlmNet.prefer(weights, perRow) ? org.sodm.linear.TronRank.Solver.GLMNET : org.sodm.linear.TronRank.Solver.OWLQN;
   }
 
   /**

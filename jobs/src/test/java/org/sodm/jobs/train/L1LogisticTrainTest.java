@@ -25,8 +25,8 @@ import org.sodm.testing.LibsvmTools;
 import org.sodm.testing.LocalConf;
 
 /**
- * {@code --loss logistic --penalty l1} end to end (OWL-QN on the resident runtime, LIBLINEAR's -s 6): the model meets the L1
- * optimality conditions recomputed from the rows on 1 and 3 blocks and is sparse where the data says so; its objective is
+ * {@code --loss logistic --penalty l1} end to end (newGLMNET or OWL-QN on the resident runtime, LIBLINEAR's -s 6): the model of
+ * either method meets the L1 optimality conditions recomputed from the rows on 1 and 3 blocks and is sparse where the data says so; its objective is
  * LIBLINEAR's -s 6 optimum's when liblinear-train is installed, and its export is L1R_LR with liblinear-predict -b 1's
  * probabilities; where it does not apply it is refused.
  */
@@ -90,7 +90,8 @@ class L1LogisticTrainTest {
   /**
    * With a bias, C = 0.1, eps 1e-6, on 1 and 3 blocks: the optimality conditions from the rows (|grad_j L + sign(w_j)| on the non-zero
    * weights and |grad_j L| &lt;= 1 on the zeros, to 1e-4 of |grad L(0)|), at least 8 of the 16 irrelevant features exactly 0,
-   * the four relevant ones not; the two models' objectives equal to 1e-9.
+   * the four relevant ones not; the models of both methods (newGLMNET by auto's rule, OWL-QN by --l1-solver) on both block
+   * counts: objectives equal to 1e-9.
    */
   @Test
   void theModelMeetsTheL1OptimalityConditionsAndIsSparse() throws Exception {
@@ -99,12 +100,18 @@ class L1LogisticTrainTest {
     conf.setBoolean(Param.BIAS.key(), true);
     conf.set(Param.LINEAR_EPS.key(), "1e-6");
     conf.set(SodmConf.C, "0.1");
-    double[] f = new double[2];
-    int[] blocks = {1, 3};
-    for (int j = 0; j < 2; j++) {
+    double[] f = new double[4];
+    int[] blocks = {1, 3, 1, 3};
+    for (int j = 0; j < 4; j++) {
       Configuration c = new Configuration(conf);
       c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(blocks[j]));
-      MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "m" + blocks[j], file).model());
+      if (j >= 2) c.set(Param.L1_SOLVER.key(), "owlqn");
+      progress.clear();
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "m" + j, file).model());
+      String said = j < 2 ? "by newGLMNET (auto: 21 weights <= 1024, 21.0 stored values per row <= 64)" : "by OWL-QN (--l1-solver)";
+      assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
+      String ended = j < 2 ? "newGLMNET iterations" : "OWL-QN iterations";
+      assertTrue(progress.stream().anyMatch(l -> l.contains(ended)), String.join("\n", progress));
       LinearModel lin = (LinearModel) m.subModel(0);
       double sign = m.classes().get(m.plan().positiveClass(0)).equals("1") ? 1 : -1; // w for "1"
       double[] w = lin.w().clone();
@@ -126,7 +133,7 @@ class L1LogisticTrainTest {
       assertTrue(zeros >= 8, blocks[j] + " blocks: " + zeros + " of 16 irrelevant features at 0");
       f[j] = objective(rows, w, b, 0.1);
     }
-    assertEquals(f[0], f[1], 1e-9 * f[0]);
+    for (int j = 1; j < 4; j++) assertEquals(f[0], f[j], 1e-9 * f[0], "model " + j);
     assertTrue(progress.stream().anyMatch(l -> l.contains("|pseudo-gradient|") && l.contains("evaluations")), String.join("\n", progress));
   }
 
@@ -177,10 +184,35 @@ class L1LogisticTrainTest {
   }
 
   @Test
-  void refusedWhereItDoesNotApply() {
+  void refusedWhereItDoesNotApply() throws IOException {
     Configuration hinge = new Configuration(conf);
     hinge.set(SodmConf.LOSS, "hinge");
     assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(hinge)).getMessage().contains(
         "--penalty (sodm.train.penalty): l1 is logistic regression's"));
+    Configuration l2 = new Configuration(conf);
+    l2.set(Param.PENALTY.key(), "l2");
+    l2.set(Param.L1_SOLVER.key(), "owlqn");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(l2)).getMessage().contains(
+        "--l1-solver (sodm.train.l1.solver): chooses --penalty l1's method"));
+    Configuration softmax = new Configuration(conf);
+    softmax.set(Param.MULTICLASS.key(), "multinomial");
+    softmax.set(Param.L1_SOLVER.key(), "glmnet");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(softmax)).getMessage().contains(
+        "--l1-solver (sodm.train.l1.solver): glmnet forms the Hessian of a binary problem"));
+    // 5,000 features: too many for the dense Hessian when asked for, OWL-QN by auto's rule
+    Path wide = tmp.resolve("wide.libsvm");
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 40; i++) b.append(i % 2 == 0 ? "1" : "-1").append(' ').append(1 + i % 3).append(":1 ").append(4990 + i % 7).append(":0.5\n");
+    b.append("1 5000:1\n");
+    Files.writeString(wide, b.toString());
+    Configuration glm = new Configuration(conf);
+    glm.set(Param.L1_SOLVER.key(), "glmnet");
+    RuntimeException e = assertThrows(RuntimeException.class, () -> train(glm, "wide-glmnet", wide));
+    assertTrue(e.getMessage().contains("glmnet forms a dense Hessian of (d+1)^2 doubles: at most 4096 weights, this data has 5001"),
+        e.getMessage());
+    assertTrue(!Files.exists(tmp.resolve("wide-glmnet").resolve("model.avro")), "no model written");
+    progress.clear();
+    train(new Configuration(conf), "wide-auto", wide);
+    assertTrue(progress.stream().anyMatch(l -> l.contains("by OWL-QN (auto: 5001 weights > 1024")), String.join("\n", progress));
   }
 }

@@ -1,0 +1,180 @@
+package org.sodm.linear;
+
+import java.io.IOException;
+
+/**
+ * newGLMNET (Yuan, Ho and Lin, "An improved GLMNET for L1-regularized logistic regression", JMLR 2012; LIBLINEAR's {@code -s 6})
+ * for min |w|_1 + L(w), L smooth and convex, with L's Hessian formed as a dense n x n matrix: every rank of an AllReduce gets the
+ * same reduced gradient and Hessian and runs this same arithmetic on them, so every rank takes the same steps. Meant for few
+ * weights (the Hessian is n^2 doubles, and each row's part costs its stored values squared); {@link #prefer} is the rule.
+ *
+ * <p>An iteration: at w, the gradient g and Hessian H of L; the quadratic model min_d g'd + 1/2 d'(H + nu I)d + |w + d|_1 solved
+ * by cyclic coordinate descent (each coordinate's exact minimiser, LIBLINEAR's rule, its move bounded by 10) until the model's
+ * minimum-norm subgradient falls to {@value #INNER} of the pseudo-gradient at w (which is the model's at d = 0) or after
+ * {@value #MAX_WORK} multiply-adds (a pass costs n, each coordinate's move n more: on a9a's 124 weights thousands of passes,
+ * which its ill-conditioned model needs - capped at LIBLINEAR's 100 it takes 73 iterations instead of 7); then an Armijo line search from step 1, halving: f(w + a d) - f(w) &lt;= {@value #SIGMA} a D, D =
+ * g'd + |w + d|_1 - |w|_1 (Tseng and Yun's rule). The run stops as {@link Owlqn}'s: |pseudo-gradient| &lt;= tolerance
+ * |pseudo-gradient at 0|, after {@code maxIterations} iterations, or when no step decreases f.
+ */
+public final class GlmNet extends L1Run {
+  /** L, its gradient and its Hessian; {@link #derivatives} is at the w of the last {@link #value}. */
+  public interface Objective {
+    /** L(w), the smooth part (without |w|_1). */
+    double value(double[] w) throws IOException;
+
+    /** At the w of the last {@link #value}: grad L into {@code g}, the Hessian of L (n x n, row-major, symmetric) into {@code h}. */
+    void derivatives(double[] g, double[] h) throws IOException;
+  }
+
+  /** Weights up to which {@link #prefer} chooses this method (a Hessian of 8 MB). */
+  public static final int AUTO_MAX_WEIGHTS = 1024;
+  /** Weights up to which the method runs at all (a Hessian of 128 MB per program). */
+  public static final int MAX_WEIGHTS = 4096;
+  /** Stored values per row (the bias's included) up to which {@link #prefer} chooses this method: a row's Hessian part then costs
+   * at most about 32 times its gradient part, far below the evaluations OWL-QN's extra iterations take. */
+  public static final double AUTO_MAX_ROW_VALUES = 64;
+
+  static final double INNER = 0.01;
+  /** Multiply-adds one direction may spend (a pass costs n, a coordinate's move n more): ~0.1 s. */
+  static final double MAX_WORK = 2.5e8;
+  static final double SIGMA = 0.01;
+  private static final double NU = 1e-12;
+  private static final double MAX_MOVE = 10;
+  private static final int MAX_HALVINGS = 30;
+
+  /** A checkpoint: w, |pseudo-gradient at 0|, the iterations and steps so far, the status (g and H follow from w). */
+  public record Point(double[] w, double gradientNorm0, int iterations, int trials, Tron.Status status) {}
+
+  private final Objective fun;
+  private final double[] hess;
+  private int lastPasses;
+
+  /**
+   * The rule of {@code --l1-solver auto}: this method when the weights are at most {@value #AUTO_MAX_WEIGHTS} and the rows hold at
+   * most {@value #AUTO_MAX_ROW_VALUES} stored values on average (the bias's counted), else {@link Owlqn}.
+   */
+  public static boolean prefer(int weights, double meanRowValues) {
+    return weights <= AUTO_MAX_WEIGHTS && meanRowValues <= AUTO_MAX_ROW_VALUES;
+  }
+
+  /** Starts at {@code w} (copied; zeros for a fresh run), or resumes {@code from} a point when it is not null. */
+  public GlmNet(Objective fun, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
+    super(w, tolerance, maxIterations, from == null ? null : from.w());
+    if (n > MAX_WEIGHTS) throw new IllegalArgumentException("newGLMNET forms the dense Hessian: at most " + MAX_WEIGHTS + " weights, got " + n);
+    this.fun = fun;
+    this.hess = new double[n * n];
+    if (from != null) {
+      begin(true, from.gradientNorm0(), from.iterations(), from.trials(), from.status());
+    } else {
+      begin(false, 0, 0, 0, null);
+    }
+  }
+
+  @Override
+  double smooth(double[] x) throws IOException {
+    return fun.value(x);
+  }
+
+  /** Keeps the Hessian at that point too. */
+  @Override
+  void derivatives(double[] g) throws IOException {
+    fun.derivatives(g, hess);
+  }
+
+  /** Coordinate-descent passes of the last step's quadratic model. */
+  public int lastPasses() {
+    return lastPasses;
+  }
+
+  public Point point() {
+    return new Point(w.clone(), pgNorm0, iterations, trials, status);
+  }
+
+  /** One iteration: the quadratic model's minimiser d, the line search, the derivatives at the new w ({@link L1Run#ended}'s trial). */
+  @Override
+  public Tron.Trial step() throws IOException {
+    if (done()) throw new IllegalStateException("the run has ended: " + status);
+    double[] d = direction();
+    double[] wNew = new double[n];
+    for (int j = 0; j < n; j++) wNew[j] = w[j] + d[j];
+    double delta = Vectors.dot(grad, d) + l1(wNew) - l1(w);
+    double alpha = 1;
+    double fNew = f;
+    int evals = 0;
+    boolean taken = false;
+    if (delta < 0) {
+      for (int h = 0; h < MAX_HALVINGS; h++) {
+        for (int j = 0; j < n; j++) wNew[j] = w[j] + alpha * d[j];
+        evals++;
+        fNew = fun.value(wNew) + l1(wNew);
+        if (fNew - f <= SIGMA * alpha * delta) {
+          taken = true;
+          break;
+        }
+        alpha /= 2;
+      }
+    }
+    double fOld = f;
+    if (taken) {
+      System.arraycopy(wNew, 0, w, 0, n);
+      f = fNew;
+      fun.derivatives(grad, hess);
+      pseudo();
+    }
+    return ended(taken, fOld, alpha, evals);
+  }
+
+  /**
+   * The quadratic model's minimiser by cyclic coordinate descent from d = 0, keeping Hd: coordinate j's model is G z + 1/2 H_jj
+   * z^2 + |w_j + d_j + z|, G = g_j + (Hd)_j, minimised in closed form. A pass's measure is the model's minimum-norm subgradient
+   * taken coordinate by coordinate just before each one's move.
+   */
+  double[] direction() {
+    double[] d = new double[n];
+    double[] hd = new double[n];
+    double target = INNER * pgNorm;
+    lastPasses = 0;
+    double work = 0;
+    while (work < MAX_WORK) {
+      lastPasses++;
+      work += n;
+      double violation = 0;
+      for (int j = 0; j < n; j++) {
+        double hjj = hess[j * n + j] + NU;
+        double g = grad[j] + hd[j] + NU * d[j];
+        double wpd = w[j] + d[j];
+        double v = wpd > 0 ? g + 1 : wpd < 0 ? g - 1 : Math.max(0, Math.max(g - 1, -g - 1));
+        violation += v * v;
+        double z;
+        if (g + 1 <= hjj * wpd) {
+          z = -(g + 1) / hjj;
+        } else if (g - 1 >= hjj * wpd) {
+          z = -(g - 1) / hjj;
+        } else {
+          z = -wpd;
+        }
+        if (Math.abs(z) < 1e-12) continue;
+        z = Math.max(-MAX_MOVE, Math.min(MAX_MOVE, z));
+        d[j] += z;
+        work += n;
+        for (int k = 0, row = j * n; k < n; k++) hd[k] += z * hess[row + k];
+      }
+      if (Math.sqrt(violation) <= target) break;
+    }
+    return d;
+  }
+
+  /**
+   * Folds the sums of a Hessian's pairs ({@link LogisticBlock#hessianPairs}: each pair of a row's stored values once, at (a, b)
+   * or at (b, a)) into the symmetric matrix: H_ab = M_ab + M_ba off the diagonal, H_aa = M_aa.
+   */
+  public static void symmetrize(double[] m, int n) {
+    for (int a = 0; a < n; a++) {
+      for (int b = a + 1; b < n; b++) {
+        double s = m[a * n + b] + m[b * n + a];
+        m[a * n + b] = s;
+        m[b * n + a] = s;
+      }
+    }
+  }
+}
