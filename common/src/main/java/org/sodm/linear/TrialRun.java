@@ -16,4 +16,10 @@ public interface TrialRun {
   double gradientNorm();
 
   int iterations();
+
+  /** The current point. */
+  double[] w();
+
+  /** |gradient| (l1: |pseudo-gradient|) at 0, the stop's reference. */
+  double initialGradientNorm();
 }

@@ -9,7 +9,8 @@ import org.sodm.allreduce.ResidentLoop;
 /**
  * One rank of logistic regression along a path of C values (a linear grid's warm-started C path, as LIBLINEAR's {@code -C} walks
  * it for {@code -s 0}): stage k solves the problem at C_k = C_0 * scales[k] by {@link TronRank} (its own stop, at LIBLINEAR's
- * tolerance of that problem) from stage k - 1's w, the first from 0. The scales must increase. Progress: the stage, then the
+ * tolerance of that problem; with l1 by {@link TronRank.Solver#OWLQN} or {@link TronRank.Solver#GLMNET}) from stage k - 1's w, the
+ * first from 0. The scales must increase. Progress: the stage, then the
  * stage's {@link TronRank#encode} values. Checkpoints keep {@link BqoPath}'s layout (the stage, the iteration it began at, every
  * finished stage, the current stage's state), so {@link BqoPath#solvedOf} reads them and a resumed run ends identically.
  */
@@ -27,6 +28,7 @@ public final class TronPath implements ResidentLoop.Program {
   private final double[] scales;
   private final double eps;
   private final int maxIterations;
+  private final TronRank.Solver solver;
   private final List<BqoPath.Solved> solved = new ArrayList<>();
   private int stage;
   private int stageStart;
@@ -40,7 +42,13 @@ public final class TronPath implements ResidentLoop.Program {
    */
   public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState)
       throws IOException {
-    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState);
+    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, TronRank.Solver.TRON);
+  }
+
+  /** As above, by the given method. */
+  public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState,
+      TronRank.Solver solver) throws IOException {
+    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, solver);
   }
 
   /**
@@ -51,7 +59,14 @@ public final class TronPath implements ResidentLoop.Program {
    * @param globalState the checkpointed state, or null to start at w = 0
    */
   public TronPath(Blocks blocks, int size, double[] scales, double eps, int maxIterations, byte[] globalState) throws IOException {
+    this(blocks, size, scales, eps, maxIterations, globalState, TronRank.Solver.TRON);
+  }
+
+  /** As above, by the given method. */
+  public TronPath(Blocks blocks, int size, double[] scales, double eps, int maxIterations, byte[] globalState, TronRank.Solver solver)
+      throws IOException {
     BqoPath.checkScales(scales);
+    this.solver = solver;
     this.blocks = blocks;
     this.size = size;
     this.scales = scales.clone();
@@ -69,7 +84,7 @@ public final class TronPath implements ResidentLoop.Program {
   }
 
   private TronRank rank(byte[] state, double[] start) throws IOException {
-    return new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start);
+    return new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start, solver);
   }
 
   /** {@code base} with C_i scaled by {@code scale}. */
@@ -92,14 +107,14 @@ public final class TronPath implements ResidentLoop.Program {
     double[] v = TronRank.encode(h.get(h.size() - 1));
     System.arraycopy(v, 0, last, 1, v.length);
     if (!stop) return false;
-    Tron tron = current.tron();
-    solved.add(new BqoPath.Solved(tron.w().clone(), tron.value(), tron.iterations() - 1, tron.status() == Tron.Status.CONVERGED,
-        tron.gradientNorm(), tron.initialGradientNorm()));
+    TrialRun run = current.run();
+    solved.add(new BqoPath.Solved(run.w().clone(), run.value(), run.iterations() - 1, run.status() == Tron.Status.CONVERGED,
+        run.gradientNorm(), run.initialGradientNorm()));
     if (++stage == scales.length) {
       current = null;
       return true;
     }
-    current = rank(null, tron.w());
+    current = rank(null, run.w());
     stageStart = t + 1;
     return false;
   }

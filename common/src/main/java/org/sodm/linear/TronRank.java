@@ -199,6 +199,11 @@ public final class TronRank implements ResidentLoop.Program {
     return history;
   }
 
+  /** The run (TRON, OWL-QN or newGLMNET; null before the first iteration). */
+  public TrialRun run() {
+    return run;
+  }
+
   /** The TRON run (null with l1, or before the first iteration). */
   public Tron tron() {
     return tron;

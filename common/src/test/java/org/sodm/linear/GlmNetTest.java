@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.sodm.allreduce.InProcessAllReduce;
 import org.sodm.allreduce.MemoryCheckpoints;
 import org.sodm.allreduce.ResidentLoop;
 import org.sodm.data.SparseVector;
@@ -145,6 +148,51 @@ class GlmNetTest {
     TronRank.State resumed = OwlqnTest.run(x, y, b, 3, 20, loss, 1e-10, ckpt, ResidentLoop.Policy.none(), TronRank.Solver.GLMNET);
     assertArrayEquals(full.point().w(), resumed.point().w());
     assertEquals(full.history(), resumed.history());
+  }
+
+  /**
+   * The warm-started C path by newGLMNET (C = 0.1, 0.4, 1.6 with a bias, 3 ranks, eps 1e-7): every stage within 1e-11 (relative)
+   * of a cold newGLMNET run's f at its C and of proximal gradient's optimum there, in fewer iterations in all than the cold runs.
+   */
+  @Test
+  void aCPathReachesEachStagesOptimumWarm() throws Exception {
+    Object[] data = LinearTestData.sparse(new Random(13), 500, 25, 0.3);
+    SparseVector[] x = (SparseVector[]) data[0];
+    double[] y = (double[]) data[1];
+    int[] b = LinearTestData.randomBlocks(y.length, 3, 2);
+    LogisticPrimal base = Loss.logistic(0.1).withBias(true).logisticPrimal();
+    double[] scales = {1, 4, 16};
+    List<List<BqoPath.Solved>> all = InProcessAllReduce.run(3, ar -> {
+      List<SparseVector> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      for (int i = 0; i < y.length; i++) {
+        if (b[i] != ar.rank()) continue;
+        xs.add(x[i]);
+        ys.add(y[i]);
+      }
+      TronPath p = new TronPath(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(), 25, base,
+          scales, 1e-7, 1000, null, TronRank.Solver.GLMNET);
+      ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
+      return BqoPath.solvedOf(p.globalState());
+    });
+    int warm = 0;
+    int cold = 0;
+    for (int k = 0; k < 3; k++) {
+      LogisticPrimal at = new LogisticPrimal(0.1 * scales[k], 0.1 * scales[k], true);
+      BqoPath.Solved s = all.get(0).get(k);
+      for (List<BqoPath.Solved> r : all) assertArrayEquals(s.w(), r.get(k).w(), "every rank, stage " + k);
+      TronRank.State c = OwlqnTest.run(x, y, b, 3, 25, at, 1e-7, new MemoryCheckpoints(), ResidentLoop.Policy.none(), TronRank.Solver.GLMNET);
+      double f = OwlqnTest.objective(x, y, s.w(), at);
+      double fCold = OwlqnTest.objective(x, y, c.point().w(), at);
+      double fStar = OwlqnTest.objective(x, y, OwlqnTest.proximal(x, y, 26, at), at);
+      assertTrue(s.converged(), "stage " + k);
+      assertEquals(fCold, f, 1e-11 * fCold, "stage " + k + " against the cold run");
+      assertTrue(f - fStar <= 1e-11 * fStar, "stage " + k + ": f " + f + " against " + fStar);
+      assertEquals(f, s.primal(), 1e-12 * f, "the recorded f is w's at that C");
+      warm += s.iterations();
+      cold += c.point().iterations() - 1;
+    }
+    assertTrue(warm < cold, "the path took " + warm + " iterations, cold starts " + cold);
   }
 
   /** The auto rule and the limits. */

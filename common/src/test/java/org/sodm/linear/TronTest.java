@@ -218,8 +218,8 @@ class TronTest {
   }
 
   /**
-   * A block of more than one chunk: its sums on 1 and 4 threads are the same bit for bit (the chunks are added in order), and
-   * the same as row-by-row sums to rounding.
+   * A block of more than one chunk: its sums (newGLMNET's dense Hessian too) on 1 and 4 threads are the same bit for bit (the
+   * chunks are added in order), and the same as row-by-row sums to rounding.
    */
   @Test
   void aBlockOfManyChunksSumsTheSameOnAnyNumberOfThreads() throws Exception {
@@ -244,10 +244,11 @@ class TronTest {
       b.gradient(g, 6);
       double[] hv = new double[6];
       b.hessian(v, hv);
-      double[] all = new double[19];
+      double[] all = new double[19 + 36];
       all[0] = f;
       System.arraycopy(g, 0, all, 1, 12);
       System.arraycopy(hv, 0, all, 13, 6);
+      b.hessianPairs(all, 19, 6); // newGLMNET's dense Hessian, at the same point
       got[k] = all;
     }
     assertArrayEquals(got[0], got[1], "1 and 4 threads");
@@ -275,6 +276,13 @@ class TronTest {
     for (int a = 0; a < 6; a++) {
       assertEquals(g[a], got[0][1 + a], 1e-9 * Math.abs(f), "gradient " + a);
       assertEquals(hv[a], got[0][13 + a], 1e-9 * Math.abs(f), "Hv " + a);
+    }
+    double[] h = java.util.Arrays.copyOfRange(got[0], 19, 55);
+    GlmNet.symmetrize(h, 6);
+    for (int a = 0; a < 6; a++) {
+      double hva = 0;
+      for (int c = 0; c < 6; c++) hva += h[a * 6 + c] * v[c];
+      assertEquals(hv[a], hva, 1e-9 * Math.abs(f), "the dense Hessian times v, " + a);
     }
   }
 

@@ -678,7 +678,7 @@ public abstract class LinearTrainer implements Trainer {
     int k = spec.linear().blocksFor(data.stats().getRows(), data.stats().getNonZeros());
     if (!solvesPath(spec, k)) {
       throw new PathUnavailable(String.format(Locale.ROOT, "%s on %d block(s) in --iteration-mode %s takes no warm-started C path (BQO "
-          + "and TRON with --penalty l2, on at most %d blocks in allreduce mode, do)", name(), k, spec.linear().iterationMode().name().toLowerCase(Locale.ROOT),
+          + "and TRON, on at most %d blocks in allreduce mode, do)", name(), k, spec.linear().iterationMode().name().toLowerCase(Locale.ROOT),
           BqoTrainer.DEAL_IN_TASKS));
     }
     if (!foldsTogether(ctx, plan, k)) throw new PathUnavailable("the sub-problems' solver state is above a task's block budget");

@@ -164,7 +164,7 @@ public final class TronResident {
     ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
         byte[] globalState) throws IOException {
       return new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().logisticPrimal(), BqoResident.scales(conf),
-          spec.linear().eps(), spec.linear().maxIterations(), globalState);
+          spec.linear().eps(), spec.linear().maxIterations(), globalState, method(conf));
     }
 
     @Override
@@ -211,7 +211,7 @@ public final class TronResident {
         int[] ys = java.util.Arrays.copyOf(y, m);
         if (path) {
           return new TronPath(scale -> new SoftmaxBlock(x, ys, times(classC, scale), dim, bias, threads), size, BqoResident.scales(conf),
-              spec.linear().eps(), spec.linear().maxIterations(), gs);
+              spec.linear().eps(), spec.linear().maxIterations(), gs, method(conf));
         }
         return new TronRank(new SoftmaxBlock(x, ys, classC, dim, bias, threads), size, spec.linear().eps(), spec.linear().maxIterations(), gs,
             null, spec.l1());

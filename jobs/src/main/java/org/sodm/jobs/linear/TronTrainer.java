@@ -51,7 +51,7 @@ public final class TronTrainer extends LinearTrainer {
   /** A linear grid's C path: every (task, fold) along every C in one resident run ({@link TronResident#trainPath}). */
   @Override
   protected boolean solvesPath(TrainSpec spec, int k) {
-    return dealsInTasks(spec, k) && !spec.l1(); // the path's stages are TRON's
+    return dealsInTasks(spec, k);
   }
 
   @Override
@@ -59,6 +59,7 @@ public final class TronTrainer extends LinearTrainer {
       Path dir) throws IOException {
     int dim = ctx.data().stats().getDimension();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
+    chooseMethod(ctx, conf);
     PathReport report = ctx.spec().multinomial() ? new PathReport(ctx, conf, plan.slots(), scales, "softmax-path")
         : new PathReport(ctx, conf, plan, scales, "tron-path");
     if (!ctx.spec().multinomial()) {
@@ -210,7 +211,7 @@ public final class TronTrainer extends LinearTrainer {
         Map.of("converged", p.status() == Tron.Status.CONVERGED));
   }
 
-  /** A trial step's line: TRON's radius and CG steps, or (l1) OWL-QN's step length and the line search's evaluations of f. */
+  /** A trial step's line: TRON's radius and CG steps, or (l1) OWL-QN's or newGLMNET's step length and the line search's evaluations of f. */
   private static String line(Tron.Trial t, boolean l1) {
     if (l1) {
       return String.format(Locale.ROOT, "f %14.8g  |pseudo-gradient| %.3e  step %.3e  evaluations %2d%s", t.f(), t.gradientNorm(), t.delta(),

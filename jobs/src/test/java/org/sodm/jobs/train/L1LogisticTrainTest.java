@@ -183,6 +183,19 @@ class L1LogisticTrainTest {
     }
   }
 
+  /**
+   * sodm grid with --penalty l1 walks C warm-started (newGLMNET by auto's rule, every fold and C in one resident run): the first C's
+   * cells are the cold cells' exactly, the later ones within 3 rows (of 3,089).
+   */
+  @Test
+  void theGridWalksCWarmStarted() throws Exception {
+    String data = org.sodm.testing.LocalConf.sampleData("svmguide1").toString();
+    List<List<String>> cells = LogisticTrainTest.warmAndColdCells(tmp, List.of("-i", data, "--scale", "0,1", "--kernel", "linear", "--loss",
+        "logistic", "--penalty", "l1", "--log2c", "-3,5,2"), "tron-path    C 32.0       solved on all 5 sub-problems");
+    assertTrue(LogisticTrainTest.progressOf(cells).contains("5 values of C warm-started in one run"), LogisticTrainTest.progressOf(cells));
+    LogisticTrainTest.assertPathNearCold(cells, 5, 3);
+  }
+
   @Test
   void refusedWhereItDoesNotApply() throws IOException {
     Configuration hinge = new Configuration(conf);
