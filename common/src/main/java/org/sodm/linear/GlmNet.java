@@ -11,7 +11,7 @@ import java.io.IOException;
  * <p>An iteration: at w, the gradient g and Hessian H of L; the quadratic model min_d g'd + 1/2 d'(H + nu I)d + |w + d|_1 solved
  * by cyclic coordinate descent (each coordinate's exact minimiser, LIBLINEAR's rule, its move bounded by 10) until the model's
  * minimum-norm subgradient falls to {@value #INNER} of the pseudo-gradient at w (which is the model's at d = 0) or after
- * {@value #MAX_WORK} multiply-adds (a pass costs n, each coordinate's move n more: on a9a's 124 weights thousands of passes,
+ * {@value #MAX_WORK} units of work (a pass costs n, each coordinate's move n more: on a9a's 124 weights thousands of passes,
  * which its ill-conditioned model needs - capped at LIBLINEAR's 100 it takes 73 iterations instead of 7); then an Armijo line search from step 1, halving: f(w + a d) - f(w) &lt;= {@value #SIGMA} a D, D =
  * g'd + |w + d|_1 - |w|_1 (Tseng and Yun's rule). The run stops as {@link Owlqn}'s: |pseudo-gradient| &lt;= tolerance
  * |pseudo-gradient at 0|, after {@code maxIterations} iterations, or when no step decreases f.
@@ -35,8 +35,8 @@ public final class GlmNet extends L1Run {
   public static final double AUTO_MAX_ROW_VALUES = 64;
 
   static final double INNER = 0.01;
-  /** Multiply-adds one direction may spend (a pass costs n, a coordinate's move n more): ~0.1 s. */
-  static final double MAX_WORK = 2.5e8;
+  /** Work one direction may spend (a pass costs n, a coordinate's move n more): at most ~0.5 s. */
+  static final double MAX_WORK = 1e8;
   static final double SIGMA = 0.01;
   private static final double NU = 1e-12;
   private static final double MAX_MOVE = 10;
@@ -150,8 +150,13 @@ public final class GlmNet extends L1Run {
           z = -(g + 1) / hjj;
         } else if (g - 1 >= hjj * wpd) {
           z = -(g - 1) / hjj;
-        } else {
-          z = -wpd;
+        } else { // the minimiser is w_j + d_j = 0: exactly 0, not w_j + (d_j - (w_j + d_j)), which rounding leaves at 1e-18
+          z = -w[j] - d[j];
+          if (z == 0) continue;
+          d[j] = -w[j];
+          work += n;
+          for (int k = 0, row = j * n; k < n; k++) hd[k] += z * hess[row + k];
+          continue;
         }
         if (Math.abs(z) < 1e-12) continue;
         z = Math.max(-MAX_MOVE, Math.min(MAX_MOVE, z));
