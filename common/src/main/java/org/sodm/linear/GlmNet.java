@@ -59,7 +59,12 @@ public final class GlmNet extends L1Run {
 
   /** Starts at {@code w} (copied; zeros for a fresh run), or resumes {@code from} a point when it is not null. */
   public GlmNet(Objective fun, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
-    super(w, tolerance, maxIterations, from == null ? null : from.w());
+    this(fun, 1, w, tolerance, maxIterations, from);
+  }
+
+  /** As above for min lambda |w|_1 + L(w). */
+  public GlmNet(Objective fun, double lambda, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
+    super(w, lambda, tolerance, maxIterations, from == null ? null : from.w());
     if (n > MAX_WEIGHTS) throw new IllegalArgumentException("newGLMNET forms the dense Hessian: at most " + MAX_WEIGHTS + " weights, got " + n);
     this.fun = fun;
     this.hess = new double[n * n];
@@ -143,13 +148,13 @@ public final class GlmNet extends L1Run {
         double hjj = hess[j * n + j] + NU;
         double g = grad[j] + hd[j] + NU * d[j];
         double wpd = w[j] + d[j];
-        double v = wpd > 0 ? g + 1 : wpd < 0 ? g - 1 : Math.max(0, Math.max(g - 1, -g - 1));
+        double v = wpd > 0 ? g + lambda : wpd < 0 ? g - lambda : Math.max(0, Math.max(g - lambda, -g - lambda));
         violation += v * v;
         double z;
-        if (g + 1 <= hjj * wpd) {
-          z = -(g + 1) / hjj;
-        } else if (g - 1 >= hjj * wpd) {
-          z = -(g - 1) / hjj;
+        if (g + lambda <= hjj * wpd) {
+          z = -(g + lambda) / hjj;
+        } else if (g - lambda >= hjj * wpd) {
+          z = -(g - lambda) / hjj;
         } else { // the minimiser is w_j + d_j = 0: exactly 0, not w_j + (d_j - (w_j + d_j)), which rounding leaves at 1e-18
           z = -w[j] - d[j];
           if (z == 0) continue;

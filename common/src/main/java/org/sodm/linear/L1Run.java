@@ -3,7 +3,8 @@ package org.sodm.linear;
 import java.io.IOException;
 
 /**
- * What the two methods for min |w|_1 + L(w) ({@link Owlqn}, {@link GlmNet}) share: the point, f, L's gradient, the
+ * What the two methods for min lambda |w|_1 + L(w) ({@link Owlqn}, {@link GlmNet}) share (lambda = 1 for L1-regularised
+ * logistic regression; an elastic net's rho, its ridge part then in L): the point, f, L's gradient, the
  * pseudo-gradient and its norm now and at 0, the counts, and the stop: |pseudo-gradient| &lt;= tolerance |pseudo-gradient at
  * 0|, after {@code maxIterations} iterations, or when no step decreases f (what is left is rounding).
  */
@@ -11,6 +12,8 @@ abstract class L1Run implements TrialRun {
   final int n;
   final double tolerance;
   final int maxIterations;
+  /** The weight of |w|_1. */
+  final double lambda;
   final double[] w;
   double[] grad;
   double[] pg;
@@ -22,8 +25,10 @@ abstract class L1Run implements TrialRun {
   Tron.Status status = Tron.Status.RUNNING;
 
   /** At {@code w} (copied), or at {@code resumed} (a checkpoint's w) when it is not null. */
-  L1Run(double[] w, double tolerance, int maxIterations, double[] resumed) {
+  L1Run(double[] w, double lambda, double tolerance, int maxIterations, double[] resumed) {
     if (!(tolerance > 0)) throw new IllegalArgumentException("tolerance must be > 0, got " + tolerance);
+    if (!(lambda > 0)) throw new IllegalArgumentException("the weight of |w|_1 must be > 0, got " + lambda);
+    this.lambda = lambda;
     if (maxIterations < 1) throw new IllegalArgumentException("maxIterations must be >= 1, got " + maxIterations);
     this.n = w.length;
     this.tolerance = tolerance;
@@ -50,7 +55,7 @@ abstract class L1Run implements TrialRun {
     if (!resumed && !zero) {
       smooth(new double[n]);
       derivatives(grad);
-      pgNorm0 = norm(pseudoGradient(new double[n], grad));
+      pgNorm0 = norm(pseudoGradient(new double[n], grad, lambda));
     }
     f = smooth(w) + l1(w);
     derivatives(grad);
@@ -69,7 +74,7 @@ abstract class L1Run implements TrialRun {
 
   /** The pseudo-gradient at w from {@link #grad}. */
   final void pseudo() {
-    pg = pseudoGradient(w, grad);
+    pg = pseudoGradient(w, grad, lambda);
     pgNorm = norm(pg);
   }
 
@@ -94,10 +99,11 @@ abstract class L1Run implements TrialRun {
     return new Tron.Trial(trials, iterations, f, pgNorm, taken ? alpha : 0, evals, taken, status);
   }
 
-  static double l1(double[] w) {
+  /** lambda |w|_1. */
+  final double l1(double[] w) {
     double s = 0;
     for (double v : w) s += Math.abs(v);
-    return s;
+    return lambda * s;
   }
 
   static double norm(double[] v) {
@@ -106,16 +112,21 @@ abstract class L1Run implements TrialRun {
 
   /** The pseudo-gradient of |w|_1 + L: grad L + sign(w) off zero; at zero the one-sided derivative that descends, else 0. */
   static double[] pseudoGradient(double[] w, double[] gl) {
+    return pseudoGradient(w, gl, 1);
+  }
+
+  /** The pseudo-gradient of lambda |w|_1 + L. */
+  static double[] pseudoGradient(double[] w, double[] gl, double lambda) {
     double[] p = new double[w.length];
     for (int i = 0; i < w.length; i++) {
       if (w[i] > 0) {
-        p[i] = gl[i] + 1;
+        p[i] = gl[i] + lambda;
       } else if (w[i] < 0) {
-        p[i] = gl[i] - 1;
-      } else if (gl[i] + 1 < 0) {
-        p[i] = gl[i] + 1;
-      } else if (gl[i] - 1 > 0) {
-        p[i] = gl[i] - 1;
+        p[i] = gl[i] - lambda;
+      } else if (gl[i] + lambda < 0) {
+        p[i] = gl[i] + lambda;
+      } else if (gl[i] - lambda > 0) {
+        p[i] = gl[i] - lambda;
       }
     }
     return p;

@@ -42,7 +42,12 @@ public final class Owlqn extends L1Run {
 
   /** Starts at {@code w} (copied; zeros for a fresh run), or resumes {@code from} a point when it is not null. */
   public Owlqn(Objective fun, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
-    super(w, tolerance, maxIterations, from == null ? null : from.w());
+    this(fun, 1, w, tolerance, maxIterations, from);
+  }
+
+  /** As above for min lambda |w|_1 + L(w). */
+  public Owlqn(Objective fun, double lambda, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
+    super(w, lambda, tolerance, maxIterations, from == null ? null : from.w());
     this.fun = fun;
     if (from != null) {
       for (int k = 0; k < from.s().size(); k++) {

@@ -29,6 +29,7 @@ public final class TronPath implements ResidentLoop.Program {
   private final double eps;
   private final int maxIterations;
   private final TronRank.Solver solver;
+  private final TronRank.Penalty penalty;
   private final List<BqoPath.Solved> solved = new ArrayList<>();
   private int stage;
   private int stageStart;
@@ -42,13 +43,14 @@ public final class TronPath implements ResidentLoop.Program {
    */
   public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState)
       throws IOException {
-    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, TronRank.Solver.TRON);
+    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, TronRank.Solver.TRON,
+        TronRank.Penalty.L1);
   }
 
-  /** As above, by the given method. */
+  /** As above, by the given method (an L1 method with {@code penalty}). */
   public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState,
-      TronRank.Solver solver) throws IOException {
-    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, solver);
+      TronRank.Solver solver, TronRank.Penalty penalty) throws IOException {
+    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, solver, penalty);
   }
 
   /**
@@ -59,14 +61,15 @@ public final class TronPath implements ResidentLoop.Program {
    * @param globalState the checkpointed state, or null to start at w = 0
    */
   public TronPath(Blocks blocks, int size, double[] scales, double eps, int maxIterations, byte[] globalState) throws IOException {
-    this(blocks, size, scales, eps, maxIterations, globalState, TronRank.Solver.TRON);
+    this(blocks, size, scales, eps, maxIterations, globalState, TronRank.Solver.TRON, TronRank.Penalty.L1);
   }
 
-  /** As above, by the given method. */
-  public TronPath(Blocks blocks, int size, double[] scales, double eps, int maxIterations, byte[] globalState, TronRank.Solver solver)
-      throws IOException {
+  /** As above, by the given method (an L1 method with {@code penalty}). */
+  public TronPath(Blocks blocks, int size, double[] scales, double eps, int maxIterations, byte[] globalState, TronRank.Solver solver,
+      TronRank.Penalty penalty) throws IOException {
     BqoPath.checkScales(scales);
     this.solver = solver;
+    this.penalty = penalty;
     this.blocks = blocks;
     this.size = size;
     this.scales = scales.clone();
@@ -84,7 +87,7 @@ public final class TronPath implements ResidentLoop.Program {
   }
 
   private TronRank rank(byte[] state, double[] start) throws IOException {
-    return new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start, solver);
+    return new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start, solver, penalty);
   }
 
   /** {@code base} with C_i scaled by {@code scale}. */

@@ -35,6 +35,24 @@ public final class TronRank implements ResidentLoop.Program {
     }
   }
 
+  /**
+   * The regulariser l1 |w|_1 + l2 / 2 |w|^2 of an L1 method (OWL-QN, newGLMNET): {@link #L1} for LIBLINEAR's -s 6, {@link
+   * #elasticNet} for scikit-learn's elastic net. TRON's is always 1/2 |w|^2.
+   */
+  public record Penalty(double l1, double l2) {
+    public static final Penalty L1 = new Penalty(1, 0);
+
+    public Penalty {
+      if (!(l1 > 0) || !(l2 >= 0)) throw new IllegalArgumentException("an L1 method's penalty needs l1 > 0, l2 >= 0: " + l1 + ", " + l2);
+    }
+
+    /** rho |w|_1 + (1 - rho) / 2 |w|^2, rho in (0, 1]. */
+    public static Penalty elasticNet(double rho) {
+      if (!(rho > 0 && rho <= 1)) throw new IllegalArgumentException("the L1 ratio must be in (0, 1], got " + rho);
+      return new Penalty(rho, 1 - rho);
+    }
+  }
+
   /** Progress values per trial step ({@link #encode}). */
   public static final int PROGRESS = 8;
 
@@ -43,6 +61,7 @@ public final class TronRank implements ResidentLoop.Program {
   private final double eps;
   private final int maxIterations;
   private final Solver solver;
+  private final Penalty penalty;
   private final boolean l1;
   private final State resume;
   private final double[] start;
@@ -76,6 +95,13 @@ public final class TronRank implements ResidentLoop.Program {
   /** As above, by the given method ({@link Solver#GLMNET} needs a block with {@link TronBlock#densePairs}). */
   public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState, double[] start, Solver solver)
       throws IOException {
+    this(block, size, eps, maxIterations, globalState, start, solver, Penalty.L1);
+  }
+
+  /** As above; an L1 method's regulariser is {@code penalty} (TRON ignores it). */
+  public TronRank(TronBlock block, int size, double eps, int maxIterations, byte[] globalState, double[] start, Solver solver,
+      Penalty penalty) throws IOException {
+    this.penalty = penalty;
     if (solver == Solver.GLMNET && !block.densePairs()) {
       throw new IllegalArgumentException("newGLMNET needs the dense Hessian, which " + block.getClass().getSimpleName() + " does not give");
     }
@@ -128,26 +154,34 @@ public final class TronRank implements ResidentLoop.Program {
     }
   };
 
-  /** L alone (the loss's sums over the ranks) for {@link Owlqn}: |w|_1 is its own. */
+  /** L = the loss's sums over the ranks + the penalty's l2 / 2 |w|^2 for {@link Owlqn}: |w|_1 is its own. */
   private final Owlqn.Objective smooth = new Owlqn.Objective() {
     @Override
     public double value(double[] w) throws IOException {
-      return ar.sum(block.loss(w));
+      current = w.clone();
+      return ar.sum(block.loss(w)) + ridge(w);
     }
 
     @Override
     public void gradient(double[] g) throws IOException {
       double[] part = new double[g.length]; // the gradient alone: no Hessian diagonal computed or reduced
       block.gradient(part, g.length);
-      System.arraycopy(ar.sum(part), 0, g, 0, g.length);
+      double[] sum = ar.sum(part);
+      for (int i = 0; i < g.length; i++) g[i] = sum[i] + penalty.l2() * current[i];
     }
   };
+
+  /** The penalty's l2 / 2 |w|^2 (0 for L1 alone). */
+  private double ridge(double[] w) {
+    return penalty.l2() == 0 ? 0 : 0.5 * penalty.l2() * Vectors.dot(w, w);
+  }
 
   /** L, its gradient and its dense Hessian (one AllReduce of n + n^2 doubles) for {@link GlmNet}. */
   private final GlmNet.Objective dense = new GlmNet.Objective() {
     @Override
     public double value(double[] w) throws IOException {
-      return ar.sum(block.loss(w));
+      current = w.clone();
+      return ar.sum(block.loss(w)) + ridge(w);
     }
 
     @Override
@@ -159,9 +193,12 @@ public final class TronRank implements ResidentLoop.Program {
       System.arraycopy(gradient, 0, part, 0, n);
       block.hessianPairs(part, n, n);
       double[] sum = ar.sum(part);
-      System.arraycopy(sum, 0, g, 0, n);
       System.arraycopy(sum, n, h, 0, n * n);
       GlmNet.symmetrize(h, n);
+      for (int i = 0; i < n; i++) {
+        g[i] = sum[i] + penalty.l2() * current[i];
+        h[i * n + i] += penalty.l2();
+      }
     }
   };
 
@@ -180,8 +217,8 @@ public final class TronRank implements ResidentLoop.Program {
       }
       double tolerance = n == 0 ? eps : eps * Math.max(fewest, 1) / n;
       switch (solver) {
-        case OWLQN -> run = owlqn = new Owlqn(smooth, start, tolerance, maxIterations, resume == null ? null : resume.owlqnPoint());
-        case GLMNET -> run = glmnet = new GlmNet(dense, start, tolerance, maxIterations, resume == null ? null : resume.glmnetPoint());
+        case OWLQN -> run = owlqn = new Owlqn(smooth, penalty.l1(), start, tolerance, maxIterations, resume == null ? null : resume.owlqnPoint());
+        case GLMNET -> run = glmnet = new GlmNet(dense, penalty.l1(), start, tolerance, maxIterations, resume == null ? null : resume.glmnetPoint());
         default -> run = tron = new Tron(objective, start, tolerance, maxIterations, resume == null ? null : resume.point());
       }
       if (run.done()) { // nothing to do: the start is optimal to the tolerance

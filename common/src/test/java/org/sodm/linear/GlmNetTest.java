@@ -171,7 +171,7 @@ class GlmNetTest {
         ys.add(y[i]);
       }
       TronPath p = new TronPath(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(), 25, base,
-          scales, 1e-7, 1000, null, TronRank.Solver.GLMNET);
+          scales, 1e-7, 1000, null, TronRank.Solver.GLMNET, TronRank.Penalty.L1);
       ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
       return BqoPath.solvedOf(p.globalState());
     });
@@ -258,6 +258,61 @@ class GlmNetTest {
     assertEquals(Tron.Status.CONVERGED, run.status());
     assertEquals(0.0, run.w()[0]);
     assertEquals(2.0, run.w()[1], 1e-9);
+  }
+
+  /**
+   * The elastic net rho |w|_1 + (1 - rho) / 2 |w|^2 + sum_i C_i loss_i (rho = 0.3, C = 0.1, a bias, 3 ranks, eps 1e-8) by both L1
+   * methods: f within 1e-11 (relative) of proximal gradient's optimum with the elastic net's proximal step, the optimality
+   * conditions from the rows (grad_j L + (1 - rho) w_j + rho sign(w_j) = 0 off zero, |grad_j L| &lt;= rho at zero) to 1e-6 of
+   * the gradient at 0, exact zeros where the optimum's are strict; the L1 optimum (rho = 1) differs.
+   */
+  @Test
+  void theElasticNetByBothMethods() throws Exception {
+    Object[] data = LinearTestData.sparse(new Random(23), 500, 30, 0.3);
+    SparseVector[] x = (SparseVector[]) data[0];
+    double[] y = (double[]) data[1];
+    LogisticPrimal loss = Loss.logistic(0.1).withBias(true).logisticPrimal();
+    double rho = 0.3;
+    double[] star = OwlqnTest.proximal(x, y, 31, loss, rho);
+    double fStar = OwlqnTest.objective(x, y, star, loss, rho);
+    double[] gStar = OwlqnTest.lossGradient(x, y, star, loss);
+    int strict = 0;
+    for (int j = 0; j < 31; j++) if (star[j] == 0 && Math.abs(gStar[j]) < 0.999 * rho) strict++;
+    assertTrue(strict >= 2, "the elastic net's optimum has zeros: " + strict);
+    double g0 = OwlqnTest.norm(OwlqnTest.lossGradient(x, y, new double[31], loss));
+    int[] b = LinearTestData.randomBlocks(y.length, 3, 4);
+    for (TronRank.Solver solver : new TronRank.Solver[] {TronRank.Solver.GLMNET, TronRank.Solver.OWLQN}) {
+      TronRank.State st = InProcessAllReduce.run(3, ar -> {
+        List<SparseVector> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (int i = 0; i < y.length; i++) {
+          if (b[i] != ar.rank()) continue;
+          xs.add(x[i]);
+          ys.add(y[i]);
+        }
+        TronRank r = new TronRank(new LogisticBlock(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(),
+            loss), 31, 1e-8, 5000, null, null, solver, TronRank.Penalty.elasticNet(rho));
+        ResidentLoop.run(r, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
+        return TronRank.decodeState(r.globalState());
+      }).get(0);
+      double[] w = st.point().w();
+      double f = OwlqnTest.objective(x, y, w, loss, rho);
+      assertTrue(f >= fStar * (1 - 1e-14) && f - fStar <= 1e-11 * fStar, solver + ": f " + f + " against " + fStar);
+      assertEquals(f, st.last().f(), 1e-12 * f, solver + ": the recorded f is the elastic net's");
+      double[] g = OwlqnTest.lossGradient(x, y, w, loss);
+      for (int j = 0; j < 31; j++) {
+        if (w[j] != 0) {
+          assertEquals(0, g[j] + (1 - rho) * w[j] + rho * Math.signum(w[j]), 1e-6 * g0, solver + ", weight " + j);
+        } else {
+          assertTrue(Math.abs(g[j]) <= rho + 1e-6 * g0, solver + ", weight " + j + " at 0 with |grad| " + g[j]);
+        }
+        if (star[j] == 0 && Math.abs(gStar[j]) < 0.999 * rho) assertEquals(0.0, w[j], solver + ": weight " + j);
+      }
+    }
+    double[] l1 = OwlqnTest.proximal(x, y, 31, loss, 1);
+    double diff = 0;
+    for (int j = 0; j < 31; j++) diff = Math.max(diff, Math.abs(l1[j] - star[j]));
+    assertTrue(diff > 1e-2, "the elastic net's optimum is not the L1 one: " + diff);
   }
 
   /** The auto rule and the limits. */

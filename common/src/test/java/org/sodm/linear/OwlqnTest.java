@@ -36,14 +36,24 @@ class OwlqnTest {
   }
 
   static double objective(SparseVector[] x, double[] y, double[] w, LogisticPrimal loss) {
+    return objective(x, y, w, loss, 1);
+  }
+
+  /** rho |w|_1 + (1 - rho) / 2 |w|^2 + sum_i C_i log(1 + exp(-y_i w'x_i)) (the elastic net; rho = 1: L1). */
+  static double objective(SparseVector[] x, double[] y, double[] w, LogisticPrimal loss, double rho) {
     double f = 0;
-    for (double v : w) f += Math.abs(v);
+    for (double v : w) f += rho * Math.abs(v) + (1 - rho) / 2 * v * v;
     for (int i = 0; i < y.length; i++) f += loss.loss(y[i], y[i] * Vectors.dot(x[i], w, loss.biasFeature()));
     return f;
   }
 
   /** The L1 optimum by accelerated proximal gradient (FISTA with restarts, step 1 / Lipschitz bound), to 1e-12 change. */
   static double[] proximal(SparseVector[] x, double[] y, int n, LogisticPrimal loss) {
+    return proximal(x, y, n, loss, 1);
+  }
+
+  /** As above for the elastic net: the proximal step of rho |w|_1 + (1 - rho) / 2 |w|^2, soft-thresholding then shrinking. */
+  static double[] proximal(SparseVector[] x, double[] y, int n, LogisticPrimal loss, double rho) {
     double lip = 0;
     for (int i = 0; i < y.length; i++) {
       lip += Math.max(loss.cPos(), loss.cNeg()) * (x[i].squaredNorm() + loss.biasFeature() * loss.biasFeature()) / 4;
@@ -52,15 +62,15 @@ class OwlqnTest {
     double[] w = new double[n];
     double[] v = w.clone();
     double theta = 1;
-    double fPrev = objective(x, y, w, loss);
+    double fPrev = objective(x, y, w, loss, rho);
     for (int it = 0; it < 400_000; it++) {
       double[] g = lossGradient(x, y, v, loss);
       double[] next = new double[n];
       for (int j = 0; j < n; j++) {
         double u = v[j] - t * g[j];
-        next[j] = Math.signum(u) * Math.max(0, Math.abs(u) - t);
+        next[j] = Math.signum(u) * Math.max(0, Math.abs(u) - t * rho) / (1 + t * (1 - rho));
       }
-      double f = objective(x, y, next, loss);
+      double f = objective(x, y, next, loss, rho);
       double thetaNext = (1 + Math.sqrt(1 + 4 * theta * theta)) / 2;
       boolean restart = f > fPrev;
       for (int j = 0; j < n; j++) v[j] = restart ? next[j] : next[j] + (theta - 1) / thetaNext * (next[j] - w[j]);

@@ -30,7 +30,10 @@ public final class ExportLiblinearCommand extends ExportCommand {
     int k = m instanceof MulticlassModel mm ? mm.classes().size() : 2;
     String what = k == 2 ? " (linear model: w, and b as the bias feature's weight)" : " (" + k + " classes, one-vs-rest: one column of w per class)";
     if (m instanceof MulticlassModel mm && !dropped && mm.hasProbabilities()) {
-      what += "; logistic regression (L2R_LR): liblinear-predict -b 1 gives its probabilities";
+      String penalty = mm.provenance() == null || mm.provenance().getParameters() == null ? "l2"
+          : String.valueOf(mm.provenance().getParameters().get(LiblinearExport.PENALTY));
+      what += "; logistic regression (" + ("l1".equals(penalty) ? "L1R_LR" : "L2R_LR") + "): liblinear-predict -b 1 gives its probabilities";
+      if ("elasticnet".equals(penalty)) what += "; an elastic net, which LIBLINEAR does not train, is written as L2R_LR (the type names the loss; liblinear-predict uses w alone)";
     }
     if (m instanceof MulticlassModel mm && mm.softmax()) {
       return " (" + k + " classes, multinomial: one column of w per class, as MCSVM_CS, LIBLINEAR's joint model with a w per class, "

@@ -164,7 +164,7 @@ public final class TronResident {
     ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
         byte[] globalState) throws IOException {
       return new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().logisticPrimal(), BqoResident.scales(conf),
-          spec.linear().eps(), spec.linear().maxIterations(), globalState, method(conf));
+          spec.linear().eps(), spec.linear().maxIterations(), globalState, method(conf), penalty(spec));
     }
 
     @Override
@@ -211,10 +211,10 @@ public final class TronResident {
         int[] ys = java.util.Arrays.copyOf(y, m);
         if (path) {
           return new TronPath(scale -> new SoftmaxBlock(x, ys, times(classC, scale), dim, bias, threads), size, BqoResident.scales(conf),
-              spec.linear().eps(), spec.linear().maxIterations(), gs, method(conf));
+              spec.linear().eps(), spec.linear().maxIterations(), gs, method(conf), penalty(spec));
         }
         return new TronRank(new SoftmaxBlock(x, ys, classC, dim, bias, threads), size, spec.linear().eps(), spec.linear().maxIterations(), gs,
-            null, spec.l1());
+            null, method(conf), penalty(spec));
       }, rankState, globalState, ResidentMapper.programThreads(conf, n));
     }
 
@@ -234,7 +234,12 @@ public final class TronResident {
   static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, TronRank.Solver method,
       int threads, byte[] globalState) throws IOException {
     return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal(), threads), dim + 1, spec.linear().eps(), spec.linear().maxIterations(),
-        globalState, null, method);
+        globalState, null, method, penalty(spec));
+  }
+
+  /** The L1 methods' regulariser ({@link TrainSpec#penalty}); L1 alone for TRON, which does not use it. */
+  private static TronRank.Penalty penalty(TrainSpec spec) {
+    return spec.l1() ? spec.penalty() : TronRank.Penalty.L1;
   }
 
   /**

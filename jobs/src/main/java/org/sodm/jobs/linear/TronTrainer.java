@@ -170,7 +170,9 @@ public final class TronTrainer extends LinearTrainer {
             st.getRows() == 0 ? 1.0 : (double) st.getNonZeros() / st.getRows() + 1,
             st.getRows() == 0 || (double) st.getNonZeros() / st.getRows() + 1 <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">",
             org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES);
-    ctx.runner().say("l1", "by " + (s == TronRank.Solver.GLMNET ? "newGLMNET" : "OWL-QN") + " (" + why + ")", 0);
+    TronRank.Penalty p = spec.penalty();
+    String what = p.l2() == 0 ? "" : String.format(Locale.ROOT, "elastic net %s |w|_1 + %s/2 |w|^2, ", p.l1(), p.l2());
+    ctx.runner().say("l1", what + "by " + (s == TronRank.Solver.GLMNET ? "newGLMNET" : "OWL-QN") + " (" + why + ")", 0);
   }
 
   /** A slot's progress suffix: none for the full problem, -fF for fold F held out. */

@@ -58,14 +58,20 @@ public enum Param {
       "ODM theta: margin deviations up to theta are not penalised, in [0, 1)."),
   MU("sodm.train.mu", "0.5", Group.LOSS, Type.real(0, false, 1, true), "--mu", "X",
       "ODM mu (v in the paper): weight of deviations above the margin mean, in (0, 1]."),
-  NU("sodm.train.nu", "", Group.LOSS, Type.text("a number in (0, 1], or empty", Param::isNu), "--nu", "NU",
+  NU("sodm.train.nu", "", Group.LOSS, Type.text("a number in (0, 1], or empty", Param::isUnitOrEmpty), "--nu", "NU",
       "nu-SVM's nu, in (0, 1] (as svm-train -n: an upper bound on the fraction of margin errors, a lower bound on the fraction of "
           + "support vectors; at most 2 min(n1, n2) / n). Empty: seed 002's default 2 alpha min(n1, n2) / n with alpha = 0.85."),
   BIAS("sodm.train.bias", "false", Group.LOSS, Type.bool(), "--bias", null,
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
-  PENALTY(org.sodm.model.LiblinearExport.PENALTY, "l2", Group.LOSS, Type.choice("l2", "l1"), "--penalty", "P",
-      "--loss logistic's regulariser: l2 (1/2 |w|^2, LIBLINEAR's -s 0, by TRON) or l1 (|w|_1, LIBLINEAR's -s 6: a sparse w, by "
-          + "newGLMNET or OWL-QN, see --l1-solver; --bias's weight is penalised too, as LIBLINEAR's -B 1)."),
+  PENALTY(org.sodm.model.LiblinearExport.PENALTY, "l2", Group.LOSS, Type.choice("l2", "l1", "elasticnet"), "--penalty", "P",
+      "--loss logistic's regulariser: l2 (1/2 |w|^2, LIBLINEAR's -s 0, by TRON), l1 (|w|_1, LIBLINEAR's -s 6: a sparse w, by "
+          + "newGLMNET or OWL-QN, see --l1-solver) or elasticnet (rho |w|_1 + (1 - rho)/2 |w|^2, rho = --l1-ratio: scikit-learn's "
+          + "penalty='elasticnet', Spark MLlib's elasticNetParam; by the same methods); --bias's weight is penalised too, as "
+          + "LIBLINEAR's -B 1."),
+  L1_RATIO("sodm.train.l1.ratio", "", Group.LOSS, Type.text("a number in (0, 1], or empty", Param::isUnitOrEmpty), "--l1-ratio", "RHO",
+      "--penalty elasticnet's rho in (0, 1]: the weight of |w|_1, 1 - rho that of 1/2 |w|^2 (scikit-learn's l1_ratio; Spark "
+          + "MLlib's elasticNetParam, whose loss is averaged: its regParam lambda is 1 / (C n) here). 1 is --penalty l1. Empty "
+          + "(the default): 0.5 with --penalty elasticnet; refused with the other penalties."),
   L1_SOLVER("sodm.train.l1.solver", "auto", Group.LOSS, Type.choice("auto", "glmnet", "owlqn"), "--l1-solver", "S",
       "--penalty l1's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration on the dense Hessian "
           + "X'DX, reduced over the blocks as (d+1)^2 doubles, its L1 model solved by coordinate descent; at most 4096 weights; "
@@ -381,7 +387,8 @@ public enum Param {
     }
   }
 
-  private static boolean isNu(String v) {
+  /** Empty, or a number in (0, 1]. */
+  private static boolean isUnitOrEmpty(String v) {
     if (v.isEmpty()) return true;
     try {
       double d = Double.parseDouble(v);

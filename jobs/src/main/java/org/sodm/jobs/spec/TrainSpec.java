@@ -327,8 +327,11 @@ public final class TrainSpec {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve logistic (use tron or auto)");
     }
     if (l1() && !logistic) {
-      throw bad(Param.PENALTY, "l1 is logistic regression's (LIBLINEAR's -s 6): give --loss logistic --kernel linear, not "
-          + loss.id());
+      throw bad(Param.PENALTY, get(Param.PENALTY).toLowerCase(Locale.ROOT) + " is logistic regression's (l1: LIBLINEAR's -s 6): give "
+          + "--loss logistic --kernel linear, not " + loss.id());
+    }
+    if (!get(Param.L1_RATIO).isEmpty() && !get(Param.PENALTY).equalsIgnoreCase("elasticnet")) {
+      throw bad(Param.L1_RATIO, "is --penalty elasticnet's rho; give --penalty elasticnet, or leave --l1-ratio out");
     }
     if (!get(Param.L1_SOLVER).equalsIgnoreCase("auto") && !l1()) {
       throw bad(Param.L1_SOLVER, "chooses --penalty l1's method; give --penalty l1, or leave --l1-solver out");
@@ -594,9 +597,16 @@ public final class TrainSpec {
     return get(Param.MULTICLASS).equalsIgnoreCase("multinomial");
   }
 
-  /** --penalty l1: |w|_1 in place of 1/2 |w|^2 (logistic regression, by OWL-QN). */
+  /** --penalty l1 or elasticnet: a |w|_1 term (logistic regression, by newGLMNET or OWL-QN). */
   public boolean l1() {
-    return get(Param.PENALTY).equalsIgnoreCase("l1");
+    return !get(Param.PENALTY).equalsIgnoreCase("l2");
+  }
+
+  /** The L1 methods' regulariser: |w|_1 (l1), or rho |w|_1 + (1 - rho)/2 |w|^2 (elasticnet, rho = --l1-ratio). */
+  public org.sodm.linear.TronRank.Penalty penalty() {
+    return get(Param.PENALTY).equalsIgnoreCase("elasticnet")
+        ? org.sodm.linear.TronRank.Penalty.elasticNet(get(Param.L1_RATIO).isEmpty() ? 0.5 : Double.parseDouble(get(Param.L1_RATIO)))
+        : org.sodm.linear.TronRank.Penalty.L1;
   }
 
   /**

@@ -184,6 +184,56 @@ class L1LogisticTrainTest {
   }
 
   /**
+   * --penalty elasticnet --l1-ratio 0.4 (scikit-learn's elastic net: rho |w|_1 + (1 - rho)/2 |w|^2 + C sum loss), C = 0.5 with a
+   * bias, eps 1e-6, by newGLMNET (auto) and OWL-QN on 1 and 3 blocks: the optimality conditions from the rows (grad_j L + (1 -
+   * rho) w_j + rho sign(w_j) = 0 on the non-zero weights, |grad_j L| &lt;= rho on the zeros, to 1e-4 of |grad L(0)|), some
+   * irrelevant features exactly 0, the four models' objectives equal to 1e-9; the run says the penalty.
+   */
+  @Test
+  void theElasticNetMeetsItsOptimalityConditions() throws Exception {
+    Path file = data();
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
+    conf.set(Param.PENALTY.key(), "elasticnet");
+    conf.set(Param.L1_RATIO.key(), "0.4");
+    conf.setBoolean(Param.BIAS.key(), true);
+    conf.set(Param.LINEAR_EPS.key(), "1e-6");
+    conf.set(SodmConf.C, "0.5");
+    double rho = 0.4;
+    double[] f = new double[4];
+    for (int j = 0; j < 4; j++) {
+      Configuration c = new Configuration(conf);
+      c.set(Param.LINEAR_BLOCKS.key(), j % 2 == 0 ? "1" : "3");
+      if (j >= 2) c.set(Param.L1_SOLVER.key(), "owlqn");
+      progress.clear();
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "en" + j, file).model());
+      String said = "elastic net 0.4 |w|_1 + 0.6/2 |w|^2, by " + (j < 2 ? "newGLMNET" : "OWL-QN");
+      assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
+      LinearModel lin = (LinearModel) m.subModel(0);
+      double sign = m.classes().get(m.plan().positiveClass(0)).equals("1") ? 1 : -1;
+      double[] w = lin.w().clone();
+      for (int k = 0; k < w.length; k++) w[k] *= sign;
+      double b = sign * lin.bias();
+      double[] g = lossGradient(rows, w, b, 0.5, true);
+      double g0 = LogisticTrainTest.norm(lossGradient(rows, new double[w.length], 0, 0.5, true));
+      int zeros = 0;
+      for (int k = 0; k <= w.length; k++) {
+        double wk = k < w.length ? w[k] : b;
+        if (wk != 0) {
+          assertEquals(0, g[k] + (1 - rho) * wk + rho * Math.signum(wk), 1e-4 * g0, "model " + j + ", weight " + k);
+        } else {
+          assertTrue(Math.abs(g[k]) <= rho + 1e-4 * g0, "model " + j + ", weight " + k + " at 0 with |grad| " + g[k]);
+          zeros++;
+        }
+      }
+      assertTrue(zeros >= 3, "model " + j + ": " + zeros + " weights at 0");
+      double ridge = (1 - rho) / 2 * (b * b);
+      for (double v : w) ridge += (1 - rho) / 2 * v * v;
+      f[j] = (objective(rows, w, b, 0.5) - (1 - rho) * (Math.abs(b) + java.util.Arrays.stream(w).map(Math::abs).sum())) + ridge;
+    }
+    for (int j = 1; j < 4; j++) assertEquals(f[0], f[j], 1e-9 * f[0], "model " + j);
+  }
+
+  /**
    * sodm grid with --penalty l1 walks C warm-started (newGLMNET by auto's rule, every fold and C in one resident run): the first C's
    * cells are the cold cells' exactly, the later ones within 3 rows (of 3,089).
    */
@@ -207,6 +257,14 @@ class L1LogisticTrainTest {
     l2.set(Param.L1_SOLVER.key(), "owlqn");
     assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(l2)).getMessage().contains(
         "--l1-solver (sodm.train.l1.solver): chooses --penalty l1's method"));
+    Configuration ratio = new Configuration(conf);
+    ratio.set(Param.L1_RATIO.key(), "0.5");
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(ratio)).getMessage().contains(
+        "--l1-ratio (sodm.train.l1.ratio): is --penalty elasticnet's rho"));
+    Configuration zero = new Configuration(conf);
+    zero.set(Param.PENALTY.key(), "elasticnet");
+    zero.set(Param.L1_RATIO.key(), "0");
+    assertThrows(RuntimeException.class, () -> TrainSpec.from(zero));
     Configuration softmax = new Configuration(conf);
     softmax.set(Param.MULTICLASS.key(), "multinomial");
     softmax.set(Param.L1_SOLVER.key(), "glmnet");
