@@ -25,6 +25,7 @@ public final class SoftmaxBlock extends RowChunks implements TronBlock {
   private final double[] prob; // rows x classes: p_ik at the last gradient's W (the Hessian's until the next)
   private double[][] gradientParts;
   private double[][] hessianParts;
+  private double[][] pairParts;
 
   /**
    * @param y each row's class, 0 to K - 1
@@ -167,6 +168,66 @@ public final class SoftmaxBlock extends RowChunks implements TronBlock {
       }
       int base = dim * k;
       for (int c = 0; c < k; c++) out[base + c] += u[c] * bf;
+    }
+  }
+
+  @Override
+  public boolean densePairs() {
+    return true;
+  }
+
+  /**
+   * Adds the loss's Hessian at p of the last {@link #gradient} ({@link TronBlock#hessianPairs}): for each pair of row i's stored
+   * features a, b (the bias feature's included), the block sum_i C_i x_ia x_ib (p_ik [k = l] - p_ik p_il) at (a K + k, b K + l),
+   * for a pair of two features all K x K entries once, for a feature with itself k &lt;= l only.
+   */
+  @Override
+  public void hessianPairs(double[] out, int offset, int n) throws IOException {
+    check(n);
+    pairParts = addChunks(pairParts, out, (ch, o) -> pairRows(ch, o, offset, n));
+  }
+
+  private void pairRows(int ch, double[] out, int offset, int n) {
+    double[] s = new double[k * k];
+    int[] fs = new int[0];
+    double[] vs = new double[0];
+    for (int i = from(ch), e = to(ch); i < e; i++) {
+      int at = i * k;
+      double ci = classC[y[i]];
+      for (int c = 0; c < k; c++) {
+        for (int l = 0; l < k; l++) s[c * k + l] = ci * prob[at + c] * ((c == l ? 1 : 0) - prob[at + l]);
+      }
+      int m = 0;
+      int len = x.to[i] - x.from[i] + 1;
+      if (fs.length < len) {
+        fs = new int[len];
+        vs = new double[len];
+      }
+      for (int q = x.from[i], end = x.to[i]; q < end; q++) {
+        if (x.index[q] >= dim) continue;
+        fs[m] = x.index[q];
+        vs[m++] = x.value[q];
+      }
+      if (bf != 0) {
+        fs[m] = dim;
+        vs[m++] = bf;
+      }
+      for (int p = 0; p < m; p++) {
+        int ra = fs[p] * k;
+        double va = vs[p];
+        for (int c = 0; c < k; c++) { // the feature with itself: k <= l
+          int row = offset + (ra + c) * n + ra;
+          for (int l = c; l < k; l++) out[row + l] += va * va * s[c * k + l];
+        }
+        for (int q = p + 1; q < m; q++) {
+          int rb = fs[q] * k;
+          double vv = va * vs[q];
+          for (int c = 0; c < k; c++) {
+            int row = offset + (ra + c) * n + rb;
+            for (int l = 0; l < k; l++) out[row + l] += vv * s[c * k + l];
+          }
+        }
+      }
     }
   }
 

@@ -33,12 +33,13 @@ public final class TronResident {
 
   /**
    * The AllReduce frames' size: the gradient and the Hessian's diagonal, 2 (d + 1) doubles (multinomial: K times that); with
-   * newGLMNET the gradient and the dense Hessian, (d + 1) + (d + 1)^2.
+   * newGLMNET the gradient and the dense Hessian, n + n^2 for those n = (d + 1) (K (d + 1)) weights.
    */
   private static int maxDoubles(Configuration conf, int dim) {
-    if (method(conf) == TronRank.Solver.GLMNET) return (dim + 1) + (dim + 1) * (dim + 1);
     boolean softmax = TrainSpec.of(conf).multinomial();
-    return 2 * (dim + 1) * (softmax ? org.sodm.jobs.phase.MulticlassKeys.plan(conf).classes() : 1);
+    int size = (dim + 1) * (softmax ? org.sodm.jobs.phase.MulticlassKeys.plan(conf).classes() : 1);
+    if (method(conf) == TronRank.Solver.GLMNET) return size + size * size;
+    return 2 * size;
   }
 
   /** The method the driver chose ({@link LinearKeys#L1_METHOD}); TRON or (l1, not chosen: a path's stage) OWL-QN. */

@@ -158,17 +158,17 @@ public final class TronTrainer extends LinearTrainer {
     TrainSpec spec = ctx.spec();
     if (!spec.l1()) return;
     org.sodm.avro.FeatureStats st = ctx.data().stats();
-    int weights = st.getDimension() + 1;
-    TronRank.Solver s = spec.logisticSolver(weights, st.getRows(), st.getNonZeros());
+    int classes = spec.multinomial() ? org.sodm.jobs.phase.MulticlassKeys.plan(conf).classes() : 1;
+    int weights = (st.getDimension() + 1) * classes;
+    double perRow = (st.getRows() == 0 ? 1.0 : (double) st.getNonZeros() / st.getRows() + 1) * classes;
+    TronRank.Solver s = spec.logisticSolver(weights, classes, st.getRows(), st.getNonZeros());
     boolean said = conf.get(LinearKeys.L1_METHOD) != null;
     conf.set(LinearKeys.L1_METHOD, s.name());
     if (said) return;
     String why = spec.l1SolverGiven() ? "--l1-solver"
-        : spec.multinomial() ? "auto: multinomial"
-        : String.format(Locale.ROOT, "auto: %d weights %s %d, %.1f stored values per row %s %.0f", weights,
-            weights <= org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS ? "<=" : ">", org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS,
-            st.getRows() == 0 ? 1.0 : (double) st.getNonZeros() / st.getRows() + 1,
-            st.getRows() == 0 || (double) st.getNonZeros() / st.getRows() + 1 <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">",
+        : String.format(Locale.ROOT, "auto: %d weights %s %d, %.1f stored values per row%s %s %.0f", weights,
+            weights <= org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS ? "<=" : ">", org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS, perRow,
+            classes > 1 ? " x " + classes + " classes" : "", perRow <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">",
             org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES);
     TronRank.Penalty p = spec.penalty();
     String what = p.l2() == 0 ? "" : String.format(Locale.ROOT, "elastic net %s |w|_1 + %s/2 |w|^2, ", p.l1(), p.l2());
@@ -201,7 +201,7 @@ public final class TronTrainer extends LinearTrainer {
       case MAX_ITERATIONS -> "stopped at --max-iterations " + spec.linear().maxIterations();
       default -> "stopped: no further decrease within rounding";
     };
-    String method = spec.logisticSolver(size / classes, ctx.data().stats().getRows(), ctx.data().stats().getNonZeros()) == TronRank.Solver.GLMNET
+    String method = spec.logisticSolver(size, classes, ctx.data().stats().getRows(), ctx.data().stats().getNonZeros()) == TronRank.Solver.GLMNET
         ? "newGLMNET" : "OWL-QN";
     String steps = spec.l1() ? "%d " + method + " iterations (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
         : "%d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)";

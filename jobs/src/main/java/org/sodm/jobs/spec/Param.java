@@ -73,11 +73,11 @@ public enum Param {
           + "MLlib's elasticNetParam, whose loss is averaged: its regParam lambda is 1 / (C n) here). 1 is --penalty l1. Empty "
           + "(the default): 0.5 with --penalty elasticnet; refused with the other penalties."),
   L1_SOLVER("sodm.train.l1.solver", "auto", Group.LOSS, Type.choice("auto", "glmnet", "owlqn"), "--l1-solver", "S",
-      "--penalty l1's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration on the dense Hessian "
-          + "X'DX, reduced over the blocks as (d+1)^2 doubles, its L1 model solved by coordinate descent; at most 4096 weights; "
-          + "binary and ovr), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, d+1 doubles per evaluation; any size, and "
-          + "multinomial) or auto: glmnet when d+1 <= 1024 and the rows hold <= 64 stored values on average (the Hessian's part "
-          + "of a row costs its values squared), else owlqn."),
+      "--penalty l1's and elasticnet's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration on the "
+          + "dense Hessian X'DX, reduced over the blocks as n^2 doubles for n = d+1 weights (multinomial: K(d+1)), its L1 model "
+          + "solved by coordinate descent; at most 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, n doubles "
+          + "per evaluation; any size) or auto: glmnet when n <= 1024 and the rows hold <= 64 stored values on average "
+          + "(multinomial: values times K; the Hessian's part of a row costs its values squared), else owlqn."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
           + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "

@@ -336,10 +336,6 @@ public final class TrainSpec {
     if (!get(Param.L1_SOLVER).equalsIgnoreCase("auto") && !l1()) {
       throw bad(Param.L1_SOLVER, "chooses --penalty l1's method; give --penalty l1, or leave --l1-solver out");
     }
-    if (get(Param.L1_SOLVER).equalsIgnoreCase("glmnet") && multinomial()) {
-      throw bad(Param.L1_SOLVER, "glmnet forms the Hessian of a binary problem; --multiclass multinomial's L1 problem is "
-          + "OWL-QN's (give --l1-solver owlqn or auto, or --multiclass ovr)");
-    }
     if (multinomial() && !logistic) {
       throw bad(Param.MULTICLASS, "multinomial is logistic regression's multi-class model (one softmax over the classes): give "
           + "--loss logistic --kernel linear, or ovr / ovo for " + loss.id());
@@ -609,20 +605,22 @@ public final class TrainSpec {
         : org.sodm.linear.TronRank.Penalty.L1;
   }
 
-  /**
-   * The method of a logistic problem of {@code weights} weights (per class) on {@code rows} rows holding {@code nonZeros} stored
-   * values: TRON for l2; for l1 --l1-solver's, auto by {@link org.sodm.linear.GlmNet#prefer} (multinomial: OWL-QN). Refuses
-   * glmnet above {@link org.sodm.linear.GlmNet#MAX_WEIGHTS} weights, naming the parameter.
-   */
   /** --l1-solver was given (not auto). */
   public boolean l1SolverGiven() {
     return !get(Param.L1_SOLVER).equalsIgnoreCase("auto");
   }
 
-  public org.sodm.linear.TronRank.Solver logisticSolver(int weights, long rows, long nonZeros) {
+  /**
+   * The method of a logistic problem of {@code weights} weights in all ({@code classes} times the features + 1: a multinomial
+   * model's; 1 class otherwise) on {@code rows} rows holding {@code nonZeros} stored values: TRON for l2; for l1 --l1-solver's,
+   * auto by {@link org.sodm.linear.GlmNet#prefer} with a row's values times the classes (the softmax Hessian's part of a row is
+   * K^2 times a binary one's, its gradient's K times). Refuses glmnet above {@link org.sodm.linear.GlmNet#MAX_WEIGHTS} weights,
+   * naming the parameter.
+   */
+  public org.sodm.linear.TronRank.Solver logisticSolver(int weights, int classes, long rows, long nonZeros) {
     if (!l1()) return org.sodm.linear.TronRank.Solver.TRON;
     String s = get(Param.L1_SOLVER).toLowerCase(Locale.ROOT);
-    if (s.equals("owlqn") || multinomial()) return org.sodm.linear.TronRank.Solver.OWLQN;
+    if (s.equals("owlqn")) return org.sodm.linear.TronRank.Solver.OWLQN;
     if (s.equals("glmnet")) {
       if (weights > org.sodm.linear.GlmNet.MAX_WEIGHTS) {
         throw bad(Param.L1_SOLVER, "glmnet forms a dense Hessian of (d+1)^2 doubles: at most " + org.sodm.linear.GlmNet.MAX_WEIGHTS
@@ -630,7 +628,7 @@ public final class TrainSpec {
       }
       return org.sodm.linear.TronRank.Solver.GLMNET;
     }
-    double perRow = rows == 0 ? 1 : (double) nonZeros / rows + 1;
+    double perRow = (rows == 0 ? 1 : (double) nonZeros / rows + 1) * classes;
     return org.sodm.linear.GlmNet.prefer(weights, perRow) ? org.sodm.linear.TronRank.Solver.GLMNET : org.sodm.linear.TronRank.Solver.OWLQN;
   }
 

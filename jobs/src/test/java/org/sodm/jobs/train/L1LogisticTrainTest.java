@@ -265,11 +265,6 @@ class L1LogisticTrainTest {
     zero.set(Param.PENALTY.key(), "elasticnet");
     zero.set(Param.L1_RATIO.key(), "0");
     assertThrows(RuntimeException.class, () -> TrainSpec.from(zero));
-    Configuration softmax = new Configuration(conf);
-    softmax.set(Param.MULTICLASS.key(), "multinomial");
-    softmax.set(Param.L1_SOLVER.key(), "glmnet");
-    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(softmax)).getMessage().contains(
-        "--l1-solver (sodm.train.l1.solver): glmnet forms the Hessian of a binary problem"));
     // 5,000 features: too many for the dense Hessian when asked for, OWL-QN by auto's rule
     Path wide = tmp.resolve("wide.libsvm");
     StringBuilder b = new StringBuilder();
