@@ -30,9 +30,14 @@ public final class GlmNet extends L1Run {
   public static final int AUTO_MAX_WEIGHTS = 1024;
   /** Weights up to which the method runs at all (a Hessian of 128 MB per program). */
   public static final int MAX_WEIGHTS = 4096;
-  /** Stored values per row (the bias's included) up to which {@link #prefer} chooses this method: a row's Hessian part then costs
-   * at most about 32 times its gradient part, far below the evaluations OWL-QN's extra iterations take. */
-  public static final double AUTO_MAX_ROW_VALUES = 64;
+  /**
+   * Stored values per row (the bias's included; multinomial: times the classes) up to which {@link #prefer} chooses this method.
+   * A row's part of the Hessian costs about p^2 / 2 for p values (times K^2), of the loss and gradient 2p (times K): at 256 one
+   * Hessian is about 64 evaluations of OWL-QN, which takes hundreds to thousands of them on such data. Measured (bench/linear-results.md,
+   * 2026-11-29): newGLMNET as fast or faster and converged at 15-201 values per row (OWL-QN did not converge in 1000
+   * iterations at 101 and 201), 2.3x slower at 401 (where OWL-QN stopped 2.5% above the optimum).
+   */
+  public static final double AUTO_MAX_ROW_VALUES = 256;
 
   static final double INNER = 0.01;
   /** Work one direction may spend (a pass costs n, a coordinate's move n more): at most ~0.5 s. */

@@ -320,7 +320,8 @@ class GlmNetTest {
   void ruleAndLimits() {
     assertTrue(GlmNet.prefer(124, 14.9));
     assertFalse(GlmNet.prefer(2000, 14.9));
-    assertFalse(GlmNet.prefer(785, 150.1));
+    assertTrue(GlmNet.prefer(785, 150.1));
+    assertFalse(GlmNet.prefer(785, 256.5));
     assertThrows(IllegalArgumentException.class, () -> new GlmNet(null, new double[GlmNet.MAX_WEIGHTS + 1], 0.1, 10, null));
     LogisticPrimal loss = Loss.logistic(1).logisticPrimal();
     TronBlock softmaxLike = new TronBlock() {

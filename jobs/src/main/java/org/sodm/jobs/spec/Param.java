@@ -76,7 +76,7 @@ public enum Param {
       "--penalty l1's and elasticnet's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration on the "
           + "dense Hessian X'DX, reduced over the blocks as n^2 doubles for n = d+1 weights (multinomial: K(d+1)), its L1 model "
           + "solved by coordinate descent; at most 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, n doubles "
-          + "per evaluation; any size) or auto: glmnet when n <= 1024 and the rows hold <= 64 stored values on average "
+          + "per evaluation; any size) or auto: glmnet when n <= 1024 and the rows hold <= 256 stored values on average "
           + "(multinomial: values times K; the Hessian's part of a row costs its values squared), else owlqn."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "

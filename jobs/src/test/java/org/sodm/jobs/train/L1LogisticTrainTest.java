@@ -108,7 +108,7 @@ class L1LogisticTrainTest {
       if (j >= 2) c.set(Param.L1_SOLVER.key(), "owlqn");
       progress.clear();
       MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "m" + j, file).model());
-      String said = j < 2 ? "by newGLMNET (auto: 21 weights <= 1024, 21.0 stored values per row <= 64)" : "by OWL-QN (--l1-solver)";
+      String said = j < 2 ? "by newGLMNET (auto: 21 weights <= 1024, 21.0 stored values per row <= 256)" : "by OWL-QN (--l1-solver)";
       assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
       String ended = j < 2 ? "newGLMNET iterations" : "OWL-QN iterations";
       assertTrue(progress.stream().anyMatch(l -> l.contains(ended)), String.join("\n", progress));
