@@ -9,7 +9,7 @@ import java.io.IOException;
  * weights (the Hessian is n^2 doubles, and each row's part costs its stored values squared); {@link #prefer} is the rule.
  *
  * <p>An iteration: at w, the gradient g and Hessian H of L; the quadratic model min_d g'd + 1/2 d'(H + nu I)d + |w + d|_1 solved
- * by cyclic coordinate descent (each coordinate's exact minimiser, LIBLINEAR's rule, its move bounded by 10) until the model's
+ * by coordinate descent in a random order per pass (each coordinate's exact minimiser, LIBLINEAR's rule, its move bounded by 10) until the model's
  * minimum-norm subgradient falls to {@value #INNER} of the pseudo-gradient at w (which is the model's at d = 0) or after
  * {@value #MAX_WORK} units of work (a pass costs n, each coordinate's move n more: on a9a's 124 weights thousands of passes,
  * which its ill-conditioned model needs - capped at LIBLINEAR's 100 it takes 73 iterations instead of 7); then an Armijo line search from step 1, halving: f(w + a d) - f(w) &lt;= {@value #SIGMA} a D, D =
@@ -135,7 +135,9 @@ public final class GlmNet extends L1Run {
   }
 
   /**
-   * The quadratic model's minimiser by cyclic coordinate descent from d = 0, keeping Hd: coordinate j's model is G z + 1/2 H_jj
+   * The quadratic model's minimiser by coordinate descent from d = 0, each pass in a random order (LIBLINEAR's; seeded by the
+   * iteration and the pass, so every rank and a resumed run take the same order: on 10,000 rows of 400 correlated features 6
+   * iterations instead of the cyclic order's 63), keeping Hd: coordinate j's model is G z + 1/2 H_jj
    * z^2 + |w_j + d_j + z|, G = g_j + (Hd)_j, minimised in closed form. A pass's measure is the model's minimum-norm subgradient
    * taken coordinate by coordinate just before each one's move.
    */
@@ -145,11 +147,14 @@ public final class GlmNet extends L1Run {
     double target = INNER * pgNorm;
     lastPasses = 0;
     double work = 0;
+    int[] order = new int[n];
+    for (int j = 0; j < n; j++) order[j] = j;
     while (work < MAX_WORK) {
       lastPasses++;
       work += n;
+      shuffle(order, new java.util.SplittableRandom(((long) iterations << 32) ^ lastPasses));
       double violation = 0;
-      for (int j = 0; j < n; j++) {
+      for (int j : order) {
         double hjj = hess[j * n + j] + NU;
         double g = grad[j] + hd[j] + NU * d[j];
         double wpd = w[j] + d[j];
@@ -177,6 +182,16 @@ public final class GlmNet extends L1Run {
       if (Math.sqrt(violation) <= target) break;
     }
     return d;
+  }
+
+  /** Fisher-Yates: every rank draws the same order from the same seed. */
+  private static void shuffle(int[] order, java.util.SplittableRandom random) {
+    for (int q = order.length - 1; q > 0; q--) {
+      int r = random.nextInt(q + 1);
+      int t = order[q];
+      order[q] = order[r];
+      order[r] = t;
+    }
   }
 
   /**
