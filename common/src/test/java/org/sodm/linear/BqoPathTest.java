@@ -29,13 +29,18 @@ class BqoPathTest {
   }
 
   static Csr rows(LibsvmReader.Data d, int[] b, int k, List<Double> ys) {
-    List<SparseVector> x = new ArrayList<>();
+    return rows(d.x(), d.y(), b, k, ys);
+  }
+
+  /** Block k's rows of (x, y) under the assignment b, its labels appended to {@code ys}. */
+  static Csr rows(SparseVector[] x, double[] y, int[] b, int k, List<Double> ys) {
+    List<SparseVector> xs = new ArrayList<>();
     for (int i = 0; i < b.length; i++) {
       if (b[i] != k) continue;
-      x.add(d.x()[i]);
-      ys.add(d.y()[i]);
+      xs.add(x[i]);
+      ys.add(y[i]);
     }
-    return Csr.of(x.toArray(new SparseVector[0]));
+    return Csr.of(xs.toArray(new SparseVector[0]));
   }
 
   static List<BqoPath.Solved> runPath(LibsvmReader.Data d, int[] b, int dim, SvmLoss base, MemoryCheckpoints ckpt,

@@ -163,14 +163,9 @@ class GlmNetTest {
     LogisticPrimal base = Loss.logistic(0.1).withBias(true).logisticPrimal();
     double[] scales = {1, 4, 16};
     List<List<BqoPath.Solved>> all = InProcessAllReduce.run(3, ar -> {
-      List<SparseVector> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
-      for (int i = 0; i < y.length; i++) {
-        if (b[i] != ar.rank()) continue;
-        xs.add(x[i]);
-        ys.add(y[i]);
-      }
-      TronPath p = new TronPath(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(), 25, base,
+      Csr xs = BqoPathTest.rows(x, y, b, ar.rank(), ys);
+      TronPath p = new TronPath(xs, ys.stream().mapToDouble(Double::doubleValue).toArray(), 25, base,
           scales, 1e-7, 1000, null, TronRank.Solver.GLMNET, TronRank.Penalty.L1);
       ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
       return BqoPath.solvedOf(p.globalState());
@@ -253,14 +248,9 @@ class GlmNetTest {
     int[] b = LinearTestData.randomBlocks(y.length, 3, 4);
     for (TronRank.Solver solver : new TronRank.Solver[] {TronRank.Solver.GLMNET, TronRank.Solver.OWLQN}) {
       TronRank.State st = InProcessAllReduce.run(3, ar -> {
-        List<SparseVector> xs = new ArrayList<>();
         List<Double> ys = new ArrayList<>();
-        for (int i = 0; i < y.length; i++) {
-          if (b[i] != ar.rank()) continue;
-          xs.add(x[i]);
-          ys.add(y[i]);
-        }
-        TronRank r = new TronRank(new LogisticBlock(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(),
+        Csr xs = BqoPathTest.rows(x, y, b, ar.rank(), ys);
+        TronRank r = new TronRank(new LogisticBlock(xs, ys.stream().mapToDouble(Double::doubleValue).toArray(),
             loss), 31, 1e-8, 5000, null, null, solver, TronRank.Penalty.elasticNet(rho));
         ResidentLoop.run(r, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
         return TronRank.decodeState(r.globalState());

@@ -93,15 +93,10 @@ class OwlqnTest {
   static TronRank.State run(SparseVector[] x, double[] y, int[] b, int k, int dim, LogisticPrimal loss, double eps, MemoryCheckpoints ckpt,
       ResidentLoop.Policy policy, TronRank.Solver solver) throws Exception {
     List<TronRank.State> all = InProcessAllReduce.run(k, ar -> {
-      List<SparseVector> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
-      for (int i = 0; i < y.length; i++) {
-        if (b[i] != ar.rank()) continue;
-        xs.add(x[i]);
-        ys.add(y[i]);
-      }
+      Csr xs = BqoPathTest.rows(x, y, b, ar.rank(), ys);
       int start = ckpt.committed() > 0 && !ckpt.done() ? ckpt.committed() : 0;
-      LogisticBlock block = new LogisticBlock(Csr.of(xs.toArray(new SparseVector[0])), ys.stream().mapToDouble(Double::doubleValue).toArray(),
+      LogisticBlock block = new LogisticBlock(xs, ys.stream().mapToDouble(Double::doubleValue).toArray(),
           loss);
       TronRank r = new TronRank(block, dim + 1, eps, 5000, start > 0 ? ckpt.globalState() : null, null, solver);
       ResidentLoop.run(r, start, ar, policy, ckpt, null);
