@@ -4,16 +4,17 @@ import java.io.IOException;
 
 /**
  * newGLMNET (Yuan, Ho and Lin, "An improved GLMNET for L1-regularized logistic regression", JMLR 2012; LIBLINEAR's {@code -s 6})
- * for min |w|_1 + L(w), L smooth and convex, with L's Hessian formed as a dense n x n matrix: every rank of an AllReduce gets the
+ * for min lambda |w|_1 + L(w), L smooth and convex, with L's Hessian formed as a dense n x n matrix: every rank of an AllReduce gets the
  * same reduced gradient and Hessian and runs this same arithmetic on them, so every rank takes the same steps. Meant for few
  * weights (the Hessian is n^2 doubles, and each row's part costs its stored values squared); {@link #prefer} is the rule.
  *
- * <p>An iteration: at w, the gradient g and Hessian H of L; the quadratic model min_d g'd + 1/2 d'(H + nu I)d + |w + d|_1 solved
- * by coordinate descent in a random order per pass (each coordinate's exact minimiser, LIBLINEAR's rule, its move bounded by 10) until the model's
- * minimum-norm subgradient falls to {@value #INNER} of the pseudo-gradient at w (which is the model's at d = 0) or after
- * {@value #MAX_WORK} units of work (a pass costs n, each coordinate's move n more: on a9a's 124 weights thousands of passes,
- * which its ill-conditioned model needs - capped at LIBLINEAR's 100 it takes 73 iterations instead of 7); then an Armijo line search from step 1, halving: f(w + a d) - f(w) &lt;= {@value #SIGMA} a D, D =
- * g'd + |w + d|_1 - |w|_1 (Tseng and Yun's rule). The run stops as {@link Owlqn}'s: |pseudo-gradient| &lt;= tolerance
+ * <p>An iteration: at w, the gradient g and Hessian H of L; the quadratic model min_d g'd + 1/2 d'(H + nu I)d + lambda |w + d|_1
+ * solved by coordinate descent in a random order per pass (each coordinate's exact minimiser, LIBLINEAR's rule, its move
+ * bounded by 10) until the model's minimum-norm subgradient falls to {@value #INNER} of the pseudo-gradient at w (which is the
+ * model's at d = 0) or after {@value #MAX_WORK} units of work (a pass costs n, each coordinate's move n more: on a9a's 124
+ * weights thousands of passes, which its ill-conditioned model needs - capped at LIBLINEAR's 100 passes it took 73 iterations
+ * instead of 7); then an Armijo line search from step 1, halving: f(w + a d) - f(w) &lt;= {@value #SIGMA} a D, D = g'd +
+ * lambda (|w + d|_1 - |w|_1) (Tseng and Yun's rule). The run stops as {@link Owlqn}'s: |pseudo-gradient| &lt;= tolerance
  * |pseudo-gradient at 0|, after {@code maxIterations} iterations, or when no step decreases f.
  */
 public final class GlmNet extends L1Run {
@@ -33,9 +34,9 @@ public final class GlmNet extends L1Run {
   /**
    * Stored values per row (the bias's included; multinomial: times the classes) up to which {@link #prefer} chooses this method.
    * A row's part of the Hessian costs about p^2 / 2 for p values (times K^2), of the loss and gradient 2p (times K): at 256 one
-   * Hessian is about 64 evaluations of OWL-QN, which takes hundreds to thousands of them on such data. Measured (bench/linear-results.md,
-   * 2026-11-29): newGLMNET as fast or faster and converged at 15-201 values per row (OWL-QN did not converge in 1000
-   * iterations at 101 and 201), 2.3x slower at 401 (where OWL-QN stopped 2.5% above the optimum).
+   * Hessian is about 64 evaluations of OWL-QN, which takes hundreds to thousands of them on such data. Measured
+   * (bench/linear-results.md, 2026-11-29): newGLMNET as fast or faster, and at a lower f, at 14 to 401 values per row on 11
+   * sets (OWL-QN did not converge in 1000 iterations on four of them).
    */
   public static final double AUTO_MAX_ROW_VALUES = 256;
 
@@ -56,7 +57,8 @@ public final class GlmNet extends L1Run {
 
   /**
    * The rule of {@code --l1-solver auto}: this method when the weights are at most {@value #AUTO_MAX_WEIGHTS} and the rows hold at
-   * most {@value #AUTO_MAX_ROW_VALUES} stored values on average (the bias's counted), else {@link Owlqn}.
+   * most {@value #AUTO_MAX_ROW_VALUES} stored values on average (the bias's counted; multinomial: times the classes), else
+   * {@link Owlqn}.
    */
   public static boolean prefer(int weights, double meanRowValues) {
     return weights <= AUTO_MAX_WEIGHTS && meanRowValues <= AUTO_MAX_ROW_VALUES;
@@ -70,7 +72,9 @@ public final class GlmNet extends L1Run {
   /** As above for min lambda |w|_1 + L(w). */
   public GlmNet(Objective fun, double lambda, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
     super(w, lambda, tolerance, maxIterations, from == null ? null : from.w());
-    if (n > MAX_WEIGHTS) throw new IllegalArgumentException("newGLMNET forms the dense Hessian: at most " + MAX_WEIGHTS + " weights, got " + n);
+    if (n > MAX_WEIGHTS) {
+      throw new IllegalArgumentException("newGLMNET forms the dense Hessian: at most " + MAX_WEIGHTS + " weights, got " + n);
+    }
     this.fun = fun;
     this.hess = new double[n * n];
     if (from != null) {
@@ -137,8 +141,8 @@ public final class GlmNet extends L1Run {
   /**
    * The quadratic model's minimiser by coordinate descent from d = 0, each pass in a random order (LIBLINEAR's; seeded by the
    * iteration and the pass, so every rank and a resumed run take the same order: on 10,000 rows of 400 correlated features 6
-   * iterations instead of the cyclic order's 63), keeping Hd: coordinate j's model is G z + 1/2 H_jj
-   * z^2 + |w_j + d_j + z|, G = g_j + (Hd)_j, minimised in closed form. A pass's measure is the model's minimum-norm subgradient
+   * iterations instead of the cyclic order's 63), keeping Hd: coordinate j's model is G z + 1/2 H_jj z^2 + lambda |w_j + d_j +
+   * z|, G = g_j + (Hd)_j, minimised in closed form. A pass's measure is the model's minimum-norm subgradient
    * taken coordinate by coordinate just before each one's move.
    */
   double[] direction() {
@@ -161,21 +165,23 @@ public final class GlmNet extends L1Run {
         double v = wpd > 0 ? g + lambda : wpd < 0 ? g - lambda : Math.max(0, Math.max(g - lambda, -g - lambda));
         violation += v * v;
         double z;
+        boolean toZero = false;
         if (g + lambda <= hjj * wpd) {
           z = -(g + lambda) / hjj;
         } else if (g - lambda >= hjj * wpd) {
           z = -(g - lambda) / hjj;
-        } else { // the minimiser is w_j + d_j = 0: exactly 0, not w_j + (d_j - (w_j + d_j)), which rounding leaves at 1e-18
-          z = -w[j] - d[j];
-          if (z == 0) continue;
-          d[j] = -w[j];
-          work += n;
-          for (int k = 0, row = j * n; k < n; k++) hd[k] += z * hess[row + k];
-          continue;
+        } else {
+          z = -wpd;
+          toZero = true;
         }
-        if (Math.abs(z) < 1e-12) continue;
-        z = Math.max(-MAX_MOVE, Math.min(MAX_MOVE, z));
-        d[j] += z;
+        if (toZero ? z == 0 : Math.abs(z) < 1e-12) continue;
+        if (toZero) { // w_j + d_j = 0 exactly: w_j + (d_j - (w_j + d_j)) rounds to 1e-17, whose pseudo-gradient no step lowers
+          z = -w[j] - d[j];
+          d[j] = -w[j];
+        } else {
+          z = Math.max(-MAX_MOVE, Math.min(MAX_MOVE, z));
+          d[j] += z;
+        }
         work += n;
         for (int k = 0, row = j * n; k < n; k++) hd[k] += z * hess[row + k];
       }
