@@ -171,8 +171,13 @@ public final class TronTrainer extends LinearTrainer {
             classes > 1 ? " x " + classes + " classes" : "", perRow <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">",
             org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES);
     TronRank.Penalty p = spec.penalty();
-    String what = p.l2() == 0 ? "" : String.format(Locale.ROOT, "elastic net %s |w|_1 + %s/2 |w|^2, ", p.l1(), p.l2());
+    String what = p.l2() == 0 ? "" : "elastic net " + plain(p.l1()) + " |w|_1 + " + plain(p.l2()) + "/2 |w|^2, ";
     ctx.runner().say("l1", what + "by " + (s == TronRank.Solver.GLMNET ? "newGLMNET" : "OWL-QN") + " (" + why + ")", 0);
+  }
+
+  /** x to 12 decimals without trailing zeros (1 - 0.7 as 0.3). */
+  private static String plain(double x) {
+    return java.math.BigDecimal.valueOf(x).setScale(12, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString();
   }
 
   /** A slot's progress suffix: none for the full problem, -fF for fold F held out. */
