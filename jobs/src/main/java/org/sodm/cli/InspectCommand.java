@@ -49,7 +49,8 @@ public final class InspectCommand extends SodmCommand {
     } + (l.getBias() ? ", regularised bias (k + 1)" : l.getType().equals("nu") || l.getType().equals("hard-margin")
         ? ", offset b fitted" : ", no bias")
         + (l.getPositiveWeight() != 1 || l.getNegativeWeight() != 1
-            ? String.format(Locale.ROOT, ", class weights +1:%s -1:%s", l.getPositiveWeight(), l.getNegativeWeight()) : "")));
+            ? String.format(Locale.ROOT, ", class weights +1:%s -1:%s", l.getPositiveWeight(), l.getNegativeWeight()) : "")
+        + penalty(params)));
     var mc = r.getMulticlass();
     if (mc == null) {
       sb.append(String.format(Locale.ROOT, "labels     %s -> -1, %s -> +1%n", r.getLabels().getNegative(), r.getLabels().getPositive()));
@@ -132,6 +133,15 @@ public final class InspectCommand extends SodmCommand {
     return 0;
   }
   /** How the model's probabilities are computed, by its coupling ({@link MulticlassModel#COUPLING}). */
+  /** The regulariser when it is not 1/2 |w|^2: --penalty l1 or elasticnet, as the run recorded it. */
+  private static String penalty(Map<String, String> params) {
+    String p = params == null ? null : params.get(org.sodm.model.LiblinearExport.PENALTY);
+    if ("l1".equals(p)) return ", penalty |w|_1 (L1)";
+    if (!"elasticnet".equals(p)) return "";
+    String rho = params.get(org.sodm.jobs.spec.Param.L1_RATIO.key());
+    return ", penalty elastic net rho |w|_1 + (1 - rho)/2 |w|^2, rho " + (rho == null || rho.isEmpty() ? "0.5" : rho);
+  }
+
   static String probabilities(Object coupling) {
     if (coupling == null) return ", probability estimates (Platt sigmoids, pairwise coupling)";
     if (MulticlassModel.SOFTMAX_COUPLING.equals(coupling.toString())) {

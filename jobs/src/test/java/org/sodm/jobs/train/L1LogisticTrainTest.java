@@ -91,7 +91,7 @@ class L1LogisticTrainTest {
    * With a bias, C = 0.1, eps 1e-6, on 1 and 3 blocks: the optimality conditions from the rows (|grad_j L + sign(w_j)| on the non-zero
    * weights and |grad_j L| &lt;= 1 on the zeros, to 1e-4 of |grad L(0)|), at least 8 of the 16 irrelevant features exactly 0,
    * the four relevant ones not; the models of both methods (newGLMNET by auto's rule, OWL-QN by --l1-solver) on both block
-   * counts: objectives equal to 1e-9.
+   * counts: objectives equal to 1e-9; inspect names the penalty.
    */
   @Test
   void theModelMeetsTheL1OptimalityConditionsAndIsSparse() throws Exception {
@@ -135,6 +135,8 @@ class L1LogisticTrainTest {
     }
     for (int j = 1; j < 4; j++) assertEquals(f[0], f[j], 1e-9 * f[0], "model " + j);
     assertTrue(progress.stream().anyMatch(l -> l.contains("|pseudo-gradient|") && l.contains("evaluations")), String.join("\n", progress));
+    String[] inspect = org.sodm.cli.SodmMainAccess.run("inspect", "-D", "fs.defaultFS=file:///", tmp.resolve("m0").toString());
+    assertTrue(inspect[1].contains("penalty |w|_1 (L1)"), inspect[1]);
   }
 
   /**
@@ -187,7 +189,7 @@ class L1LogisticTrainTest {
    * --penalty elasticnet --l1-ratio 0.4 (scikit-learn's elastic net: rho |w|_1 + (1 - rho)/2 |w|^2 + C sum loss), C = 0.5 with a
    * bias, eps 1e-6, by newGLMNET (auto) and OWL-QN on 1 and 3 blocks: the optimality conditions from the rows (grad_j L + (1 -
    * rho) w_j + rho sign(w_j) = 0 on the non-zero weights, |grad_j L| &lt;= rho on the zeros, to 1e-4 of |grad L(0)|), some
-   * irrelevant features exactly 0, the four models' objectives equal to 1e-9; the run says the penalty.
+   * irrelevant features exactly 0, the four models' objectives equal to 1e-9; the run and inspect say the penalty.
    */
   @Test
   void theElasticNetMeetsItsOptimalityConditions() throws Exception {
@@ -231,6 +233,10 @@ class L1LogisticTrainTest {
       f[j] = (objective(rows, w, b, 0.5) - (1 - rho) * (Math.abs(b) + java.util.Arrays.stream(w).map(Math::abs).sum())) + ridge;
     }
     for (int j = 1; j < 4; j++) assertEquals(f[0], f[j], 1e-9 * f[0], "model " + j);
+    String[] inspect = org.sodm.cli.SodmMainAccess.run("inspect", "-D", "fs.defaultFS=file:///", tmp.resolve("en0").toString());
+    assertEquals("0", inspect[0], inspect[2]);
+    assertTrue(inspect[1].contains("loss       logistic (C=0.5), regularised bias (k + 1), penalty elastic net rho |w|_1 + (1 - rho)/2 "
+        + "|w|^2, rho 0.4"), inspect[1]);
   }
 
   /**
