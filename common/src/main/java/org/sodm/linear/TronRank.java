@@ -158,8 +158,7 @@ public final class TronRank implements ResidentLoop.Program {
   private final Owlqn.Objective smooth = new Owlqn.Objective() {
     @Override
     public double value(double[] w) throws IOException {
-      current = w.clone();
-      return ar.sum(block.loss(w)) + ridge(w);
+      return smoothValue(w);
     }
 
     @Override
@@ -171,17 +170,17 @@ public final class TronRank implements ResidentLoop.Program {
     }
   };
 
-  /** The penalty's l2 / 2 |w|^2 (0 for L1 alone). */
-  private double ridge(double[] w) {
-    return penalty.l2() == 0 ? 0 : 0.5 * penalty.l2() * Vectors.dot(w, w);
+  /** L(w) of an L1 method: the loss's sum over the ranks + the penalty's l2 / 2 |w|^2; w kept for the gradient's ridge term. */
+  private double smoothValue(double[] w) throws IOException {
+    current = w.clone();
+    return ar.sum(block.loss(w)) + (penalty.l2() == 0 ? 0 : 0.5 * penalty.l2() * Vectors.dot(w, w));
   }
 
   /** L, its gradient and its dense Hessian (one AllReduce of n + n^2 doubles) for {@link GlmNet}. */
   private final GlmNet.Objective dense = new GlmNet.Objective() {
     @Override
     public double value(double[] w) throws IOException {
-      current = w.clone();
-      return ar.sum(block.loss(w)) + ridge(w);
+      return smoothValue(w);
     }
 
     @Override
