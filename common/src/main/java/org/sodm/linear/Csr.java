@@ -15,6 +15,7 @@ public final class Csr {
   final int[] index;
   final double[] value;
   final double[] squaredNorm;
+  private Csc columns; // built on first use ({@link #columns})
 
   private Csr(int[] from, int[] to, int[] index, double[] value, double[] squaredNorm) {
     this.from = from;
@@ -147,6 +148,15 @@ public final class Csr {
 
   public int rows() {
     return squaredNorm.length;
+  }
+
+  /**
+   * These rows' features 0 .. dim - 1 by column ({@link Csc}), built on the first call and kept for the next ones of the same
+   * dim (the stages of a C path share a block's rows): a second copy of the stored values.
+   */
+  public synchronized Csc columns(int dim) {
+    if (columns == null || columns.columns() != dim) columns = Csc.of(this, dim);
+    return columns;
   }
 
   /** As {@link Vectors#dot(SparseVector, double[], double)} of row i. */

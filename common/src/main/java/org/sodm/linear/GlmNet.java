@@ -27,6 +27,24 @@ public final class GlmNet extends L1Run {
     void derivatives(double[] g, double[] h) throws IOException;
   }
 
+  /**
+   * L, its gradient and its Hessian by column, for the column form (one block holding every row): at the w of the last {@link
+   * #value}, H = X'DX + ridge I, of which {@link #derivatives} gives the diagonal and {@link #columns} the columns of X'DX.
+   */
+  public interface ByColumns {
+    /** L(w), the smooth part (without |w|_1). */
+    double value(double[] w) throws IOException;
+
+    /** At the w of the last {@link #value}: grad L into {@code g}, the Hessian's diagonal (the ridge's included) into {@code diag}. */
+    void derivatives(double[] g, double[] diag) throws IOException;
+
+    /** X'DX by column at the point of the last {@link #derivatives}. */
+    TronBlock.Columns columns();
+
+    /** The l2 of L's l2 / 2 |w|^2 term (its Hessian's l2 I; 0 for L1 alone). */
+    double ridge();
+  }
+
   /** Weights up to which {@link #prefer} chooses this method (a Hessian of 8 MB). */
   public static final int AUTO_MAX_WEIGHTS = 1024;
   /** Weights up to which the method runs at all (a Hessian of 128 MB per program). */
@@ -43,6 +61,12 @@ public final class GlmNet extends L1Run {
   static final double INNER = 0.01;
   /** Work one direction may spend (a pass costs n, a coordinate's move n more): at most ~0.5 s. */
   static final double MAX_WORK = 1e8;
+  /**
+   * The column form's passes per direction at most, and its work (stored values read) at most: {@value #MAX_WORK} or {@value
+   * #COLUMN_PASSES_OF_WORK} passes over every column, whichever is more.
+   */
+  static final int MAX_COLUMN_PASSES = 1000;
+  static final double COLUMN_PASSES_OF_WORK = 20;
   static final double SIGMA = 0.01;
   private static final double NU = 1e-12;
   private static final double MAX_MOVE = 10;
@@ -51,9 +75,11 @@ public final class GlmNet extends L1Run {
   /** A checkpoint: w, |pseudo-gradient at 0|, the iterations and steps so far, the status (g and H follow from w). */
   public record Point(double[] w, double gradientNorm0, int iterations, int trials, Tron.Status status) {}
 
-  private final Objective fun;
-  private final double[] hess;
+  private final Objective fun; // the dense form's, or null
+  private final ByColumns byColumns; // the column form's, or null
+  private final double[] hess; // dense: H; by column: its diagonal
   private int lastPasses;
+  private int lastActive;
 
   /**
    * The rule of {@code --l1-solver auto}: this method when the weights are at most {@value #AUTO_MAX_WEIGHTS} and the rows hold at
@@ -76,7 +102,26 @@ public final class GlmNet extends L1Run {
       throw new IllegalArgumentException("newGLMNET forms the dense Hessian: at most " + MAX_WEIGHTS + " weights, got " + n);
     }
     this.fun = fun;
+    this.byColumns = null;
     this.hess = new double[n * n];
+    start(from);
+  }
+
+  /**
+   * The column form (LIBLINEAR's own, for any number of weights): the quadratic model's coordinate descent reads each
+   * coordinate's column of X'DX through q = X d ({@link ByColumns}), so it needs every row in one place - one block.
+   * Coordinates at 0 whose gradient is well inside (-lambda, lambda) sit out the step (LIBLINEAR's shrinking); the stop still
+   * takes the pseudo-gradient over every weight.
+   */
+  public GlmNet(ByColumns fun, double lambda, double[] w, double tolerance, int maxIterations, Point from) throws IOException {
+    super(w, lambda, tolerance, maxIterations, from == null ? null : from.w());
+    this.fun = null;
+    this.byColumns = fun;
+    this.hess = new double[n];
+    start(from);
+  }
+
+  private void start(Point from) throws IOException {
     if (from != null) {
       begin(true, from.gradientNorm0(), from.iterations(), from.trials(), from.status());
     } else {
@@ -86,18 +131,27 @@ public final class GlmNet extends L1Run {
 
   @Override
   double smooth(double[] x) throws IOException {
-    return fun.value(x);
+    return fun != null ? fun.value(x) : byColumns.value(x);
   }
 
-  /** Keeps the Hessian at that point too. */
+  /** Keeps the Hessian (the column form: its diagonal) at that point too. */
   @Override
   void derivatives(double[] g) throws IOException {
-    fun.derivatives(g, hess);
+    if (fun != null) {
+      fun.derivatives(g, hess);
+    } else {
+      byColumns.derivatives(g, hess);
+    }
   }
 
   /** Coordinate-descent passes of the last step's quadratic model. */
   public int lastPasses() {
     return lastPasses;
+  }
+
+  /** The coordinates the last step's coordinate descent took (all n in the dense form; the column form's after shrinking). */
+  public int lastActive() {
+    return lastActive;
   }
 
   public Point point() {
@@ -108,7 +162,7 @@ public final class GlmNet extends L1Run {
   @Override
   public Tron.Trial step() throws IOException {
     if (done()) throw new IllegalStateException("the run has ended: " + status);
-    double[] d = direction();
+    double[] d = fun != null ? direction() : directionByColumns();
     double[] wNew = new double[n];
     for (int j = 0; j < n; j++) wNew[j] = w[j] + d[j];
     double delta = Vectors.dot(grad, d) + l1(wNew) - l1(w);
@@ -120,7 +174,7 @@ public final class GlmNet extends L1Run {
       for (int h = 0; h < MAX_HALVINGS; h++) {
         for (int j = 0; j < n; j++) wNew[j] = w[j] + alpha * d[j];
         evals++;
-        fNew = fun.value(wNew) + l1(wNew);
+        fNew = smooth(wNew) + l1(wNew);
         if (fNew - f <= SIGMA * alpha * delta) {
           taken = true;
           break;
@@ -132,7 +186,7 @@ public final class GlmNet extends L1Run {
     if (taken) {
       System.arraycopy(wNew, 0, w, 0, n);
       f = fNew;
-      fun.derivatives(grad, hess);
+      derivatives(grad);
       pseudo();
     }
     return ended(taken, fOld, alpha, evals);
@@ -149,6 +203,7 @@ public final class GlmNet extends L1Run {
     double[] d = new double[n];
     double[] hd = new double[n];
     double target = INNER * pgNorm;
+    lastActive = n;
     lastPasses = 0;
     double work = 0;
     int[] order = new int[n];
@@ -164,24 +219,8 @@ public final class GlmNet extends L1Run {
         double wpd = w[j] + d[j];
         double v = wpd > 0 ? g + lambda : wpd < 0 ? g - lambda : Math.max(0, Math.max(g - lambda, -g - lambda));
         violation += v * v;
-        double z;
-        boolean toZero = false;
-        if (g + lambda <= hjj * wpd) {
-          z = -(g + lambda) / hjj;
-        } else if (g - lambda >= hjj * wpd) {
-          z = -(g - lambda) / hjj;
-        } else {
-          z = -wpd;
-          toZero = true;
-        }
-        if (toZero ? z == 0 : Math.abs(z) < 1e-12) continue;
-        if (toZero) { // w_j + d_j = 0 exactly: w_j + (d_j - (w_j + d_j)) rounds to 1e-17, whose pseudo-gradient no step lowers
-          z = -w[j] - d[j];
-          d[j] = -w[j];
-        } else {
-          z = Math.max(-MAX_MOVE, Math.min(MAX_MOVE, z));
-          d[j] += z;
-        }
+        double z = move(j, hjj, g, d);
+        if (z == 0) continue;
         work += n;
         for (int k = 0, row = j * n; k < n; k++) hd[k] += z * hess[row + k];
       }
@@ -190,9 +229,118 @@ public final class GlmNet extends L1Run {
     return d;
   }
 
+  /**
+   * {@link #direction}'s model by column (LIBLINEAR's {@code solve_l1r_lr} inner loop): coordinate j's (Hd)_j = sum_i D_ii x_ij
+   * q_i + ridge d_j with q = X d kept over the rows, each move z adding z x_j to q. Shrinking as LIBLINEAR's: a coordinate at 0
+   * whose gradient lies inside (-lambda + m, lambda - m), m = max |pseudo-gradient| / rows at w, sits out the step (a
+   * pure function of w, so a resumed run shrinks the same); within the step, one at 0 whose model gradient lies inside the band
+   * of the last pass's largest violation / rows sits out the next passes, and all come back once the rest meet the stop, which
+   * then must hold over all of them.
+   */
+  double[] directionByColumns() {
+    TronBlock.Columns cols = byColumns.columns();
+    double ridge = byColumns.ridge();
+    int rows = Math.max(1, cols.rows());
+    double[] d = new double[n];
+    double[] q = new double[cols.rows()];
+    double target = INNER * pgNorm;
+    double m = 0;
+    for (double v : pg) m = Math.max(m, Math.abs(v));
+    m /= rows;
+    int[] order = new int[n];
+    int active = 0;
+    double passWork = 0;
+    for (int j = 0; j < n; j++) {
+      if (w[j] == 0 && grad[j] + lambda > m && grad[j] - lambda < -m) continue;
+      order[active++] = j;
+      passWork += cols.size(j);
+    }
+    lastActive = active;
+    double budget = Math.max(MAX_WORK, COLUMN_PASSES_OF_WORK * passWork);
+    int size = active;
+    double bandOld = Double.POSITIVE_INFINITY;
+    double work = 0;
+    lastPasses = 0;
+    while (lastPasses < MAX_COLUMN_PASSES && work < budget) {
+      lastPasses++;
+      shuffle(order, size, new java.util.SplittableRandom(((long) iterations << 32) ^ lastPasses));
+      double violation = 0;
+      double largest = 0;
+      for (int s = 0; s < size; s++) {
+        int j = order[s];
+        work += cols.size(j);
+        double hjj = hess[j] + NU;
+        double g = grad[j] + cols.hessianDot(j, q) + ridge * d[j] + NU * d[j];
+        double wpd = w[j] + d[j];
+        double v;
+        if (wpd > 0) {
+          v = Math.abs(g + lambda);
+        } else if (wpd < 0) {
+          v = Math.abs(g - lambda);
+        } else if (g + lambda < 0) {
+          v = -(g + lambda);
+        } else if (g - lambda > 0) {
+          v = g - lambda;
+        } else if (g + lambda > bandOld && g - lambda < -bandOld) { // well inside the band: out of the next passes
+          order[s--] = order[--size];
+          order[size] = j;
+          continue;
+        } else {
+          v = 0;
+        }
+        violation += v * v;
+        largest = Math.max(largest, v);
+        double z = move(j, hjj, g, d);
+        if (z == 0) continue;
+        work += cols.size(j);
+        cols.add(j, z, q);
+      }
+      if (Math.sqrt(violation) <= target) {
+        if (size == active) break;
+        size = active; // every coordinate of the step back for a last check
+        bandOld = Double.POSITIVE_INFINITY;
+        continue;
+      }
+      bandOld = largest / rows;
+    }
+    return d;
+  }
+
+  /**
+   * Coordinate j's move in the model G z + 1/2 H z^2 + lambda |w_j + d_j + z|: its exact minimiser (LIBLINEAR's rule), bounded by
+   * {@value #MAX_MOVE}, applied to d_j; returns the change of d_j, 0 for none.
+   */
+  private double move(int j, double h, double g, double[] d) {
+    double wpd = w[j] + d[j];
+    double z;
+    boolean toZero = false;
+    if (g + lambda <= h * wpd) {
+      z = -(g + lambda) / h;
+    } else if (g - lambda >= h * wpd) {
+      z = -(g - lambda) / h;
+    } else {
+      z = -wpd;
+      toZero = true;
+    }
+    if (toZero ? z == 0 : Math.abs(z) < 1e-12) return 0;
+    if (toZero) { // w_j + d_j = 0 exactly: w_j + (d_j - (w_j + d_j)) rounds to 1e-17, whose pseudo-gradient no step lowers
+      z = -w[j] - d[j];
+      d[j] = -w[j];
+    } else {
+      z = Math.max(-MAX_MOVE, Math.min(MAX_MOVE, z));
+      d[j] += z;
+    }
+    return z;
+  }
+
   /** Fisher-Yates: every rank draws the same order from the same seed. */
   private static void shuffle(int[] order, java.util.SplittableRandom random) {
-    for (int q = order.length - 1; q > 0; q--) {
+    shuffle(order, order.length, random);
+  }
+
+  /** Fisher-Yates over the first {@code size} of {@code order}. */
+  private static void shuffle(int[] order, int size, java.util.SplittableRandom random) {
+    for (int q = size - 1; q > 0; q--) {
       int r = random.nextInt(q + 1);
       int t = order[q];
       order[q] = order[r];

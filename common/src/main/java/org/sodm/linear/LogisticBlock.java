@@ -135,4 +135,39 @@ public final class LogisticBlock extends RowChunks implements TronBlock {
       out[offset + (n - 1) * n + n - 1] += di * bf * bf;
     }
   }
+
+  /** X'DX by column (D of the last {@link #gradient}) from the rows' transpose ({@link Csr#columns}, built once per rows). */
+  @Override
+  public Columns columns(int n) {
+    Csc c = x.columns(n - 1);
+    int bias = n - 1;
+    return new Columns() {
+      @Override
+      public int rows() {
+        return y.length;
+      }
+
+      @Override
+      public double hessianDot(int j, double[] q) {
+        if (j < bias) return c.weightedDot(j, d, q);
+        double s = 0;
+        for (int i = 0; i < q.length; i++) s += d[i] * bf * q[i];
+        return s;
+      }
+
+      @Override
+      public void add(int j, double z, double[] q) {
+        if (j < bias) {
+          c.axpy(j, z, q);
+        } else {
+          for (int i = 0; i < q.length; i++) q[i] += z * bf;
+        }
+      }
+
+      @Override
+      public int size(int j) {
+        return j < bias ? c.size(j) : bf == 0 ? 0 : y.length;
+      }
+    };
+  }
 }

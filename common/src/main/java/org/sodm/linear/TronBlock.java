@@ -38,4 +38,27 @@ public interface TronBlock {
   default boolean densePairs() {
     return false;
   }
+
+  /**
+   * The loss's Hessian by column, at the w of the last {@link #gradient}, for {@link GlmNet}'s coordinate descent over the
+   * features of one block: X'DX is never formed, a coordinate's term of H d comes from its column and q = X d.
+   */
+  interface Columns {
+    /** The block's rows (q's length). */
+    int rows();
+
+    /** sum_i D_ii x_ij q_i over column j (the bias feature's, n - 1, included). */
+    double hessianDot(int j, double[] q);
+
+    /** q_i += z x_ij over column j. */
+    void add(int j, double z, double[] q);
+
+    /** Column j's stored values: the cost of either. */
+    int size(int j);
+  }
+
+  /** The Hessian by column for w's of {@code n} weights ({@link Columns}), or null when the block does not give it. */
+  default Columns columns(int n) {
+    return null;
+  }
 }

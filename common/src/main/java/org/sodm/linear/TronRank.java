@@ -26,9 +26,12 @@ import org.sodm.allreduce.StateCodec;
  * from w, the same sums in the same order): a resumed run takes the same steps bit for bit.
  */
 public final class TronRank implements ResidentLoop.Program {
-  /** The method: TRON for 1/2 |w|^2; OWL-QN or newGLMNET for |w|_1. */
+  /**
+   * The method: TRON for 1/2 |w|^2; OWL-QN or newGLMNET for |w|_1, newGLMNET in its dense form (GLMNET: the Hessian reduced
+   * over the ranks) or its column form (GLMNET_COLUMNS, LIBLINEAR's: one rank, a block with {@link TronBlock#columns}).
+   */
   public enum Solver {
-    TRON, OWLQN, GLMNET;
+    TRON, OWLQN, GLMNET, GLMNET_COLUMNS;
 
     public boolean l1() {
       return this != TRON;
@@ -104,6 +107,10 @@ public final class TronRank implements ResidentLoop.Program {
     this.penalty = penalty;
     if (solver == Solver.GLMNET && !block.densePairs()) {
       throw new IllegalArgumentException("newGLMNET needs the dense Hessian, which " + block.getClass().getSimpleName() + " does not give");
+    }
+    if (solver == Solver.GLMNET_COLUMNS && block.columns(size) == null) {
+      throw new IllegalArgumentException("newGLMNET by column needs the Hessian's columns, which " + block.getClass().getSimpleName()
+          + " does not give");
     }
     if (!(eps > 0)) throw new IllegalArgumentException("eps must be > 0, got " + eps);
     this.block = block;
@@ -201,6 +208,36 @@ public final class TronRank implements ResidentLoop.Program {
     }
   };
 
+  /** L, its gradient, the Hessian's diagonal and its columns from this rank's block alone, for {@link GlmNet}'s column form. */
+  private final GlmNet.ByColumns byColumns = new GlmNet.ByColumns() {
+    @Override
+    public double value(double[] w) throws IOException {
+      return smoothValue(w);
+    }
+
+    @Override
+    public void derivatives(double[] g, double[] diag) throws IOException {
+      int n = g.length;
+      double[] part = new double[2 * n];
+      block.gradient(part, n);
+      double[] sum = ar.sum(part); // one rank: the block's own
+      for (int i = 0; i < n; i++) {
+        g[i] = sum[i] + penalty.l2() * current[i];
+        diag[i] = sum[n + i] + penalty.l2();
+      }
+    }
+
+    @Override
+    public TronBlock.Columns columns() {
+      return block.columns(size);
+    }
+
+    @Override
+    public double ridge() {
+      return penalty.l2();
+    }
+  };
+
   @Override
   public boolean iterate(int t, AllReduce ar) throws IOException {
     this.ar = ar;
@@ -218,6 +255,12 @@ public final class TronRank implements ResidentLoop.Program {
       switch (solver) {
         case OWLQN -> run = owlqn = new Owlqn(smooth, penalty.l1(), start, tolerance, maxIterations, resume == null ? null : resume.owlqnPoint());
         case GLMNET -> run = glmnet = new GlmNet(dense, penalty.l1(), start, tolerance, maxIterations, resume == null ? null : resume.glmnetPoint());
+        case GLMNET_COLUMNS -> {
+          if (ar.size() != 1) {
+            throw new IllegalStateException("newGLMNET by column needs every row on one rank; this run has " + ar.size());
+          }
+          run = glmnet = new GlmNet(byColumns, penalty.l1(), start, tolerance, maxIterations, resume == null ? null : resume.glmnetPoint());
+        }
         default -> run = tron = new Tron(objective, start, tolerance, maxIterations, resume == null ? null : resume.point());
       }
       if (run.done()) { // nothing to do: the start is optimal to the tolerance
@@ -260,7 +303,7 @@ public final class TronRank implements ResidentLoop.Program {
     if (run == null) return new byte[0]; // not started (a path's next stage): it starts again from its start
     Owlqn.Point o = switch (solver) {
       case OWLQN -> owlqn.point();
-      case GLMNET -> { // as OWL-QN's point with no memory
+      case GLMNET, GLMNET_COLUMNS -> { // as OWL-QN's point with no memory
         GlmNet.Point q = glmnet.point();
         yield new Owlqn.Point(q.w(), q.gradientNorm0(), q.iterations(), q.trials(), q.status(), List.of(), List.of());
       }

@@ -110,19 +110,23 @@ class GlmNetTest {
   /** A rank failing at iteration 2 (checkpoints every 1): the resumed run ends with the same w and history, bit for bit. */
   @Test
   void aResumedRunEndsIdentically() throws Exception {
+    resumesIdentically(3, TronRank.Solver.GLMNET);
+  }
+
+  /** The test above on {@code k} ranks by {@code solver}. */
+  static void resumesIdentically(int k, TronRank.Solver solver) throws Exception {
     Object[] data = LinearTestData.sparse(new Random(5), 400, 20, 0.4);
     SparseVector[] x = (SparseVector[]) data[0];
     double[] y = (double[]) data[1];
     LogisticPrimal loss = Loss.logistic(1).withBias(true).logisticPrimal();
-    int[] b = LinearTestData.randomBlocks(y.length, 3, 5);
-    TronRank.State full = OwlqnTest.run(x, y, b, 3, 20, loss, 1e-10, new MemoryCheckpoints(), ResidentLoop.Policy.none(),
-        TronRank.Solver.GLMNET);
+    int[] b = LinearTestData.randomBlocks(y.length, k, 5);
+    TronRank.State full = OwlqnTest.run(x, y, b, k, 20, loss, 1e-10, new MemoryCheckpoints(), ResidentLoop.Policy.none(), solver);
     assertTrue(full.history().size() > 3, "steps " + full.history().size());
     MemoryCheckpoints ckpt = new MemoryCheckpoints();
-    assertThrows(ResidentLoop.PlantedFault.class, () -> OwlqnTest.run(x, y, b, 3, 20, loss, 1e-10, ckpt,
-        new ResidentLoop.Policy(1, 0, 2, 2), TronRank.Solver.GLMNET));
+    assertThrows(ResidentLoop.PlantedFault.class, () -> OwlqnTest.run(x, y, b, k, 20, loss, 1e-10, ckpt,
+        new ResidentLoop.Policy(1, 0, k - 1, 2), solver));
     assertEquals(2, ckpt.committed());
-    TronRank.State resumed = OwlqnTest.run(x, y, b, 3, 20, loss, 1e-10, ckpt, ResidentLoop.Policy.none(), TronRank.Solver.GLMNET);
+    TronRank.State resumed = OwlqnTest.run(x, y, b, k, 20, loss, 1e-10, ckpt, ResidentLoop.Policy.none(), solver);
     assertArrayEquals(full.point().w(), resumed.point().w());
     assertEquals(full.history(), resumed.history());
   }
@@ -203,8 +207,8 @@ class GlmNetTest {
   }
 
   /**
-   * The elastic net rho |w|_1 + (1 - rho) / 2 |w|^2 + sum_i C_i loss_i (rho = 0.3, C = 0.1, a bias, 3 ranks, eps 1e-8) by both L1
-   * methods: f within 1e-11 (relative) of proximal gradient's optimum with the elastic net's proximal step, the optimality
+   * The elastic net rho |w|_1 + (1 - rho) / 2 |w|^2 + sum_i C_i loss_i (rho = 0.3, C = 0.1, a bias, eps 1e-8) by both L1
+   * methods on 3 ranks and by newGLMNET's column form on one: f within 1e-11 (relative) of proximal gradient's optimum with the elastic net's proximal step, the optimality
    * conditions from the rows (grad_j L + (1 - rho) w_j + rho sign(w_j) = 0 off zero, |grad_j L| &lt;= rho at zero) to 1e-6 of
    * the gradient at 0, exact zeros where the optimum's are strict; the L1 optimum (rho = 1) differs.
    */
@@ -222,9 +226,10 @@ class GlmNetTest {
     for (int j = 0; j < 31; j++) if (star[j] == 0 && Math.abs(gStar[j]) < 0.999 * rho) strict++;
     assertTrue(strict >= 2, "the elastic net's optimum has zeros: " + strict);
     double g0 = OwlqnTest.norm(OwlqnTest.lossGradient(x, y, new double[31], loss));
-    int[] b = LinearTestData.randomBlocks(y.length, 3, 4);
-    for (TronRank.Solver solver : new TronRank.Solver[] {TronRank.Solver.GLMNET, TronRank.Solver.OWLQN}) {
-      TronRank.State st = InProcessAllReduce.run(3, ar -> {
+    for (TronRank.Solver solver : new TronRank.Solver[] {TronRank.Solver.GLMNET, TronRank.Solver.OWLQN, TronRank.Solver.GLMNET_COLUMNS}) {
+      int k = solver == TronRank.Solver.GLMNET_COLUMNS ? 1 : 3; // the column form: one block
+      int[] b = LinearTestData.randomBlocks(y.length, k, 4);
+      TronRank.State st = InProcessAllReduce.run(k, ar -> {
         List<Double> ys = new ArrayList<>();
         Csr xs = BqoPathTest.rows(x, y, b, ar.rank(), ys);
         TronRank r = new TronRank(new LogisticBlock(xs, ys.stream().mapToDouble(Double::doubleValue).toArray(),
@@ -252,6 +257,21 @@ class GlmNetTest {
     assertTrue(diff > 1e-2, "the elastic net's optimum is not the L1 one: " + diff);
   }
 
+  /** A block with the loss's sums alone (as {@link SoftmaxBlock} by column): neither the dense Hessian nor its columns. */
+  static final TronBlock BARE = new TronBlock() {
+    public double[] classCounts() {
+      return new double[] {1, 1};
+    }
+
+    public double loss(double[] w) {
+      return 0;
+    }
+
+    public void gradient(double[] out, int n) {}
+
+    public void hessian(double[] v, double[] out) {}
+  };
+
   /** The auto rule and the limits. */
   @Test
   void ruleAndLimits() {
@@ -261,20 +281,7 @@ class GlmNetTest {
     assertFalse(GlmNet.prefer(785, 256.5));
     assertThrows(IllegalArgumentException.class, () -> new GlmNet(null, new double[GlmNet.MAX_WEIGHTS + 1], 0.1, 10, null));
     LogisticPrimal loss = Loss.logistic(1).logisticPrimal();
-    TronBlock softmaxLike = new TronBlock() {
-      public double[] classCounts() {
-        return new double[] {1, 1};
-      }
-
-      public double loss(double[] w) {
-        return 0;
-      }
-
-      public void gradient(double[] out, int n) {}
-
-      public void hessian(double[] v, double[] out) {}
-    };
-    assertThrows(IllegalArgumentException.class, () -> new TronRank(softmaxLike, 3, 0.01, 10, null, null, TronRank.Solver.GLMNET));
+    assertThrows(IllegalArgumentException.class, () -> new TronRank(BARE, 3, 0.01, 10, null, null, TronRank.Solver.GLMNET));
     assertTrue(new LogisticBlock(Csr.of(new SparseVector[0]), new double[0], loss).densePairs());
   }
 }

@@ -123,6 +123,11 @@ class OwlqnTest {
    * tight (eps 1e-7) and the loose (0.01) run on 1 and 3 ranks, {tight[2], loose[2]}.
    */
   static int[][] reachesTheL1Optimum(TronRank.Solver solver) throws Exception {
+    return reachesTheL1Optimum(solver, 1, 3);
+  }
+
+  /** As above on each of {@code ks} ranks: {tight[ks.length], loose[ks.length]}. */
+  static int[][] reachesTheL1Optimum(TronRank.Solver solver, int... ks) throws Exception {
     Object[] data = LinearTestData.sparse(new Random(4), 600, 30, 0.3);
     SparseVector[] x = (SparseVector[]) data[0];
     double[] y = (double[]) data[1];
@@ -135,9 +140,8 @@ class OwlqnTest {
     for (int j = 0; j <= dim; j++) if (star[j] == 0 && Math.abs(gStar[j]) < 0.999) strictZeros++;
     assertTrue(strictZeros >= 3 && strictZeros < dim, "the L1 optimum is sparse but not empty: " + strictZeros + " zeros");
     double pg0 = norm(Owlqn.pseudoGradient(new double[dim + 1], lossGradient(x, y, new double[dim + 1], loss)));
-    int[][] iterations = new int[2][2];
-    int[] ks = {1, 3};
-    for (int r = 0; r < 2; r++) {
+    int[][] iterations = new int[2][ks.length];
+    for (int r = 0; r < ks.length; r++) {
       int k = ks[r];
       int[] b = LinearTestData.randomBlocks(y.length, k, 7);
       TronRank.State tight = run(x, y, b, k, dim, loss, 1e-7, new MemoryCheckpoints(), ResidentLoop.Policy.none(), solver);
