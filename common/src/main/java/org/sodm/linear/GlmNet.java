@@ -66,6 +66,12 @@ public final class GlmNet extends L1Run {
    * #COLUMN_PASSES_OF_WORK} passes over every column, whichever is more.
    */
   static final int MAX_COLUMN_PASSES = 1000;
+  /**
+   * The column form's {@link #INNER}: a pass costs a pass over the stored values, as much as a gradient, so its model is solved
+   * less far (LIBLINEAR's own inner stop is looser still). Measured at -c 1 (2026-11-29): 0.1 against 0.01 took the same
+   * Newton iterations on a9a and ijcnn1 in half the time, two more on a dense 100-feature set.
+   */
+  static final double INNER_COLUMNS = 0.1;
   static final double COLUMN_PASSES_OF_WORK = 20;
   static final double SIGMA = 0.01;
   private static final double NU = 1e-12;
@@ -243,7 +249,7 @@ public final class GlmNet extends L1Run {
     int rows = Math.max(1, cols.rows());
     double[] d = new double[n];
     double[] q = new double[cols.rows()];
-    double target = INNER * pgNorm;
+    double target = INNER_COLUMNS * pgNorm;
     double m = 0;
     for (double v : pg) m = Math.max(m, Math.abs(v));
     m /= rows;

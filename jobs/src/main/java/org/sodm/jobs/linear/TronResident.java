@@ -33,7 +33,7 @@ public final class TronResident {
 
   /**
    * The AllReduce frames' size: the gradient and the Hessian's diagonal, 2 (d + 1) doubles (multinomial: K times that); with
-   * newGLMNET the gradient and the dense Hessian, n + n^2 for those n = (d + 1) (K (d + 1)) weights.
+   * newGLMNET's dense form the gradient and the dense Hessian, n + n^2 for those n = (d + 1) (K (d + 1)) weights.
    */
   private static int maxDoubles(Configuration conf, int dim) {
     boolean softmax = TrainSpec.of(conf).multinomial();

@@ -59,7 +59,7 @@ public final class TronTrainer extends LinearTrainer {
       Path dir) throws IOException {
     int dim = ctx.data().stats().getDimension();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
-    chooseMethod(ctx, conf);
+    chooseMethod(ctx, conf, k);
     PathReport report = ctx.spec().multinomial() ? new PathReport(ctx, conf, plan.slots(), scales, "softmax-path")
         : new PathReport(ctx, conf, plan, scales, "tron-path");
     if (!ctx.spec().multinomial()) {
@@ -88,13 +88,13 @@ public final class TronTrainer extends LinearTrainer {
     int dim = ctx.data().stats().getDimension();
     List<Map<String, Object>> history = new ArrayList<>();
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
-    chooseMethod(ctx, conf);
+    chooseMethod(ctx, conf, k);
     TronRank.State st = TronResident.train(conf, blockDir, k, dir, dim, (u, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
       runner.say("tron " + tr.trial(), line(tr, ctx.spec().l1()), sec);
       history.add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
-    return solution(ctx, st, 1, history, "tron");
+    return solution(ctx, conf, st, 1, history, "tron");
   }
 
   @Override
@@ -105,14 +105,14 @@ public final class TronTrainer extends LinearTrainer {
     int dim = ctx.data().stats().getDimension();
     List<List<Map<String, Object>>> histories = histories(plan);
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
-    chooseMethod(ctx, conf);
+    chooseMethod(ctx, conf, k);
     TronRank.State[] states = TronResident.trainTasks(conf, k, dir, dim, (u, tr, since) -> {
       double sec = (System.nanoTime() - since) / 1e9;
       runner.say("tron" + suffix(plan, u) + " " + tr.trial(), line(tr, ctx.spec().l1()), sec);
       histories.get(u).add(entry(tr, sec));
     }, note -> runner.say("allreduce", note, 0));
     List<Solution> out = new ArrayList<>();
-    for (int u = 0; u < states.length; u++) out.add(solution(ctx, states[u], 1, histories.get(u), "tron" + suffix(plan, u)));
+    for (int u = 0; u < states.length; u++) out.add(solution(ctx, conf, states[u], 1, histories.get(u), "tron" + suffix(plan, u)));
     return out;
   }
 
@@ -129,7 +129,7 @@ public final class TronTrainer extends LinearTrainer {
     List<List<Map<String, Object>>> histories = new ArrayList<>();
     for (int s = 0; s < slots; s++) histories.add(new ArrayList<>());
     LinearKeys.hintBlocks(conf, ctx.data().stats(), k);
-    chooseMethod(ctx, conf);
+    chooseMethod(ctx, conf, k);
     Configuration pc = dealsInTasks(ctx.spec(), k) ? conf : classIndexed(conf);
     Path blocks = dealsInTasks(ctx.spec(), k) ? null : partitionByClass(ctx, pc, dir, k); // the tasks deal at most 4 blocks
     TronRank.State[] states = TronResident.trainTasks(pc, blocks, k, dir, dim, (s, tr, since) -> {
@@ -139,7 +139,7 @@ public final class TronTrainer extends LinearTrainer {
     }, note -> runner.say("allreduce", note, 0));
     if (blocks != null) dir.getFileSystem(conf).delete(blocks, true);
     Solution[] bySlot = new Solution[slots];
-    for (int s = 0; s < slots; s++) bySlot[s] = solution(ctx, states[s], plan.classes(), histories.get(s), "softmax" + slotSuffix(plan, s));
+    for (int s = 0; s < slots; s++) bySlot[s] = solution(ctx, pc, states[s], plan.classes(), histories.get(s), "softmax" + slotSuffix(plan, s));
     List<Solution> out = new ArrayList<>();
     for (int u = 0; u < plan.count(); u++) {
       Solution w = bySlot[u % slots];
@@ -154,25 +154,35 @@ public final class TronTrainer extends LinearTrainer {
    * --penalty l1: the method ({@link TrainSpec#logisticSolver}) for the tasks, said once per run with why (auto's rule), as
    * {@link LinearKeys#L1_METHOD}.
    */
-  private static void chooseMethod(TrainContext ctx, Configuration conf) {
+  private static void chooseMethod(TrainContext ctx, Configuration conf, int blocks) {
     TrainSpec spec = ctx.spec();
     if (!spec.l1()) return;
     org.sodm.avro.FeatureStats st = ctx.data().stats();
     int classes = spec.multinomial() ? org.sodm.jobs.phase.MulticlassKeys.plan(conf).classes() : 1;
     int weights = (st.getDimension() + 1) * classes;
     double perRow = (st.getRows() == 0 ? 1.0 : (double) st.getNonZeros() / st.getRows() + 1) * classes;
-    TronRank.Solver s = spec.logisticSolver(weights, classes, st.getRows(), st.getNonZeros());
+    TronRank.Solver s = spec.logisticSolver(weights, classes, st.getRows(), st.getNonZeros(), blocks);
     boolean said = conf.get(LinearKeys.L1_METHOD) != null;
     conf.set(LinearKeys.L1_METHOD, s.name());
     if (said) return;
-    String why = spec.l1SolverGiven() ? "--l1-solver"
-        : String.format(Locale.ROOT, "auto: %d weights %s %d, %.1f stored values per row%s %s %.0f", weights,
-            weights <= org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS ? "<=" : ">", org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS, perRow,
-            classes > 1 ? " x " + classes + " classes" : "", perRow <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">",
-            org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES);
+    String why = String.format(Locale.ROOT, "%s: %d weights %s %d, %.1f stored values per row%s %s %.0f%s", spec.l1SolverGiven()
+        ? "--l1-solver" : "auto", weights, weights <= org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS ? "<=" : ">",
+        org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS, perRow, classes > 1 ? " x " + classes + " classes" : "",
+        perRow <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">", org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES,
+        s == TronRank.Solver.GLMNET_COLUMNS ? ", every row in one block" : "");
     TronRank.Penalty p = spec.penalty();
     String what = p.l2() == 0 ? "" : "elastic net " + plain(p.l1()) + " |w|_1 + " + plain(p.l2()) + "/2 |w|^2, ";
-    ctx.runner().say("l1", what + "by " + (s == TronRank.Solver.GLMNET ? "newGLMNET" : "OWL-QN") + " (" + why + ")", 0);
+    ctx.runner().say("l1", what + "by " + methodName(s) + " (" + why + ")", 0);
+  }
+
+  /** The L1 method as the run's lines name it. */
+  static String methodName(TronRank.Solver s) {
+    return switch (s) {
+      case GLMNET -> "newGLMNET on the dense Hessian";
+      case GLMNET_COLUMNS -> "newGLMNET by column";
+      case OWLQN -> "OWL-QN";
+      case TRON -> "TRON";
+    };
   }
 
   /** x to 12 decimals without trailing zeros (1 - 0.7 as 0.3). */
@@ -191,7 +201,7 @@ public final class TronTrainer extends LinearTrainer {
    * layout, the bias feature's K weights last; 0 without --bias), Newton iterations, f, |grad f| now and at 0; a note on how the
    * run ended.
    */
-  private static Solution solution(TrainContext ctx, TronRank.State st, int classes, List<Map<String, Object>> history, String label) {
+  private static Solution solution(TrainContext ctx, Configuration conf, TronRank.State st, int classes, List<Map<String, Object>> history, String label) {
     int size = classes * (ctx.data().stats().getDimension() + 1);
     TrainSpec spec = ctx.spec();
     Tron.Point p = st.point();
@@ -206,9 +216,8 @@ public final class TronTrainer extends LinearTrainer {
       case MAX_ITERATIONS -> "stopped at --max-iterations " + spec.linear().maxIterations();
       default -> "stopped: no further decrease within rounding";
     };
-    String method = spec.logisticSolver(size, classes, ctx.data().stats().getRows(), ctx.data().stats().getNonZeros()) == TronRank.Solver.GLMNET
-        ? "newGLMNET" : "OWL-QN";
-    String steps = spec.l1() ? "%d " + method + " iterations (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
+    String method = methodName(TronResident.method(conf));
+    String steps = spec.l1() ? "%d iterations of " + method + " (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
         : "%d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)";
     ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after " + steps, label, how, newton, cg, last.f(), last.gradientNorm(),
         last.gradientNorm() / p.gradientNorm0()));

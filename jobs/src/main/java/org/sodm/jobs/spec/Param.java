@@ -73,11 +73,13 @@ public enum Param {
           + "MLlib's elasticNetParam, whose loss is averaged: its regParam lambda is 1 / (C n) here). 1 is --penalty l1. Empty "
           + "(the default): 0.5 with --penalty elasticnet; refused with the other penalties."),
   L1_SOLVER("sodm.train.l1.solver", "auto", Group.LOSS, Type.choice("auto", "glmnet", "owlqn"), "--l1-solver", "S",
-      "--penalty l1's and elasticnet's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration on the "
-          + "dense Hessian X'DX, reduced over the blocks as n^2 doubles for n = d+1 weights (multinomial: K(d+1)), its L1 model "
-          + "solved by coordinate descent; at most 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, n doubles "
-          + "per evaluation; any size) or auto: glmnet when n <= 1024 and the rows hold <= 256 stored values on average "
-          + "(multinomial: values times K; the Hessian's part of a row costs its values squared), else owlqn."),
+      "--penalty l1's and elasticnet's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration, its L1 "
+          + "model solved by coordinate descent; on the dense Hessian X'DX, reduced over the blocks as n^2 doubles for n = d+1 "
+          + "weights (multinomial: K(d+1)), when n <= 1024 and the rows hold <= 256 stored values on average (multinomial: values "
+          + "times K: a row's part of the Hessian costs its values squared); else by column, LIBLINEAR's own form (any n; a binary "
+          + "problem whose rows are all in one block, which then holds them twice: by row and by column); else on the dense Hessian "
+          + "up to 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, n doubles per evaluation; any size, any "
+          + "blocks) or auto: glmnet where one of its forms applies (as above, the dense one first), else owlqn."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
           + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "

@@ -612,24 +612,32 @@ public final class TrainSpec {
 
   /**
    * The method of a logistic problem of {@code weights} weights in all ({@code classes} times the features + 1: a multinomial
-   * model's; 1 class otherwise) on {@code rows} rows holding {@code nonZeros} stored values: TRON for l2; for l1 --l1-solver's,
-   * auto by {@link org.sodm.linear.GlmNet#prefer} with a row's values times the classes (the softmax Hessian's part of a row is
-   * K^2 times a binary one's, its gradient's K times). Refuses glmnet above {@link org.sodm.linear.GlmNet#MAX_WEIGHTS} weights,
-   * naming the parameter.
+   * model's; 1 class otherwise) on {@code rows} rows holding {@code nonZeros} stored values, over {@code blocks} blocks: TRON for
+   * l2; for l1 --l1-solver's. newGLMNET takes its dense form where {@link org.sodm.linear.GlmNet#prefer} does (a row's values
+   * times the classes: the softmax Hessian's part of a row is K^2 times a binary one's, its gradient's K times), else its column
+   * form where every row of a binary problem is in one block, else (glmnet given, at most {@link
+   * org.sodm.linear.GlmNet#MAX_WEIGHTS} weights) the dense form; auto takes newGLMNET in either form, else OWL-QN. Refuses glmnet
+   * that neither form can run, naming the parameter.
    */
-  public org.sodm.linear.TronRank.Solver logisticSolver(int weights, int classes, long rows, long nonZeros) {
+  public org.sodm.linear.TronRank.Solver logisticSolver(int weights, int classes, long rows, long nonZeros, int blocks) {
     if (!l1()) return org.sodm.linear.TronRank.Solver.TRON;
     String s = get(Param.L1_SOLVER).toLowerCase(Locale.ROOT);
     if (s.equals("owlqn")) return org.sodm.linear.TronRank.Solver.OWLQN;
+    double perRow = (rows == 0 ? 1 : (double) nonZeros / rows + 1) * classes;
+    boolean dense = org.sodm.linear.GlmNet.prefer(weights, perRow);
+    boolean columns = classes == 1 && blocks == 1;
+    if (dense) return org.sodm.linear.TronRank.Solver.GLMNET;
+    if (columns) return org.sodm.linear.TronRank.Solver.GLMNET_COLUMNS;
     if (s.equals("glmnet")) {
       if (weights > org.sodm.linear.GlmNet.MAX_WEIGHTS) {
-        throw bad(Param.L1_SOLVER, "glmnet forms a dense Hessian of (d+1)^2 doubles: at most " + org.sodm.linear.GlmNet.MAX_WEIGHTS
-            + " weights, this data has " + weights + " (use owlqn or auto)");
+        throw bad(Param.L1_SOLVER, "glmnet runs on " + weights + " weights by column, which needs every row in one block of a binary "
+            + "problem, and this run has " + (classes > 1 ? "a multinomial model (its classes are coupled)" : blocks + " blocks "
+            + "(--linear-blocks 1 if the rows fit one task)") + "; its dense form takes at most " + org.sodm.linear.GlmNet.MAX_WEIGHTS
+            + " weights (use owlqn or auto)");
       }
       return org.sodm.linear.TronRank.Solver.GLMNET;
     }
-    double perRow = (rows == 0 ? 1 : (double) nonZeros / rows + 1) * classes;
-    return org.sodm.linear.GlmNet.prefer(weights, perRow) ? org.sodm.linear.TronRank.Solver.GLMNET : org.sodm.linear.TronRank.Solver.OWLQN;
+    return org.sodm.linear.TronRank.Solver.OWLQN;
   }
 
   /**

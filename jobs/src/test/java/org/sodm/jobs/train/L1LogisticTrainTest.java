@@ -108,9 +108,10 @@ class L1LogisticTrainTest {
       if (j >= 2) c.set(Param.L1_SOLVER.key(), "owlqn");
       progress.clear();
       MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "m" + j, file).model());
-      String said = j < 2 ? "by newGLMNET (auto: 21 weights <= 1024, 21.0 stored values per row <= 256)" : "by OWL-QN (--l1-solver)";
+      String said = j < 2 ? "by newGLMNET on the dense Hessian (auto: 21 weights <= 1024, 21.0 stored values per row <= 256)"
+          : "by OWL-QN (--l1-solver: 21 weights";
       assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
-      String ended = j < 2 ? "newGLMNET iterations" : "OWL-QN iterations";
+      String ended = j < 2 ? "iterations of newGLMNET on the dense Hessian" : "iterations of OWL-QN";
       assertTrue(progress.stream().anyMatch(l -> l.contains(ended)), String.join("\n", progress));
       LinearModel lin = (LinearModel) m.subModel(0);
       double sign = m.classes().get(m.plan().positiveClass(0)).equals("1") ? 1 : -1; // w for "1"
@@ -271,7 +272,7 @@ class L1LogisticTrainTest {
     zero.set(Param.PENALTY.key(), "elasticnet");
     zero.set(Param.L1_RATIO.key(), "0");
     assertThrows(RuntimeException.class, () -> TrainSpec.from(zero));
-    // 5,000 features: too many for the dense Hessian when asked for, OWL-QN by auto's rule
+    // 5,000 features: on 2 blocks too many for the dense Hessian when asked for, OWL-QN by auto's rule
     Path wide = tmp.resolve("wide.libsvm");
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < 40; i++) b.append(i % 2 == 0 ? "1" : "-1").append(' ').append(1 + i % 3).append(":1 ").append(4990 + i % 7).append(":0.5\n");
@@ -279,12 +280,83 @@ class L1LogisticTrainTest {
     Files.writeString(wide, b.toString());
     Configuration glm = new Configuration(conf);
     glm.set(Param.L1_SOLVER.key(), "glmnet");
+    glm.set(Param.LINEAR_BLOCKS.key(), "2");
     RuntimeException e = assertThrows(RuntimeException.class, () -> train(glm, "wide-glmnet", wide));
-    assertTrue(e.getMessage().contains("glmnet forms a dense Hessian of (d+1)^2 doubles: at most 4096 weights, this data has 5001"),
-        e.getMessage());
+    assertTrue(e.getMessage().contains("--l1-solver (sodm.train.l1.solver): glmnet runs on 5001 weights by column, which needs every row "
+        + "in one block of a binary problem, and this run has 2 blocks (--linear-blocks 1 if the rows fit one task); its dense form "
+        + "takes at most 4096 weights (use owlqn or auto)"), e.getMessage());
     assertTrue(!Files.exists(tmp.resolve("wide-glmnet").resolve("model.avro")), "no model written");
     progress.clear();
-    train(new Configuration(conf), "wide-auto", wide);
+    Configuration two = new Configuration(conf);
+    two.set(Param.LINEAR_BLOCKS.key(), "2");
+    train(two, "wide-auto", wide);
     assertTrue(progress.stream().anyMatch(l -> l.contains("by OWL-QN (auto: 5001 weights > 1024")), String.join("\n", progress));
+  }
+
+  /**
+   * 3,000 sparse features (more weights than the dense Hessian's form takes), 400 rows, no bias, eps 1e-6: on one block auto's rule
+   * takes newGLMNET by column, on 2 blocks OWL-QN; the column form's model meets the L1 optimality conditions recomputed from the
+   * rows, keeps the five relevant features and is sparse; the two objectives agree to 1e-7, and with LIBLINEAR's -s 6 -e 1e-8
+   * optimum when liblinear-train is installed.
+   */
+  @Test
+  void wideDataByColumnOnOneBlock() throws Exception {
+    SplittableRandom r = new SplittableRandom(5);
+    StringBuilder text = new StringBuilder();
+    int dim = 3000;
+    for (int i = 0; i < 400; i++) {
+      java.util.TreeMap<Integer, Double> x = new java.util.TreeMap<>();
+      for (int f = 1; f <= 5; f++) x.put(f, Math.round(r.nextDouble() * 1000) / 1000.0);
+      for (int k = 0; k < 8; k++) x.put(6 + r.nextInt(dim - 5), Math.round(r.nextDouble() * 1000) / 1000.0);
+      if (i == 0) x.put(dim, 0.5);
+      double s = 3 * x.get(1) + 2 * x.get(2) - 3 * x.get(3) - 2 * x.get(4) + x.get(5) - 0.5 + 0.3 * r.nextGaussian();
+      text.append(s > 0 ? "1" : "-1");
+      x.forEach((f, v) -> text.append(' ').append(f).append(':').append(v));
+      text.append('\n');
+    }
+    Path file = tmp.resolve("wide.libsvm");
+    Files.writeString(file, text.toString());
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
+    conf.set(Param.LINEAR_EPS.key(), "1e-6");
+    double[] f = new double[2];
+    for (int j = 0; j < 2; j++) {
+      Configuration c = new Configuration(conf);
+      c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(j + 1));
+      progress.clear();
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "wide" + j, file).model());
+      String said = j == 0 ? "by newGLMNET by column (auto: 3001 weights > 1024, 14.0 stored values per row <= 256, every row in one block)"
+          : "by OWL-QN (auto: 3001 weights > 1024";
+      assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
+      LinearModel lin = (LinearModel) m.subModel(0);
+      double sign = m.classes().get(m.plan().positiveClass(0)).equals("1") ? 1 : -1;
+      double[] w = lin.w().clone();
+      for (int k = 0; k < w.length; k++) w[k] *= sign;
+      f[j] = objective(rows, w, 0, 1);
+      if (j == 1) continue;
+      double[] g = lossGradient(rows, w, 0, 1, false);
+      double g0 = LogisticTrainTest.norm(lossGradient(rows, new double[w.length], 0, 1, false));
+      int nonZero = 0;
+      for (int k = 0; k < w.length; k++) {
+        if (w[k] != 0) {
+          nonZero++;
+          assertEquals(0, g[k] + Math.signum(w[k]), 1e-4 * g0, "weight " + k);
+        } else {
+          assertTrue(Math.abs(g[k]) <= 1 + 1e-4 * g0, "weight " + k + " at 0 with |grad| " + g[k]);
+        }
+        if (k < 5) assertTrue(w[k] != 0, "relevant feature " + (k + 1) + " kept");
+      }
+      assertTrue(nonZero < dim / 10, nonZero + " non-zero weights of " + dim);
+    }
+    assertEquals(f[0], f[1], 1e-7 * f[0], "by column and by OWL-QN");
+    if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
+    Path ll = tmp.resolve("wide-ll.model");
+    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "6", "-c", "1", "-e", "1e-8", file.toString(), ll.toString());
+    List<String> model = Files.readAllLines(ll);
+    double s = model.get(2).split(" ")[1].equals("1") ? 1 : -1;
+    int start = model.indexOf("w") + 1;
+    double[] theirs = new double[dim];
+    for (int k = 0; k < dim; k++) theirs[k] = s * Double.parseDouble(model.get(start + k).trim());
+    double their = objective(rows, theirs, 0, 1);
+    assertEquals(their, f[0], 1e-7 * their, "sodm " + f[0] + " LIBLINEAR " + their);
   }
 }

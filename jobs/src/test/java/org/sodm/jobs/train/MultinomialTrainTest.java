@@ -149,8 +149,8 @@ class MultinomialTrainTest {
       }
       assertTrue(Math.sqrt(pg) <= 1e-5 * Math.sqrt(pg0), "model " + j + ": |pseudo-gradient| " + Math.sqrt(pg) + " of " + Math.sqrt(pg0));
       if (j < 2) assertTrue(zeros >= 1, "model " + j + ": no weight at 0"); // OWL-QN may end a weight at 1e-9 where |grad| = 1
-      String line = progress.stream().filter(l -> l.contains("iterations (")).findFirst().orElseThrow();
-      assertTrue(line.contains(j < 2 ? "newGLMNET iterations" : "OWL-QN iterations"), line);
+      String line = progress.stream().filter(l -> l.contains(" evaluations of f)")).findFirst().orElseThrow();
+      assertTrue(line.contains(j < 2 ? "iterations of newGLMNET on the dense Hessian" : "iterations of OWL-QN"), line);
       iterations[j] = Integer.parseInt(line.replaceAll(".* after (\\d+) .*", "$1"));
     }
     for (int j = 1; j < 4; j++) assertEquals(f[0], f[j], 1e-9 * f[0], "model " + j);
