@@ -50,13 +50,15 @@ public final class GlmNet extends L1Run {
   /** Weights up to which the method runs at all (a Hessian of 128 MB per program). */
   public static final int MAX_WEIGHTS = 4096;
   /**
-   * Stored values per row (the bias's included; multinomial: times the classes) up to which {@link #prefer} chooses this method.
-   * A row's part of the Hessian costs about p^2 / 2 for p values (times K^2), of the loss and gradient 2p (times K): at 256 one
-   * Hessian is about 64 evaluations of OWL-QN, which takes hundreds to thousands of them on such data. Measured
-   * (bench/linear-results.md, 2026-11-29): newGLMNET as fast or faster, and at a lower f, at 14 to 401 values per row on 11
-   * sets (OWL-QN did not converge in 1000 iterations on four of them).
+   * Stored values per row (the bias's included; multinomial: times the classes) up to which {@link #prefer} chooses the dense
+   * form. A row's part of the Hessian costs about p^2 / 2 for p values (times K^2); a pass of the column form's coordinate
+   * descent 2p per row, of OWL-QN's evaluations 2p (times K): at p = 512 one Hessian is 128 passes by column, which that form
+   * needs several of on correlated dense features. Measured (bench/linear-results.md, 2026-11-29): the dense form as fast or
+   * faster than OWL-QN, and at a lower f, at 14 to 401 values per row on 11 sets (OWL-QN did not converge in 1000 iterations on
+   * four of them); on 10,000 rows of 400 correlated dense features at eps 1e-3, 5.7 s (6 iterations) against 13.5 s by column
+   * (89) and 94 s by OWL-QN (stopped at 5000, unconverged). Above 512 the cost model, not a measurement.
    */
-  public static final double AUTO_MAX_ROW_VALUES = 256;
+  public static final double AUTO_MAX_ROW_VALUES = 512;
 
   static final double INNER = 0.01;
   /** Work one direction may spend (a pass costs n, a coordinate's move n more): at most ~0.5 s. */
@@ -88,9 +90,9 @@ public final class GlmNet extends L1Run {
   private int lastActive;
 
   /**
-   * The rule of {@code --l1-solver auto}: this method when the weights are at most {@value #AUTO_MAX_WEIGHTS} and the rows hold at
-   * most {@value #AUTO_MAX_ROW_VALUES} stored values on average (the bias's counted; multinomial: times the classes), else
-   * {@link Owlqn}.
+   * The rule of {@code --l1-solver auto} for the dense form: the weights at most {@value #AUTO_MAX_WEIGHTS} and the rows hold at
+   * most {@value #AUTO_MAX_ROW_VALUES} stored values on average (the bias's counted; multinomial: times the classes); else the
+   * column form where it applies, else {@link Owlqn}.
    */
   public static boolean prefer(int weights, double meanRowValues) {
     return weights <= AUTO_MAX_WEIGHTS && meanRowValues <= AUTO_MAX_ROW_VALUES;

@@ -277,8 +277,8 @@ class GlmNetTest {
   void ruleAndLimits() {
     assertTrue(GlmNet.prefer(124, 14.9));
     assertFalse(GlmNet.prefer(2000, 14.9));
-    assertTrue(GlmNet.prefer(785, 150.1));
-    assertFalse(GlmNet.prefer(785, 256.5));
+    assertTrue(GlmNet.prefer(785, 401));
+    assertFalse(GlmNet.prefer(785, 512.5));
     assertThrows(IllegalArgumentException.class, () -> new GlmNet(null, new double[GlmNet.MAX_WEIGHTS + 1], 0.1, 10, null));
     LogisticPrimal loss = Loss.logistic(1).logisticPrimal();
     assertThrows(IllegalArgumentException.class, () -> new TronRank(BARE, 3, 0.01, 10, null, null, TronRank.Solver.GLMNET));

@@ -75,7 +75,7 @@ public enum Param {
   L1_SOLVER("sodm.train.l1.solver", "auto", Group.LOSS, Type.choice("auto", "glmnet", "owlqn"), "--l1-solver", "S",
       "--penalty l1's and elasticnet's method: glmnet (newGLMNET, LIBLINEAR's -s 6 method: a Newton step per iteration, its L1 "
           + "model solved by coordinate descent; on the dense Hessian X'DX, reduced over the blocks as n^2 doubles for n = d+1 "
-          + "weights (multinomial: K(d+1)), when n <= 1024 and the rows hold <= 256 stored values on average (multinomial: values "
+          + "weights (multinomial: K(d+1)), when n <= 1024 and the rows hold <= 512 stored values on average (multinomial: values "
           + "times K: a row's part of the Hessian costs its values squared); else by column, LIBLINEAR's own form (any n; a binary "
           + "problem whose rows are all in one block, which then holds them twice: by row and by column); else on the dense Hessian "
           + "up to 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, n doubles per evaluation; any size, any "

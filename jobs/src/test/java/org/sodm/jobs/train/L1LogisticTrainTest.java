@@ -108,7 +108,7 @@ class L1LogisticTrainTest {
       if (j >= 2) c.set(Param.L1_SOLVER.key(), "owlqn");
       progress.clear();
       MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "m" + j, file).model());
-      String said = j < 2 ? "by newGLMNET on the dense Hessian (auto: 21 weights <= 1024, 21.0 stored values per row <= 256)"
+      String said = j < 2 ? "by newGLMNET on the dense Hessian (auto: 21 weights <= 1024, 21.0 stored values per row <= 512)"
           : "by OWL-QN (--l1-solver: 21 weights";
       assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
       String ended = j < 2 ? "iterations of newGLMNET on the dense Hessian" : "iterations of OWL-QN";
@@ -324,7 +324,7 @@ class L1LogisticTrainTest {
       c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(j + 1));
       progress.clear();
       MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(c, "wide" + j, file).model());
-      String said = j == 0 ? "by newGLMNET by column (auto: 3001 weights > 1024, 14.0 stored values per row <= 256, every row in one block)"
+      String said = j == 0 ? "by newGLMNET by column (auto: 3001 weights > 1024, 14.0 stored values per row <= 512, every row in one block)"
           : "by OWL-QN (auto: 3001 weights > 1024";
       assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
       LinearModel lin = (LinearModel) m.subModel(0);
