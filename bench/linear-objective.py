@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Primal objective of a LIBLINEAR model on LIBSVM data: 1/2|w|^2 + C sum loss(y w'x),
-loss = max(0, 1 - m) (hinge, -s 3), its square (-s 1) or log(1 + exp(-m)) (logistic, -s 0); l1-logistic (-s 6):
+loss = max(0, 1 - m) (hinge, -s 3), its square (-s 1, -s 2) or log(1 + exp(-m)) (logistic, -s 0); l1-logistic (-s 6) and
+l1-squared-hinge (-s 5):
 |w|_1 + C sum log(1 + exp(-m)).
-usage: linear-objective.py DATA MODEL C hinge|squared-hinge|logistic|l1-logistic"""
+usage: linear-objective.py DATA MODEL C hinge|squared-hinge|logistic|l1-logistic|l1-squared-hinge"""
 import math
 import sys
 
@@ -24,7 +25,7 @@ def main():
             elif inw and line.strip():
                 w.append(float(line.split()[0]))
     first = float(labels[0])
-    obj = sum(abs(v) for v in w) if loss == "l1-logistic" else 0.5 * sum(v * v for v in w)
+    obj = sum(abs(v) for v in w) if loss.startswith("l1-") else 0.5 * sum(v * v for v in w)
     with open(data) as f:
         for line in f:
             t = line.split()

@@ -6,7 +6,8 @@
 # accuracy of both models (predict not timed here). Needs liblinear-tools (apt-get install -y liblinear-tools).
 #
 # usage: bench/linear-speed.sh NAME TRAIN TEST LOSS [PAIRS] [-- extra sodm train options]
-#   LOSS hinge (liblinear -s 3), squared-hinge (-s 1), logistic (-s 0) or l1-logistic (-s 6: sodm's --loss logistic
+#   LOSS hinge (liblinear -s 3), squared-hinge (-s 1), squared-hinge-primal (-s 2: sodm's --linear-solver tron), logistic
+#   (-s 0), l1-logistic (-s 6: sodm's --loss logistic --penalty l1) or l1-squared-hinge (-s 5: --loss squared-hinge
 #   --penalty l1).  Writes $BENCH_DIR/NAME/speed-LOSS.tsv.
 set -euo pipefail
 name=$1 train=$2 test=$3 loss=$4 pairs=${5:-3}
@@ -15,10 +16,13 @@ extra=("$@")
 . "$(dirname "$0")/linear-common.sh"
 [ -s "$work/test" ] || unpack "$test" > "$work/test"
 sodm_loss=(--loss "$loss")
+obj_loss=$loss
 case "$loss" in hinge) s=3 ;; squared-hinge) s=1 ;; logistic) s=0 ;; l1-logistic) s=6; sodm_loss=(--loss logistic --penalty l1) ;;
+  squared-hinge-primal) s=2; obj_loss=squared-hinge; sodm_loss=(--loss squared-hinge --linear-solver tron) ;;
+  l1-squared-hinge) s=5; sodm_loss=(--loss squared-hinge --penalty l1) ;;
   *) echo "unknown LOSS $loss" >&2; exit 2 ;; esac
 liblinear-train -s "$s" -c 1 -e 1e-4 -q "$work/train" "$work/ll-ref.model" >/dev/null
-ref=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll-ref.model" 1 "$loss")
+ref=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll-ref.model" 1 "$obj_loss")
 "$root/bin/sodm" --version > /dev/null
 res="$work/speed-$loss.tsv"
 echo -e "pair\tfirst\tsodm_wall\tsodm_cpu\tll_wall\tll_cpu" > "$res"
@@ -32,7 +36,7 @@ done
 # a logistic model is a one-task model with probabilities: its report has the task's objective and iterations
 sobj=$(python3 -c "import json;d=json.load(open('$work/sodm/train-report.json'));print('%.10g'%d.get('objective',sum(t['objective'] for t in d.get('tasks',[]))))")
 its=$(python3 -c "import json;d=json.load(open('$work/sodm/train-report.json'));print(d.get('iterations',sum(t['iterations'] for t in d.get('tasks',[]))))")
-lobj=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll.model" 1 "$loss")
+lobj=$(python3 "$root/bench/linear-objective.py" "$work/train" "$work/ll.model" 1 "$obj_loss")
 "$root/bin/sodm" predict -m "$work/sodm" -i "$work/test" -o "$work/pred" --overwrite > "$work/predict.log" 2>&1
 sacc=$(sed -n "s/^accuracy *\\([0-9.]*\\)%.*/\\1/p" "$work/predict.log" | head -1)
 lacc=$(liblinear-predict "$work/test" "$work/ll.model" "$work/ll.out" | sed -n 's/Accuracy = \([0-9.]*\)%.*/\1/p')

@@ -7,7 +7,7 @@ import org.sodm.allreduce.AllReduce;
 import org.sodm.allreduce.ResidentLoop;
 
 /**
- * One rank of logistic regression along a path of C values (a linear grid's warm-started C path, as LIBLINEAR's {@code -C} walks
+ * One rank of logistic regression (or the L2-SVM's primal) along a path of C values (a linear grid's warm-started C path, as LIBLINEAR's {@code -C} walks
  * it for {@code -s 0}): stage k solves the problem at C_k = C_0 * scales[k] by {@link TronRank} (its own stop, at LIBLINEAR's
  * tolerance of that problem; with l1 by {@link TronRank.Solver#OWLQN} or {@link TronRank.Solver#GLMNET}) from stage k - 1's w, the
  * first from 0. The scales must increase. Progress: the stage, then the
@@ -41,16 +41,16 @@ public final class TronPath implements ResidentLoop.Program {
    * @param scales C_k / C_0, strictly increasing
    * @param globalState the checkpointed state, or null to start at w = 0
    */
-  public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState)
+  public TronPath(Csr x, double[] y, int dim, LinearPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState)
       throws IOException {
-    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, TronRank.Solver.TRON,
+    this(s -> MarginBlock.of(scaled(base, s), x, y, 1), dim + 1, scales, eps, maxIterations, globalState, TronRank.Solver.TRON,
         TronRank.Penalty.L1);
   }
 
   /** As above, by the given method (an L1 method with {@code penalty}). */
-  public TronPath(Csr x, double[] y, int dim, LogisticPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState,
+  public TronPath(Csr x, double[] y, int dim, LinearPrimal base, double[] scales, double eps, int maxIterations, byte[] globalState,
       TronRank.Solver solver, TronRank.Penalty penalty) throws IOException {
-    this(s -> new LogisticBlock(x, y, scaled(base, s)), dim + 1, scales, eps, maxIterations, globalState, solver, penalty);
+    this(s -> MarginBlock.of(scaled(base, s), x, y, 1), dim + 1, scales, eps, maxIterations, globalState, solver, penalty);
   }
 
   /**
@@ -90,9 +90,11 @@ public final class TronPath implements ResidentLoop.Program {
     return new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start, solver, penalty);
   }
 
-  /** {@code base} with C_i scaled by {@code scale}. */
-  static LogisticPrimal scaled(LogisticPrimal base, double scale) {
-    return new LogisticPrimal(base.cPos() * scale, base.cNeg() * scale, base.bias());
+  /** {@code base} (logistic or squared hinge: {@link MarginBlock#of}) with C_i scaled by {@code scale}. */
+  static LinearPrimal scaled(LinearPrimal base, double scale) {
+    if (base instanceof SvmLoss p) return new SvmLoss(p.squared(), p.cPos() * scale, p.cNeg() * scale, p.bias());
+    LogisticPrimal p = (LogisticPrimal) base;
+    return new LogisticPrimal(p.cPos() * scale, p.cNeg() * scale, p.bias());
   }
 
   /** The finished stages' results (w, f, Newton iterations, converged, |grad f|, |grad f(0)|), in stage order. */

@@ -24,7 +24,7 @@ import org.sodm.solver.Loss;
  * Features with an index above {@code nr_feature} are ignored by liblinear-predict, as they have no weight in sodm.
  * Platt's sigmoids have no place in the format (LIBLINEAR's probabilities are logistic regression's): {@link #write}
  * returns whether it left them out. A logistic-regression model ({@code --loss logistic}) is written as {@code L2R_LR}, its
- * probabilities kept ({@code L1R_LR} for --penalty l1). A multinomial model ({@code --multiclass multinomial}: a w per class, softmax probabilities) has no LIBLINEAR
+ * probabilities kept ({@code L1R_LR} for --penalty l1; an L1 squared-hinge model's is {@code L1R_L2LOSS_SVC}). A multinomial model ({@code --multiclass multinomial}: a w per class, softmax probabilities) has no LIBLINEAR
  * solver; it is written as {@code MCSVM_CS}, LIBLINEAR's one joint model with a w per class, which liblinear-predict scores the
  * same way (the class of the largest w_k'x: the most probable class of the softmax), its probabilities left out. Kernel and
  * one-vs-one multi-class models cannot be written.
@@ -109,7 +109,7 @@ public final class LiblinearExport {
           + " not: train on data labelled with integers to export it");
     }
     int rows = columns[0].length; // nr_feature weights, then the bias feature's
-    w.write("solver_type " + (softmax ? "MCSVM_CS" : l1 && loss instanceof Loss.Logistic ? "L1R_LR" : solverType(loss)) + "\n");
+    w.write("solver_type " + (softmax ? "MCSVM_CS" : l1 ? l1SolverType(loss) : solverType(loss)) + "\n");
     w.write("nr_class " + labels.size() + "\n");
     w.write("label " + String.join(" ", labels) + "\n");
     w.write("nr_feature " + (rows - 1) + "\n");
@@ -128,6 +128,13 @@ public final class LiblinearExport {
    * LIBLINEAR's name of the solver of this loss; liblinear-predict reads only whether it is logistic regression (then -b 1 gives
    * the sigmoids of the decision values, normalised over the classes, as sodm's logistic models do).
    */
+  /** LIBLINEAR's name of an L1-regularised model's solver: L1R_LR (-s 6) or L1R_L2LOSS_SVC (-s 5). */
+  static String l1SolverType(Loss loss) {
+    if (loss instanceof Loss.Logistic) return "L1R_LR";
+    if (loss instanceof Loss.SquaredHinge) return "L1R_L2LOSS_SVC";
+    throw new IllegalArgumentException("an L1-regularised " + loss.id() + " model");
+  }
+
   static String solverType(Loss loss) {
     if (loss instanceof Loss.Logistic) return "L2R_LR";
     return loss instanceof Loss.Hinge ? "L2R_L1LOSS_SVC_DUAL" : "L2R_L2LOSS_SVC_DUAL";

@@ -87,7 +87,7 @@ public final class LiblinearImport {
     }
     if (provenance != null) { // liblinear-predict ignores features above nr_feature: sodm's unseen features (ignored, counted)
       provenance = Provenance.newBuilder(provenance).setDimension(n).build();
-      if (solver.startsWith("L1R_")) { // an export writes it back as L1R_LR
+      if (solver.startsWith("L1R_")) { // an export writes it back as L1R_LR or L1R_L2LOSS_SVC
         Map<String, String> params = new HashMap<>(provenance.getParameters());
         params.put(LiblinearExport.PENALTY, "l1");
         provenance = Provenance.newBuilder(provenance).setParameters(params).build();

@@ -58,19 +58,28 @@ class OwlqnTest {
     for (int i = 0; i < y.length; i++) {
       lip += Math.max(loss.cPos(), loss.cNeg()) * (x[i].squaredNorm() + loss.biasFeature() * loss.biasFeature()) / 4;
     }
+    return proximal(n, lip, rho, v -> lossGradient(x, y, v, loss), v -> objective(x, y, v, loss, rho));
+  }
+
+  /**
+   * The minimiser of rho |w|_1 + (1 - rho) / 2 |w|^2 + L(w) by accelerated proximal gradient (FISTA with restarts, step 1 / lip
+   * for a Lipschitz bound lip of grad L), to 1e-13 change: {@code gradient} is grad L, {@code objective} the whole f.
+   */
+  static double[] proximal(int n, double lip, double rho, java.util.function.UnaryOperator<double[]> gradient,
+      java.util.function.ToDoubleFunction<double[]> objective) {
     double t = 1 / lip;
     double[] w = new double[n];
     double[] v = w.clone();
     double theta = 1;
-    double fPrev = objective(x, y, w, loss, rho);
+    double fPrev = objective.applyAsDouble(w);
     for (int it = 0; it < 400_000; it++) {
-      double[] g = lossGradient(x, y, v, loss);
+      double[] g = gradient.apply(v);
       double[] next = new double[n];
       for (int j = 0; j < n; j++) {
         double u = v[j] - t * g[j];
         next[j] = Math.signum(u) * Math.max(0, Math.abs(u) - t * rho) / (1 + t * (1 - rho));
       }
-      double f = objective(x, y, next, loss, rho);
+      double f = objective.applyAsDouble(next);
       double thetaNext = (1 + Math.sqrt(1 + 4 * theta * theta)) / 2;
       boolean restart = f > fPrev;
       for (int j = 0; j < n; j++) v[j] = restart ? next[j] : next[j] + (theta - 1) / thetaNext * (next[j] - w[j]);
@@ -89,15 +98,14 @@ class OwlqnTest {
     return run(x, y, b, k, dim, loss, eps, ckpt, policy, TronRank.Solver.OWLQN);
   }
 
-  /** As above by the given L1 method. */
-  static TronRank.State run(SparseVector[] x, double[] y, int[] b, int k, int dim, LogisticPrimal loss, double eps, MemoryCheckpoints ckpt,
+  /** As above by the given method, for logistic regression or (an {@link SvmLoss}) the L2-SVM. */
+  static TronRank.State run(SparseVector[] x, double[] y, int[] b, int k, int dim, LinearPrimal loss, double eps, MemoryCheckpoints ckpt,
       ResidentLoop.Policy policy, TronRank.Solver solver) throws Exception {
     List<TronRank.State> all = InProcessAllReduce.run(k, ar -> {
       List<Double> ys = new ArrayList<>();
       Csr xs = BqoPathTest.rows(x, y, b, ar.rank(), ys);
       int start = ckpt.committed() > 0 && !ckpt.done() ? ckpt.committed() : 0;
-      LogisticBlock block = new LogisticBlock(xs, ys.stream().mapToDouble(Double::doubleValue).toArray(),
-          loss);
+      MarginBlock block = MarginBlock.of(loss, xs, ys.stream().mapToDouble(Double::doubleValue).toArray(), 1);
       TronRank r = new TronRank(block, dim + 1, eps, 5000, start > 0 ? ckpt.globalState() : null, null, solver);
       ResidentLoop.run(r, start, ar, policy, ckpt, null);
       return TronRank.decodeState(r.globalState());

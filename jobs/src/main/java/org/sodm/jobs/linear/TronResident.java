@@ -164,7 +164,7 @@ public final class TronResident {
     @Override
     ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
         byte[] globalState) throws IOException {
-      return new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().logisticPrimal(), BqoResident.scales(conf),
+      return new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().primal(), BqoResident.scales(conf),
           spec.linear().eps(), spec.linear().maxIterations(), globalState, method(conf), penalty(spec));
     }
 
@@ -234,7 +234,7 @@ public final class TronResident {
 
   static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, TronRank.Solver method,
       int threads, byte[] globalState) throws IOException {
-    return new TronRank(new LogisticBlock(x, y, loss.logisticPrimal(), threads), dim + 1, spec.linear().eps(), spec.linear().maxIterations(),
+    return new TronRank(org.sodm.linear.MarginBlock.of(loss.primal(), x, y, threads), dim + 1, spec.linear().eps(), spec.linear().maxIterations(),
         globalState, null, method, penalty(spec));
   }
 

@@ -326,9 +326,18 @@ public final class TrainSpec {
     if (logistic && ls != LinearSolver.AUTO && ls != LinearSolver.TRON) {
       throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " does not solve logistic (use tron or auto)");
     }
-    if (l1() && !logistic) {
-      throw bad(Param.PENALTY, get(Param.PENALTY).toLowerCase(Locale.ROOT) + " is logistic regression's (l1: LIBLINEAR's -s 6): give "
-          + "--loss logistic --kernel linear, not " + loss.id());
+    boolean squaredHinge = loss instanceof Loss.SquaredHinge;
+    if (l1() && !logistic && !squaredHinge) {
+      throw bad(Param.PENALTY, get(Param.PENALTY).toLowerCase(Locale.ROOT) + " is logistic regression's (l1: LIBLINEAR's -s 6) and the "
+          + "L2-SVM's (-s 5): give --loss logistic or squared-hinge with --kernel linear, not " + loss.id());
+    }
+    if (l1() && squaredHinge && kernel.type() != KernelSpec.Type.LINEAR) {
+      throw bad(Param.PENALTY, get(Param.PENALTY).toLowerCase(Locale.ROOT) + " with squared-hinge is a linear model's (LIBLINEAR's -s 5): "
+          + "give --kernel linear");
+    }
+    if (l1() && squaredHinge && ls != LinearSolver.AUTO && ls != LinearSolver.TRON) {
+      throw bad(Param.LINEAR_SOLVER, ls.name().toLowerCase(Locale.ROOT) + " solves the dual, which has no |w|_1: --penalty "
+          + get(Param.PENALTY).toLowerCase(Locale.ROOT) + " with squared-hinge is trained in the primal (use tron or auto)");
     }
     if (!get(Param.L1_RATIO).isEmpty() && !get(Param.PENALTY).equalsIgnoreCase("elasticnet")) {
       throw bad(Param.L1_RATIO, "is --penalty elasticnet's rho; give --penalty elasticnet, or leave --l1-ratio out");
@@ -340,10 +349,11 @@ public final class TrainSpec {
       throw bad(Param.MULTICLASS, "multinomial is logistic regression's multi-class model (one softmax over the classes): give "
           + "--loss logistic --kernel linear, or ovr / ovo for " + loss.id());
     }
-    if (ls == LinearSolver.TRON && !logistic) {
-      throw bad(Param.LINEAR_SOLVER, "tron solves logistic, not " + loss.id() + " (use auto)");
+    if (ls == LinearSolver.TRON && !logistic && !squaredHinge) {
+      throw bad(Param.LINEAR_SOLVER, "tron solves logistic and squared-hinge in the primal, not " + loss.id() + " (use auto)");
     }
-    if (logistic && choice(Param.ITERATION_MODE, IterationMode.class) == IterationMode.JOBS) {
+    boolean tron = logistic || ls == LinearSolver.TRON || (l1() && squaredHinge);
+    if (tron && choice(Param.ITERATION_MODE, IterationMode.class) == IterationMode.JOBS) {
       throw bad(Param.ITERATION_MODE, "TRON runs as one resident AllReduce job only (a Hessian-vector product per conjugate-gradient "
           + "step; a job per step is not an option): use allreduce");
     }
@@ -569,7 +579,7 @@ public final class TrainSpec {
     if (kernel.type() != KernelSpec.Type.LINEAR || linear.solver() == LinearSolver.KERNEL) return null;
     if (linear.solver() != LinearSolver.AUTO) return linear.solver();
     if (loss instanceof Loss.Nu || loss instanceof Loss.HardMargin) return LinearSolver.SADDLE;
-    if (loss instanceof Loss.Logistic) return LinearSolver.TRON;
+    if (loss instanceof Loss.Logistic || l1()) return LinearSolver.TRON; // |w|_1 with squared-hinge: the primal, LIBLINEAR's -s 5
     return loss instanceof Loss.Odm ? LinearSolver.DSVRG : LinearSolver.BQO;
   }
 
@@ -593,7 +603,7 @@ public final class TrainSpec {
     return get(Param.MULTICLASS).equalsIgnoreCase("multinomial");
   }
 
-  /** --penalty l1 or elasticnet: a |w|_1 term (logistic regression, by newGLMNET or OWL-QN). */
+  /** --penalty l1 or elasticnet: a |w|_1 term (logistic regression or the L2-SVM, by newGLMNET or OWL-QN). */
   public boolean l1() {
     return !get(Param.PENALTY).equalsIgnoreCase("l2");
   }
