@@ -51,7 +51,7 @@ public final class LiblinearExport {
     Loss loss;
     boolean droppedProbabilities = false;
     boolean softmax = false;
-    boolean l1 = false;
+    boolean l1 = "l1".equals(penalty(m));
     if (m instanceof LinearModel lin) {
       // LIBLINEAR predicts its first label when dec > 0, sodm +1 when f >= 0: the -1 label first and dec = -f decide the
       // ties (f = 0, as a row without features gives without a bias) as sodm does
@@ -74,8 +74,6 @@ public final class LiblinearExport {
       // logistic regression's are LIBLINEAR's, but for the softmax of a multinomial model, which LIBLINEAR does not compute
       droppedProbabilities = mm.hasProbabilities() && (!(loss instanceof Loss.Logistic) || mm.softmax());
       softmax = mm.softmax();
-      l1 = mm.provenance() != null && mm.provenance().getParameters() != null
-          && "l1".equals(String.valueOf(mm.provenance().getParameters().get(PENALTY)));
       labels = new java.util.ArrayList<>();
       for (int c : order) labels.add(mm.classes().get(c));
       if (k == 2 && plan.tasks() == 1) {
@@ -128,6 +126,12 @@ public final class LiblinearExport {
    * LIBLINEAR's name of the solver of this loss; liblinear-predict reads only whether it is logistic regression (then -b 1 gives
    * the sigmoids of the decision values, normalised over the classes, as sodm's logistic models do).
    */
+  /** The regulariser a model was trained with (its provenance's {@link #PENALTY}): "l2" (also when none is recorded), "l1", "elasticnet". */
+  public static String penalty(Model m) {
+    Object p = m.provenance() == null || m.provenance().getParameters() == null ? null : m.provenance().getParameters().get(PENALTY);
+    return p == null ? "l2" : String.valueOf(p);
+  }
+
   /** LIBLINEAR's name of an L1-regularised model's solver: L1R_LR (-s 6) or L1R_L2LOSS_SVC (-s 5). */
   static String l1SolverType(Loss loss) {
     if (loss instanceof Loss.Logistic) return "L1R_LR";

@@ -29,11 +29,15 @@ public final class ExportLiblinearCommand extends ExportCommand {
     boolean dropped = LiblinearExport.write(m, w);
     int k = m instanceof MulticlassModel mm ? mm.classes().size() : 2;
     String what = k == 2 ? " (linear model: w, and b as the bias feature's weight)" : " (" + k + " classes, one-vs-rest: one column of w per class)";
+    String penalty = LiblinearExport.penalty(m);
     if (m instanceof MulticlassModel mm && !dropped && mm.hasProbabilities()) {
-      String penalty = mm.provenance() == null || mm.provenance().getParameters() == null ? "l2"
-          : String.valueOf(mm.provenance().getParameters().get(LiblinearExport.PENALTY));
       what += "; logistic regression (" + ("l1".equals(penalty) ? "L1R_LR" : "L2R_LR") + "): liblinear-predict -b 1 gives its probabilities";
-      if ("elasticnet".equals(penalty)) what += "; an elastic net, which LIBLINEAR does not train, is written as L2R_LR (the type names the loss; liblinear-predict uses w alone)";
+    } else if ("l1".equals(penalty)) {
+      what += "; the L2-SVM with |w|_1 (L1R_L2LOSS_SVC, liblinear-train -s 5's type)";
+    }
+    if ("elasticnet".equals(penalty)) {
+      what += "; an elastic net, which LIBLINEAR does not train, is written as the L2-regularised type of its loss (the type names the "
+          + "loss; liblinear-predict uses w alone)";
     }
     if (m instanceof MulticlassModel mm && mm.softmax()) {
       return " (" + k + " classes, multinomial: one column of w per class, as MCSVM_CS, LIBLINEAR's joint model with a w per class, "

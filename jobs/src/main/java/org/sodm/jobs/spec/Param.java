@@ -64,7 +64,8 @@ public enum Param {
   BIAS("sodm.train.bias", "false", Group.LOSS, Type.bool(), "--bias", null,
       "Fit a regularised bias through the augmented kernel k + 1 (LIBSVM's bias is an equality constraint instead)."),
   PENALTY(org.sodm.model.LiblinearExport.PENALTY, "l2", Group.LOSS, Type.choice("l2", "l1", "elasticnet"), "--penalty", "P",
-      "--loss logistic's regulariser: l2 (1/2 |w|^2, LIBLINEAR's -s 0, by TRON), l1 (|w|_1, LIBLINEAR's -s 6: a sparse w, by "
+      "--loss logistic's and (--kernel linear) squared-hinge's regulariser: l2 (1/2 |w|^2: LIBLINEAR's -s 0 by TRON; squared-hinge "
+          + "by BQO's dual, or -s 2 with --linear-solver tron), l1 (|w|_1, LIBLINEAR's -s 6 and -s 5: a sparse w, by "
           + "newGLMNET or OWL-QN, see --l1-solver) or elasticnet (rho |w|_1 + (1 - rho)/2 |w|^2, rho = --l1-ratio: scikit-learn's "
           + "penalty='elasticnet', Spark MLlib's elasticNetParam; by the same methods); --bias's weight is penalised too, as "
           + "LIBLINEAR's -B 1."),
@@ -253,9 +254,10 @@ public enum Param {
   LINEAR_SOLVER("sodm.train.linear.solver", "auto", Group.LINEAR, Type.choice("auto", "bqo", "dsvrg", "kernel", "saddle", "tron"),
       "--linear-solver", "S",
       "With --kernel linear: auto (BQO for hinge and squared-hinge, DSVRG for odm, Saddle for nu and hard-margin, TRON for "
-          + "logistic), bqo (seed 003 Algorithm 1, distributed dual L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal), "
+          + "logistic and for --penalty l1 / elasticnet), bqo (seed 003 Algorithm 1, distributed dual L1/L2-SVM), dsvrg (seed 000 Algorithm 2, linear ODM in the primal), "
           + "kernel (the SODM merge tree with the linear kernel), saddle (seed 002, Saddle-SVC / Saddle-DSVC: nu-SVM and hard margin) "
-          + "or tron (trust-region Newton for logistic regression, LIBLINEAR's -s 0, its sums over the blocks by AllReduce)."),
+          + "or tron (trust-region Newton in the primal, its sums over the blocks by AllReduce: logistic regression, LIBLINEAR's -s 0, "
+          + "and squared-hinge, -s 2; also the method of --penalty l1 and elasticnet, which it chooses by --l1-solver)."),
   LINEAR_PARTITIONER("sodm.train.linear.partitioner", "random", Group.LINEAR, Type.choice("random", "stratified"),
       "--linear-partitioner", "P",
       "DSVRG's blocks (when there are 2 or more): random (hash of the id and seed) or stratified (seed 000 Algorithm 2 lines 1-2: "

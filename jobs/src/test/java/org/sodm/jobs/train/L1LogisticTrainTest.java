@@ -46,6 +46,11 @@ class L1LogisticTrainTest {
 
   /** 800 rows of 20 features in [0,1]; the label depends on the first four only (with noise). */
   private Path data() throws IOException {
+    return data(tmp);
+  }
+
+  /** As above, written in {@code dir}. */
+  static Path data(Path dir) throws IOException {
     SplittableRandom r = new SplittableRandom(21);
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < 800; i++) {
@@ -56,7 +61,7 @@ class L1LogisticTrainTest {
       for (int f = 0; f < 20; f++) b.append(' ').append(f + 1).append(':').append(x[f]);
       b.append('\n');
     }
-    Path file = tmp.resolve("l1.libsvm");
+    Path file = dir.resolve("l1.libsvm");
     Files.writeString(file, b.toString());
     return file;
   }
@@ -253,21 +258,20 @@ class L1LogisticTrainTest {
     LogisticTrainTest.assertPathNearCold(cells, 5, 3);
   }
 
+  /** {@code base} with the given keys and values is refused by TrainSpec with a message containing {@code message}. */
+  static void assertRefused(Configuration base, String message, String... keyValues) {
+    Configuration c = new Configuration(base);
+    for (int k = 0; k < keyValues.length; k += 2) c.set(keyValues[k], keyValues[k + 1]);
+    String got = assertThrows(RuntimeException.class, () -> TrainSpec.from(c)).getMessage();
+    assertTrue(got.contains(message), got);
+  }
+
   @Test
   void refusedWhereItDoesNotApply() throws IOException {
-    Configuration hinge = new Configuration(conf);
-    hinge.set(SodmConf.LOSS, "hinge");
-    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(hinge)).getMessage().contains(
-        "--penalty (sodm.train.penalty): l1 is logistic regression's"));
-    Configuration l2 = new Configuration(conf);
-    l2.set(Param.PENALTY.key(), "l2");
-    l2.set(Param.L1_SOLVER.key(), "owlqn");
-    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(l2)).getMessage().contains(
-        "--l1-solver (sodm.train.l1.solver): chooses --penalty l1's method"));
-    Configuration ratio = new Configuration(conf);
-    ratio.set(Param.L1_RATIO.key(), "0.5");
-    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(ratio)).getMessage().contains(
-        "--l1-ratio (sodm.train.l1.ratio): is --penalty elasticnet's rho"));
+    assertRefused(conf, "--penalty (sodm.train.penalty): l1 is logistic regression's", SodmConf.LOSS, "hinge");
+    assertRefused(conf, "--l1-solver (sodm.train.l1.solver): chooses --penalty l1's method", Param.PENALTY.key(), "l2",
+        Param.L1_SOLVER.key(), "owlqn");
+    assertRefused(conf, "--l1-ratio (sodm.train.l1.ratio): is --penalty elasticnet's rho", Param.L1_RATIO.key(), "0.5");
     Configuration zero = new Configuration(conf);
     zero.set(Param.PENALTY.key(), "elasticnet");
     zero.set(Param.L1_RATIO.key(), "0");
