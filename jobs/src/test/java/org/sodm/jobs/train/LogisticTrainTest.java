@@ -322,6 +322,6 @@ class LogisticTrainTest {
     Configuration tron = new Configuration(conf);
     tron.set(SodmConf.LOSS, "hinge");
     tron.set(Param.LINEAR_SOLVER.key(), "tron");
-    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(tron)).getMessage().contains("tron solves logistic, not hinge"));
+    assertTrue(assertThrows(RuntimeException.class, () -> TrainSpec.from(tron)).getMessage().contains("tron solves logistic and squared-hinge in the primal, not hinge"));
   }
 }
