@@ -184,4 +184,37 @@ class SquaredHingeTest {
       for (int j = 0; j < 31; j++) if (star[j] == 0 && Math.abs(gStar[j]) < 0.999) assertEquals(0.0, w[j], solver + ": weight " + j);
     }
   }
+
+  /**
+   * The warm-started C path (C = 0.05, 0.2, 0.8; LIBLINEAR's -C walk; eps 1e-6) of the L1 L2-SVM by newGLMNET's column form on one rank,
+   * its stages sharing the block's columns: every stage converged and within 1e-10 of proximal gradient's optimum at its C.
+   */
+  @Test
+  void anL1PathByColumn() throws Exception {
+    Object[] data = LinearTestData.sparse(new Random(8), 400, 25, 0.3);
+    SparseVector[] x = (SparseVector[]) data[0];
+    double[] y = (double[]) data[1];
+    double[] scales = {1, 4, 16};
+    Csr csr = Csr.of(x);
+    Csc columns = csr.columns(25); // the 25 features' columns (the bias feature's is the block's own)
+    java.util.List<BqoPath.Solved> stages = org.sodm.allreduce.InProcessAllReduce.run(1, ar -> {
+      TronPath p = new TronPath(csr, y, 25, new SvmLoss(true, 0.05, 0.05, true), scales, 1e-6, 1000, null,
+          TronRank.Solver.GLMNET_COLUMNS, TronRank.Penalty.L1);
+      ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
+      return BqoPath.solvedOf(p.globalState());
+    }).get(0);
+    assertTrue(csr.columns(25) == columns, "every stage used the rows' one set of columns");
+    for (int k = 0; k < 3; k++) {
+      SvmLoss at = new SvmLoss(true, 0.05 * scales[k], 0.05 * scales[k], true);
+      double lip = 0;
+      for (SparseVector v : x) lip += 2 * at.cPos() * (v.squaredNorm() + 1);
+      double fStar = objective(x, y, OwlqnTest.proximal(26, lip, 1, v -> gradient(x, y, v, at), v -> objective(x, y, v, at, 1, 0)), at, 1, 0);
+      BqoPath.Solved s = stages.get(k);
+      double f = objective(x, y, s.w(), at, 1, 0);
+      assertTrue(s.converged(), "stage " + k + ": " + s.iterations() + " iterations, violation " + s.violation() + " of "
+          + s.initialViolation());
+      assertTrue(f >= fStar * (1 - 1e-14) && f - fStar <= 1e-10 * fStar, "stage " + k + ": f " + f + " against " + fStar);
+      assertEquals(f, s.primal(), 1e-12 * f, "the recorded f is w's at that C");
+    }
+  }
 }
