@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.sodm.jobs.phase.PhaseRunner;
 import org.sodm.jobs.phase.TrainContext;
+import org.sodm.jobs.spec.Param;
 import org.sodm.jobs.spec.TrainSpec;
 import org.sodm.linear.SoftmaxBlock;
 import org.sodm.linear.Tron;
@@ -162,6 +163,19 @@ public final class TronTrainer extends LinearTrainer {
     int weights = (st.getDimension() + 1) * classes;
     double perRow = (st.getRows() == 0 ? 1.0 : (double) st.getNonZeros() / st.getRows() + 1) * classes;
     TronRank.Solver s = spec.logisticSolver(weights, classes, st.getRows(), st.getNonZeros(), blocks);
+    String heapNote = "";
+    if (s == TronRank.Solver.GLMNET_COLUMNS) {
+      String tooLarge = columnsTooLarge(st.getRows(), st.getNonZeros(), org.sodm.jobs.phase.MulticlassKeys.plan(conf).slots(),
+          org.sodm.jobs.train.BlockMemory.taskHeap(conf, blocks, true));
+      if (tooLarge != null && spec.l1SolverGiven()) {
+        throw TrainSpec.bad(Param.L1_SOLVER, "glmnet by column: " + tooLarge + "; use owlqn or auto, or more heap (SODM_JAVA_OPTS=-Xmx... "
+            + "in local mode; mapreduce.map.memory.mb and mapreduce.map.java.opts on a cluster)");
+      }
+      if (tooLarge != null) {
+        s = TronRank.Solver.OWLQN;
+        heapNote = "; by column " + tooLarge;
+      }
+    }
     boolean said = conf.get(LinearKeys.L1_METHOD) != null;
     conf.set(LinearKeys.L1_METHOD, s.name());
     if (said) return;
@@ -169,10 +183,23 @@ public final class TronTrainer extends LinearTrainer {
         ? "--l1-solver" : "auto", weights, weights <= org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS ? "<=" : ">",
         org.sodm.linear.GlmNet.AUTO_MAX_WEIGHTS, perRow, classes > 1 ? " x " + classes + " classes" : "",
         perRow <= org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES ? "<=" : ">", org.sodm.linear.GlmNet.AUTO_MAX_ROW_VALUES,
-        s == TronRank.Solver.GLMNET_COLUMNS ? ", every row in one block" : "");
+        s == TronRank.Solver.GLMNET_COLUMNS ? ", every row in one block" : "") + heapNote;
     TronRank.Penalty p = spec.penalty();
     String what = p.l2() == 0 ? "" : "elastic net " + plain(p.l1()) + " |w|_1 + " + plain(p.l2()) + "/2 |w|^2, ";
     ctx.runner().say("l1", what + "by " + methodName(s) + " (" + why + ")", 0);
+  }
+
+  /**
+   * Why newGLMNET's column form would not fit a resident task's heap, or null when it fits: the block's rows ({@code rows} rows,
+   * {@code nonZeros} stored values, 12 bytes each and ~64 bytes per row) once by row and, for each of its {@code slots}
+   * sub-problems (the problem and its cross-validation folds), once more by column, within {@link
+   * org.sodm.jobs.train.BlockMemory#USABLE} of the heap.
+   */
+  static String columnsTooLarge(long rows, long nonZeros, int slots, org.sodm.jobs.train.BlockMemory.Heap heap) {
+    long need = (12L * nonZeros + 64L * rows) * (1 + slots);
+    if (need <= org.sodm.jobs.train.BlockMemory.USABLE * heap.bytes()) return null;
+    return String.format(Locale.ROOT, "the rows by row and by column (%d sub-problem(s)) need ~%,d MB, above a task's ~%,d MB (%s)", slots,
+        need >> 20, heap.bytes() >> 20, heap.source());
   }
 
   /** The L1 method as the run's lines name it. */

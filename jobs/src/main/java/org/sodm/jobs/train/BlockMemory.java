@@ -16,7 +16,7 @@ import org.sodm.jobs.support.Jobs;
  * unbalanced; the estimate is of the expected block), but a block planned far beyond the heap fails in
  * seconds with what to change instead of an OutOfMemoryError after the jobs before it.
  */
-final class BlockMemory {
+public final class BlockMemory {
   private BlockMemory() {}
 
   /** Bytes per row besides its stored values: the record, its alpha, the vector's header and the solver's arrays. */
@@ -24,7 +24,7 @@ final class BlockMemory {
   /** Bytes per stored value: the record's boxed (index, value) pair and the vector's copy. */
   static final long PER_NONZERO = 64;
   /** Share of a task's heap a block may plan to use (the rest: the task's framework, buffers, output). */
-  static final double USABLE = 0.9;
+  public static final double USABLE = 0.9;
 
   /** The heap a block of {@code rows} rows of {@code nnzPerRow} stored values needs with a kernel cache bound of {@code cacheBytes}. */
   static long estimate(long rows, double nnzPerRow, long cacheBytes) {
@@ -42,7 +42,7 @@ final class BlockMemory {
   }
 
   /** The heap of a reduce task and where the figure comes from. */
-  record Heap(long bytes, String source) {}
+  public record Heap(long bytes, String source) {}
 
   /**
    * Local mode: the JVM's maximum heap shared by the reduce tasks it runs at once (at most {@code blocks}, the job's solve
@@ -57,7 +57,7 @@ final class BlockMemory {
    * The same for the map tasks of a resident job ({@code resident}: PBM's blocks), all of which run at once: local mode divides
    * the heap by {@code blocks}; a cluster's figure comes from mapreduce.map.java.opts / mapreduce.map.memory.mb.
    */
-  static Heap taskHeap(Configuration conf, int blocks, boolean resident) {
+  public static Heap taskHeap(Configuration conf, int blocks, boolean resident) {
     String kind = resident ? "map" : "reduce";
     if (Jobs.isLocal(conf)) {
       int parallel = Math.max(1, resident ? blocks : Math.min(blocks, conf.getInt(LOCAL_REDUCES, 1)));
