@@ -172,10 +172,14 @@ public final class TronRank implements ResidentLoop.Program {
     public void gradient(double[] g) throws IOException {
       double[] part = new double[g.length]; // the gradient alone: no Hessian diagonal computed or reduced
       block.gradient(part, g.length);
-      double[] sum = ar.sum(part);
-      for (int i = 0; i < g.length; i++) g[i] = sum[i] + penalty.l2() * current[i];
+      ridgeGradient(ar.sum(part), g);
     }
   };
+
+  /** An L1 method's grad L: the loss's gradient ({@code sum}'s first g.length values) + the penalty's l2 w (w of the last value()). */
+  private void ridgeGradient(double[] sum, double[] g) {
+    for (int i = 0; i < g.length; i++) g[i] = sum[i] + penalty.l2() * current[i];
+  }
 
   /** L(w) of an L1 method: the loss's sum over the ranks + the penalty's l2 / 2 |w|^2; w kept for the gradient's ridge term. */
   private double smoothValue(double[] w) throws IOException {
@@ -201,10 +205,8 @@ public final class TronRank implements ResidentLoop.Program {
       double[] sum = ar.sum(part);
       System.arraycopy(sum, n, h, 0, n * n);
       GlmNet.symmetrize(h, n);
-      for (int i = 0; i < n; i++) {
-        g[i] = sum[i] + penalty.l2() * current[i];
-        h[i * n + i] += penalty.l2();
-      }
+      ridgeGradient(sum, g);
+      for (int i = 0; i < n; i++) h[i * n + i] += penalty.l2();
     }
   };
 
@@ -221,10 +223,8 @@ public final class TronRank implements ResidentLoop.Program {
       double[] part = new double[2 * n];
       block.gradient(part, n);
       double[] sum = ar.sum(part); // one rank: the block's own
-      for (int i = 0; i < n; i++) {
-        g[i] = sum[i] + penalty.l2() * current[i];
-        diag[i] = sum[n + i] + penalty.l2();
-      }
+      ridgeGradient(sum, g);
+      for (int i = 0; i < n; i++) diag[i] = sum[n + i] + penalty.l2();
     }
 
     @Override
