@@ -250,7 +250,7 @@ public final class GlmNet extends L1Run {
     double ridge = byColumns.ridge();
     int rows = Math.max(1, cols.rows());
     double[] d = new double[n];
-    double[] q = new double[cols.rows()];
+    double[] q = new double[cols.scratch()];
     double target = INNER_COLUMNS * pgNorm;
     double m = 0;
     for (double v : pg) m = Math.max(m, Math.abs(v));

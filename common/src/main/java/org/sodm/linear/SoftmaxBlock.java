@@ -231,6 +231,78 @@ public final class SoftmaxBlock extends RowChunks implements TronBlock {
     }
   }
 
+  /**
+   * The softmax Hessian by column (p of the last {@link #gradient}) for newGLMNET's column form: weight (f, c) is feature f's
+   * column of the rows' transpose ({@link Csr#columns}) for class c. q holds u_ic = x_i'd_c (rows x K, row-major) and then s_i =
+   * sum_l p_il u_il (rows), so (H d)_(f,c) = sum_i C_i x_if p_ic (u_ic - s_i) costs the column's values, as a move does.
+   */
+  @Override
+  public Columns columns(int n) {
+    check(n);
+    Csc cols = x.columns(dim);
+    int rows = y.length;
+    int sAt = rows * k;
+    return new Columns() {
+      @Override
+      public int rows() {
+        return rows;
+      }
+
+      @Override
+      public int scratch() {
+        return rows * (k + 1);
+      }
+
+      @Override
+      public double hessianDot(int j, double[] q) {
+        int f = j / k;
+        int c = j % k;
+        double s = 0;
+        if (f < dim) {
+          for (int p = cols.start[f], e = cols.start[f + 1]; p < e; p++) {
+            int i = cols.row[p];
+            int at = i * k + c;
+            s += cols.value[p] * classC[y[i]] * prob[at] * (q[at] - q[sAt + i]);
+          }
+          return s;
+        }
+        if (bf == 0) return 0;
+        for (int i = 0; i < rows; i++) {
+          int at = i * k + c;
+          s += bf * classC[y[i]] * prob[at] * (q[at] - q[sAt + i]);
+        }
+        return s;
+      }
+
+      @Override
+      public void add(int j, double z, double[] q) {
+        int f = j / k;
+        int c = j % k;
+        if (f < dim) {
+          for (int p = cols.start[f], e = cols.start[f + 1]; p < e; p++) {
+            int i = cols.row[p];
+            double t = z * cols.value[p];
+            q[i * k + c] += t;
+            q[sAt + i] += prob[i * k + c] * t;
+          }
+          return;
+        }
+        if (bf == 0) return;
+        for (int i = 0; i < rows; i++) {
+          double t = z * bf;
+          q[i * k + c] += t;
+          q[sAt + i] += prob[i * k + c] * t;
+        }
+      }
+
+      @Override
+      public int size(int j) {
+        int f = j / k;
+        return f < dim ? cols.size(f) : bf == 0 ? 0 : rows;
+      }
+    };
+  }
+
   /** Class c's weights (dim + 1, the bias feature's last) out of W. */
   public static double[] classWeights(double[] w, int classes, int c) {
     int d1 = w.length / classes;

@@ -41,16 +41,22 @@ public interface TronBlock {
 
   /**
    * The loss's Hessian by column, at the w of the last {@link #gradient}, for {@link GlmNet}'s coordinate descent over the
-   * features of one block: X'DX is never formed, a coordinate's term of H d comes from its column and q = X d.
+   * features of one block: X'DX is never formed, a coordinate's term of H d comes from its column and q = X d (what the block
+   * keeps of d over its rows).
    */
   interface Columns {
-    /** The block's rows (q's length). */
+    /** The block's rows. */
     int rows();
 
-    /** sum_i D_ii x_ij q_i over column j (the bias feature's, n - 1, included). */
+    /** The length of q, the model's state over the rows (X d; a softmax block keeps more per row). */
+    default int scratch() {
+      return rows();
+    }
+
+    /** (H d)_j from q (binary: sum_i D_ii x_ij q_i over column j, the bias feature's, n - 1, included). */
     double hessianDot(int j, double[] q);
 
-    /** q_i += z x_ij over column j. */
+    /** q for d_j moved by z (binary: q_i += z x_ij over column j). */
     void add(int j, double z, double[] q);
 
     /** Column j's stored values: the cost of either. */

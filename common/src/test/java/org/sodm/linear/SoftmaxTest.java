@@ -239,6 +239,40 @@ class SoftmaxTest {
    * newGLMNET's dense Hessian of the softmax loss: two blocks' pairs, summed and folded, are the Hessian from the formulas (less
    * its identity, the regulariser's) at a W off the optimum, with and without the bias feature, in the solver's layout.
    */
+  /**
+   * newGLMNET's column form of the softmax Hessian: with q built by moves of a random d, every weight's hessianDot is (H d) from
+   * the formulas (less the regulariser's identity) at a W off the optimum, with and without the bias feature.
+   */
+  @Test
+  void columnsAreTheSoftmaxHessian() throws Exception {
+    int d1 = DIM + 1;
+    int n = K * d1;
+    double[] cc = {2, 0.5, 1};
+    double[] wc = new double[n];
+    for (int a = 0; a < n; a++) wc[a] = 0.15 * (a % 7) - 0.4;
+    java.util.Random r = new java.util.Random(6);
+    double[] d = new double[n]; // feature-major, as W
+    for (int a = 0; a < n; a++) d[a] = r.nextGaussian();
+    for (double bf : new double[] {1, 0}) {
+      double[][] h = new double[n][n];
+      primal(wc, cc, bf, null, h);
+      SoftmaxBlock block = new SoftmaxBlock(Csr.of(x), y, cc, DIM, bf != 0, 1);
+      block.loss(featureMajor(wc));
+      block.gradient(new double[n], n);
+      TronBlock.Columns cols = block.columns(n);
+      assertEquals(y.length, cols.rows());
+      double[] q = new double[cols.scratch()];
+      for (int a = 0; a < n; a++) cols.add(a, d[a], q);
+      for (int c = 0; c < K; c++) for (int j = 0; j < d1; j++) {
+        double want = 0;
+        for (int e = 0; e < K; e++) for (int l = 0; l < d1; l++) {
+          want += (h[c * d1 + j][e * d1 + l] - (c * d1 + j == e * d1 + l ? 1 : 0)) * d[l * K + e];
+        }
+        assertEquals(want, cols.hessianDot(j * K + c, q), 1e-10 * Math.max(1, Math.abs(want)), "bf " + bf + " (" + c + "," + j + ")");
+      }
+    }
+  }
+
   @Test
   void densePairsAreTheSoftmaxHessian() throws Exception {
     int d1 = DIM + 1;
@@ -271,19 +305,21 @@ class SoftmaxTest {
   }
 
   /**
-   * Multinomial L1 by newGLMNET and by OWL-QN (C 1, 0.5, 2 with a bias, 2 ranks, eps 1e-8): the same f to 1e-10 and W to 1e-5, the
-   * pseudo-gradient from the formulas below 1e-6 of its value at 0 - newGLMNET in far fewer iterations.
+   * Multinomial L1 by newGLMNET and by OWL-QN (C 1, 0.5, 2 with a bias, 2 ranks, eps 1e-8) and by newGLMNET's column form (1 rank):
+   * the same f to 1e-10 and W to 1e-5, the pseudo-gradient from the formulas below 1e-6 of its value at 0 - newGLMNET in far fewer
+   * iterations.
    */
   @Test
   void multinomialL1ByNewGlmnetAndOwlqn() throws Exception {
     double[] cc = {1, 0.5, 2};
     int n = K * (DIM + 1);
-    int[] b = LinearTestData.randomBlocks(y.length, 2, 3);
-    TronRank.State[] st = new TronRank.State[2];
-    TronRank.Solver[] solvers = {TronRank.Solver.GLMNET, TronRank.Solver.OWLQN};
-    for (int s = 0; s < 2; s++) {
+    TronRank.State[] st = new TronRank.State[3];
+    TronRank.Solver[] solvers = {TronRank.Solver.GLMNET, TronRank.Solver.OWLQN, TronRank.Solver.GLMNET_COLUMNS};
+    for (int s = 0; s < 3; s++) {
       TronRank.Solver solver = solvers[s];
-      st[s] = InProcessAllReduce.run(2, ar -> {
+      int ranks = solver == TronRank.Solver.GLMNET_COLUMNS ? 1 : 2; // the column form: every row on one rank
+      int[] b = LinearTestData.randomBlocks(y.length, ranks, 3);
+      st[s] = InProcessAllReduce.run(ranks, ar -> {
         List<Integer> ys = new ArrayList<>();
         SoftmaxBlock block = new SoftmaxBlock(rows(b, ar.rank(), ys), ys.stream().mapToInt(Integer::intValue).toArray(), cc, DIM, true, 1);
         TronRank r = new TronRank(block, n, 1e-8, 5000, null, null, solver);
@@ -291,8 +327,8 @@ class SoftmaxTest {
         return TronRank.decodeState(r.globalState());
       }).get(0);
     }
-    double[] fs = new double[2];
-    for (int s = 0; s < 2; s++) {
+    double[] fs = new double[3];
+    for (int s = 0; s < 3; s++) {
       double[] w = st[s].point().w();
       double[] wc = new double[n];
       for (int c = 0; c < K; c++) for (int j = 0; j <= DIM; j++) wc[c * (DIM + 1) + j] = w[j * K + c];
@@ -311,7 +347,9 @@ class SoftmaxTest {
       assertTrue(pg <= 1e-6 * OwlqnTest.norm(L1Run.pseudoGradient(new double[n], g0)), solvers[s] + ": |pseudo-gradient| " + pg);
     }
     assertEquals(fs[1], fs[0], 1e-10 * fs[1]);
+    assertEquals(fs[1], fs[2], 1e-10 * fs[1], "by column");
     for (int a = 0; a < n; a++) assertEquals(st[1].point().w()[a], st[0].point().w()[a], 1e-5, "weight " + a);
+    for (int a = 0; a < n; a++) assertEquals(st[1].point().w()[a], st[2].point().w()[a], 1e-5, "by column, weight " + a);
     assertTrue(2 * st[0].point().iterations() < st[1].point().iterations(),
         "newGLMNET " + st[0].point().iterations() + ", OWL-QN " + st[1].point().iterations());
   }

@@ -165,7 +165,7 @@ public final class TronTrainer extends LinearTrainer {
     TronRank.Solver s = spec.logisticSolver(weights, classes, st.getRows(), st.getNonZeros(), blocks);
     String heapNote = "";
     if (s == TronRank.Solver.GLMNET_COLUMNS) {
-      String tooLarge = columnsTooLarge(st.getRows(), st.getNonZeros(), org.sodm.jobs.phase.MulticlassKeys.plan(conf).slots(),
+      String tooLarge = columnsTooLarge(st.getRows(), st.getNonZeros(), classes, org.sodm.jobs.phase.MulticlassKeys.plan(conf).slots(),
           org.sodm.jobs.train.BlockMemory.taskHeap(conf, blocks, true));
       if (tooLarge != null && spec.l1SolverGiven()) {
         throw TrainSpec.bad(Param.L1_SOLVER, "glmnet by column: " + tooLarge + "; use owlqn or auto, or more heap (SODM_JAVA_OPTS=-Xmx... "
@@ -191,12 +191,12 @@ public final class TronTrainer extends LinearTrainer {
 
   /**
    * Why newGLMNET's column form would not fit a resident task's heap, or null when it fits: the block's rows ({@code rows} rows,
-   * {@code nonZeros} stored values, 12 bytes each and ~64 bytes per row) once by row and, for each of its {@code slots}
-   * sub-problems (the problem and its cross-validation folds), once more by column, within {@link
-   * org.sodm.jobs.train.BlockMemory#USABLE} of the heap.
+   * {@code nonZeros} stored values, 12 bytes each, and ~64 bytes per row, 24 more per class of a multinomial model's {@code
+   * classes}) once by row and, for each of its {@code slots} sub-problems (the problem and its cross-validation folds), once
+   * more by column, within {@link org.sodm.jobs.train.BlockMemory#USABLE} of the heap.
    */
-  static String columnsTooLarge(long rows, long nonZeros, int slots, org.sodm.jobs.train.BlockMemory.Heap heap) {
-    long need = (12L * nonZeros + 64L * rows) * (1 + slots);
+  static String columnsTooLarge(long rows, long nonZeros, int classes, int slots, org.sodm.jobs.train.BlockMemory.Heap heap) {
+    long need = (12L * nonZeros + (64L + (classes > 1 ? 24L * classes : 0)) * rows) * (1 + slots);
     if (need <= org.sodm.jobs.train.BlockMemory.USABLE * heap.bytes()) return null;
     return String.format(Locale.ROOT, "the rows by row and by column (%d sub-problem(s)) need ~%,d MB, above a task's ~%,d MB (%s)", slots,
         need >> 20, heap.bytes() >> 20, heap.source());

@@ -625,7 +625,7 @@ public final class TrainSpec {
    * model's; 1 class otherwise) on {@code rows} rows holding {@code nonZeros} stored values, over {@code blocks} blocks: TRON for
    * l2; for l1 --l1-solver's. newGLMNET takes its dense form where {@link org.sodm.linear.GlmNet#prefer} does (a row's values
    * times the classes: the softmax Hessian's part of a row is K^2 times a binary one's, its gradient's K times), else its column
-   * form where every row of a binary problem is in one block, else (glmnet given, at most {@link
+   * form where every row is in one block, else (glmnet given, at most {@link
    * org.sodm.linear.GlmNet#MAX_WEIGHTS} weights) the dense form; auto takes newGLMNET in either form, else OWL-QN. Refuses glmnet
    * that neither form can run, naming the parameter.
    */
@@ -635,15 +635,14 @@ public final class TrainSpec {
     if (s.equals("owlqn")) return org.sodm.linear.TronRank.Solver.OWLQN;
     double perRow = (rows == 0 ? 1 : (double) nonZeros / rows + 1) * classes;
     boolean dense = org.sodm.linear.GlmNet.prefer(weights, perRow);
-    boolean columns = classes == 1 && blocks == 1;
+    boolean columns = blocks == 1;
     if (dense) return org.sodm.linear.TronRank.Solver.GLMNET;
     if (columns) return org.sodm.linear.TronRank.Solver.GLMNET_COLUMNS;
     if (s.equals("glmnet")) {
       if (weights > org.sodm.linear.GlmNet.MAX_WEIGHTS) {
-        throw bad(Param.L1_SOLVER, "glmnet runs on " + weights + " weights by column, which needs every row in one block of a binary "
-            + "problem, and this run has " + (classes > 1 ? "a multinomial model (its classes are coupled)" : blocks + " blocks "
-            + "(--linear-blocks 1 if the rows fit one task)") + "; its dense form takes at most " + org.sodm.linear.GlmNet.MAX_WEIGHTS
-            + " weights (use owlqn or auto)");
+        throw bad(Param.L1_SOLVER, "glmnet runs on " + weights + " weights by column, which needs every row in one block, and this run "
+            + "has " + blocks + " blocks (--linear-blocks 1 if the rows fit one task); its dense form takes at most "
+            + org.sodm.linear.GlmNet.MAX_WEIGHTS + " weights (use owlqn or auto)");
       }
       return org.sodm.linear.TronRank.Solver.GLMNET;
     }

@@ -287,8 +287,8 @@ class L1LogisticTrainTest {
     glm.set(Param.LINEAR_BLOCKS.key(), "2");
     RuntimeException e = assertThrows(RuntimeException.class, () -> train(glm, "wide-glmnet", wide));
     assertTrue(e.getMessage().contains("--l1-solver (sodm.train.l1.solver): glmnet runs on 5001 weights by column, which needs every row "
-        + "in one block of a binary problem, and this run has 2 blocks (--linear-blocks 1 if the rows fit one task); its dense form "
-        + "takes at most 4096 weights (use owlqn or auto)"), e.getMessage());
+        + "in one block, and this run has 2 blocks (--linear-blocks 1 if the rows fit one task); its dense form takes at most 4096 "
+        + "weights (use owlqn or auto)"), e.getMessage());
     assertTrue(!Files.exists(tmp.resolve("wide-glmnet").resolve("model.avro")), "no model written");
     progress.clear();
     Configuration two = new Configuration(conf);

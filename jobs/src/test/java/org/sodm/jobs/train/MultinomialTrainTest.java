@@ -123,30 +123,11 @@ class MultinomialTrainTest {
       cf.set(Param.LINEAR_BLOCKS.key(), j % 2 == 0 ? "1" : "2");
       progress.clear();
       MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(cf, "l1-" + j, blobs).model());
-      double[][] w = weights(m);
-      double[][] g = lossGradient(rows, m.classes(), w, classC);
-      double[][] g0 = lossGradient(rows, m.classes(), new double[w.length][w[0].length], classC);
-      double pg = 0;
-      double pg0 = 0;
-      int zeros = 0;
-      f[j] = 0;
-      for (int c = 0; c < w.length; c++) {
-        for (int k = 0; k < w[c].length; k++) {
-          double v = w[c][k];
-          double p = v != 0 ? g[c][k] + Math.signum(v) : Math.max(0, Math.abs(g[c][k]) - 1);
-          pg += p * p;
-          double p0 = Math.max(0, Math.abs(g0[c][k]) - 1);
-          pg0 += p0 * p0;
-          if (v == 0) zeros++;
-          f[j] += Math.abs(v);
-        }
-      }
-      for (int i = 0; i < rows.x().size(); i++) {
-        double[] z = scores(w, rows.x().get(i));
-        double max = java.util.Arrays.stream(z).max().getAsDouble();
-        double lse = max + Math.log(java.util.Arrays.stream(z).map(v -> Math.exp(v - max)).sum());
-        f[j] += 2 * (lse - z[m.classes().indexOf(rows.labels().get(i))]);
-      }
+      double[] check = l1Check(rows, m, classC);
+      f[j] = check[0];
+      double pg = check[1] * check[1];
+      double pg0 = check[2] * check[2];
+      int zeros = (int) check[3];
       assertTrue(Math.sqrt(pg) <= 1e-5 * Math.sqrt(pg0), "model " + j + ": |pseudo-gradient| " + Math.sqrt(pg) + " of " + Math.sqrt(pg0));
       if (j < 2) assertTrue(zeros >= 1, "model " + j + ": no weight at 0"); // OWL-QN may end a weight at 1e-9 where |grad| = 1
       String line = progress.stream().filter(l -> l.contains(" evaluations of f)")).findFirst().orElseThrow();
@@ -155,6 +136,81 @@ class MultinomialTrainTest {
     }
     for (int j = 1; j < 4; j++) assertEquals(f[0], f[j], 1e-9 * f[0], "model " + j);
     assertTrue(2 * iterations[0] < iterations[2], "newGLMNET " + iterations[0] + ", OWL-QN " + iterations[2]);
+  }
+
+  /**
+   * A multinomial L1 model's objective |W|_1 + sum_i C_i (log sum_k exp(z_ik) - z_{i,y_i}), its pseudo-gradient's norm, the
+   * pseudo-gradient's norm at 0 and its weights at 0, all from the rows: {f, |pg|, |pg(0)|, zeros}.
+   */
+  static double[] l1Check(LogisticTrainTest.Rows rows, MulticlassModel m, double[] classC) {
+    double[][] w = weights(m);
+    double[][] g = lossGradient(rows, m.classes(), w, classC);
+    double[][] g0 = lossGradient(rows, m.classes(), new double[w.length][w[0].length], classC);
+    double pg = 0;
+    double pg0 = 0;
+    double f = 0;
+    int zeros = 0;
+    for (int c = 0; c < w.length; c++) {
+      for (int k = 0; k < w[c].length; k++) {
+        double v = w[c][k];
+        double p = v != 0 ? g[c][k] + Math.signum(v) : Math.max(0, Math.abs(g[c][k]) - 1);
+        pg += p * p;
+        double p0 = Math.max(0, Math.abs(g0[c][k]) - 1);
+        pg0 += p0 * p0;
+        if (v == 0) zeros++;
+        f += Math.abs(v);
+      }
+    }
+    for (int i = 0; i < rows.x().size(); i++) {
+      double[] z = scores(w, rows.x().get(i));
+      double max = java.util.Arrays.stream(z).max().getAsDouble();
+      double lse = max + Math.log(java.util.Arrays.stream(z).map(v -> Math.exp(v - max)).sum());
+      int y = m.classes().indexOf(rows.labels().get(i));
+      f += classC[y] * (lse - z[y]);
+    }
+    return new double[] {f, Math.sqrt(pg), Math.sqrt(pg0), zeros};
+  }
+
+  /**
+   * --penalty l1 with the softmax on 3 classes of 600 sparse features (1,803 weights: beyond the dense Hessian's form), a bias, C =
+   * 1, eps 1e-6: on one block auto's rule takes newGLMNET by column, on 2 blocks OWL-QN; the column form's pseudo-gradient from
+   * the rows below 1e-5 of its value at 0, weights exactly 0, the two objectives within 1e-7.
+   */
+  @Test
+  void l1OnWideDataByColumn() throws Exception {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(9);
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 240; i++) {
+      int c = i % 3;
+      java.util.TreeMap<Integer, Double> x = new java.util.TreeMap<>();
+      for (int f = 1; f <= 3; f++) x.put(f, Math.round((f - 1 == c ? 1 : 0) * 1000 + r.nextDouble() * 800) / 1000.0);
+      for (int k = 0; k < 6; k++) x.put(4 + r.nextInt(597), Math.round(r.nextDouble() * 1000) / 1000.0);
+      if (i == 0) x.put(600, 0.5);
+      text.append(c);
+      x.forEach((f, v) -> text.append(' ').append(f).append(':').append(v));
+      text.append('\n');
+    }
+    Path file = tmp.resolve("wide3.libsvm");
+    java.nio.file.Files.writeString(file, text.toString());
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
+    conf.set(Param.PENALTY.key(), "l1");
+    conf.set(SodmConf.C, "1");
+    conf.set(Param.LINEAR_EPS.key(), "1e-6");
+    double[] f = new double[2];
+    for (int j = 0; j < 2; j++) {
+      Configuration cf = new Configuration(conf);
+      cf.set(Param.LINEAR_BLOCKS.key(), Integer.toString(j + 1));
+      progress.clear();
+      MulticlassModel m = assertInstanceOf(MulticlassModel.class, train(cf, "wide-" + j, file).model());
+      String said = j == 0 ? "by newGLMNET by column (auto: 1803 weights > 1024" : "by OWL-QN (auto: 1803 weights > 1024";
+      assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
+      double[] check = l1Check(rows, m, new double[] {1, 1, 1});
+      f[j] = check[0];
+      if (j == 1) continue;
+      assertTrue(check[1] <= 1e-5 * check[2], "|pseudo-gradient| " + check[1] + " of " + check[2]);
+      assertTrue(check[3] > 1000, check[3] + " weights at 0");
+    }
+    assertEquals(f[0], f[1], 1e-7 * f[0], "by column and by OWL-QN");
   }
 
   static double[][] weights(MulticlassModel m) {
