@@ -165,7 +165,8 @@ public final class TronTrainer extends LinearTrainer {
     TronRank.Solver s = spec.logisticSolver(weights, classes, st.getRows(), st.getNonZeros(), blocks);
     String heapNote = "";
     if (s == TronRank.Solver.GLMNET_COLUMNS) {
-      String tooLarge = columnsTooLarge(st.getRows(), st.getNonZeros(), classes, org.sodm.jobs.phase.MulticlassKeys.plan(conf).slots(),
+      org.sodm.model.Subproblems plan = org.sodm.jobs.phase.MulticlassKeys.plan(conf); // null: one binary problem
+      String tooLarge = columnsTooLarge(st.getRows(), st.getNonZeros(), classes, plan == null ? 1 : plan.slots(),
           org.sodm.jobs.train.BlockMemory.taskHeap(conf, blocks, true));
       if (tooLarge != null && spec.l1SolverGiven()) {
         throw TrainSpec.bad(Param.L1_SOLVER, "glmnet by column: " + tooLarge + "; use owlqn or auto, or more heap (SODM_JAVA_OPTS=-Xmx... "

@@ -297,14 +297,8 @@ class L1LogisticTrainTest {
     assertTrue(progress.stream().anyMatch(l -> l.contains("by OWL-QN (auto: 5001 weights > 1024")), String.join("\n", progress));
   }
 
-  /**
-   * 3,000 sparse features (more weights than the dense Hessian's form takes), 400 rows, no bias, eps 1e-6: on one block auto's rule
-   * takes newGLMNET by column, on 2 blocks OWL-QN; the column form's model meets the L1 optimality conditions recomputed from the
-   * rows, keeps the five relevant features and is sparse; the two objectives agree to 1e-7, and with LIBLINEAR's -s 6 -e 1e-8
-   * optimum when liblinear-train is installed.
-   */
-  @Test
-  void wideDataByColumnOnOneBlock() throws Exception {
+  /** 400 rows of 3,000 sparse features: the five first in every row (the label depends on them, with noise), eight more at random. */
+  static Path wideData(Path dir) throws IOException {
     SplittableRandom r = new SplittableRandom(5);
     StringBuilder text = new StringBuilder();
     int dim = 3000;
@@ -318,8 +312,21 @@ class L1LogisticTrainTest {
       x.forEach((f, v) -> text.append(' ').append(f).append(':').append(v));
       text.append('\n');
     }
-    Path file = tmp.resolve("wide.libsvm");
+    Path file = dir.resolve("wide.libsvm");
     Files.writeString(file, text.toString());
+    return file;
+  }
+
+  /**
+   * 3,000 sparse features (more weights than the dense Hessian's form takes), 400 rows, no bias, eps 1e-6: on one block auto's rule
+   * takes newGLMNET by column, on 2 blocks OWL-QN; the column form's model meets the L1 optimality conditions recomputed from the
+   * rows, keeps the five relevant features and is sparse; the two objectives agree to 1e-7, and with LIBLINEAR's -s 6 -e 1e-8
+   * optimum when liblinear-train is installed.
+   */
+  @Test
+  void wideDataByColumnOnOneBlock() throws Exception {
+    int dim = 3000;
+    Path file = wideData(tmp);
     LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
     conf.set(Param.LINEAR_EPS.key(), "1e-6");
     double[] f = new double[2];

@@ -155,6 +155,51 @@ class SquaredHingePrimalTrainTest {
   }
 
   /**
+   * --penalty l1 on 3,000 sparse features ({@link L1LogisticTrainTest#wideData}), no bias, C = 0.1, eps 1e-6: one block takes
+   * newGLMNET by column, two OWL-QN; the column form's model meets the L1 optimality conditions from the rows and keeps the
+   * five relevant features; the objectives agree to 1e-7, and with liblinear-train -s 5 -e 1e-8's when it is installed.
+   */
+  @Test
+  void l1OnWideDataByColumn() throws Exception {
+    Path file = L1LogisticTrainTest.wideData(tmp);
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
+    conf.set(Param.PENALTY.key(), "l1");
+    conf.set(Param.LINEAR_EPS.key(), "1e-6");
+    double[] f = new double[2];
+    for (int j = 0; j < 2; j++) {
+      Configuration c = new Configuration(conf);
+      c.set(Param.LINEAR_BLOCKS.key(), Integer.toString(j + 1));
+      progress.clear();
+      double[] w = weights(train(c, "wide-" + j, file));
+      String said = j == 0 ? "by newGLMNET by column (auto: 3001 weights > 1024" : "by OWL-QN (auto: 3001 weights > 1024";
+      assertTrue(progress.stream().anyMatch(l -> l.contains(said)), String.join("\n", progress));
+      f[j] = objective(rows, w, 0.1, 1, 0);
+      if (j == 1) continue;
+      double[] g = lossGradient(rows, w, 0.1);
+      double g0 = LogisticTrainTest.norm(lossGradient(rows, new double[w.length], 0.1));
+      for (int k = 0; k < w.length - 1; k++) {
+        if (w[k] != 0) {
+          assertEquals(0, g[k] + Math.signum(w[k]), 1e-4 * g0, "weight " + k);
+        } else {
+          assertTrue(Math.abs(g[k]) <= 1 + 1e-4 * g0, "weight " + k + " at 0 with |grad| " + g[k]);
+        }
+        if (k < 5) assertTrue(w[k] != 0, "relevant feature " + (k + 1) + " kept");
+      }
+    }
+    assertEquals(f[0], f[1], 1e-7 * f[0], "by column and by OWL-QN");
+    if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
+    Path ll = tmp.resolve("wide-ll.model");
+    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "5", "-c", "0.1", "-e", "1e-8", file.toString(), ll.toString());
+    List<String> model = Files.readAllLines(ll);
+    double s = model.get(2).split(" ")[1].equals("1") ? 1 : -1;
+    int start = model.indexOf("w") + 1;
+    double[] theirs = new double[3001];
+    for (int k = 0; k < 3000; k++) theirs[k] = s * Double.parseDouble(model.get(start + k).trim());
+    double their = objective(rows, theirs, 0.1, 1, 0);
+    assertEquals(their, f[0], 1e-7 * their, "sodm " + f[0] + " LIBLINEAR " + their);
+  }
+
+  /**
    * --linear-solver tron (LIBLINEAR's -s 2) and the default BQO (its dual, -s 1) at eps 1e-6 with a bias on 1 and 2 blocks: the
    * primal objectives 1/2 |w|^2 + C sum xi^2 within 1e-6, and TRON's gradient from the rows below 1e-4 of its value at 0.
    */
