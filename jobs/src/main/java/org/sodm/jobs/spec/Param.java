@@ -79,8 +79,9 @@ public enum Param {
           + "weights (multinomial: K(d+1)), when n <= 1024 and the rows hold <= 512 stored values on average (multinomial: values "
           + "times K: a row's part of the Hessian costs its values squared); else by column, LIBLINEAR's own form (any n; a problem "
           + "whose rows are all in one block, which then holds them twice: by row and by column; where that does not fit the "
-          + "task's heap, auto takes owlqn); else on the dense Hessian up to 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS on the orthant, n doubles per evaluation; any size, any "
-          + "blocks) or auto: glmnet where one of its forms applies (as above, the dense one first), else owlqn."),
+          + "task's heap, auto takes owlqn); else on the dense Hessian up to 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS "
+          + "on the orthant, n doubles per evaluation; any size, any blocks) or auto: glmnet where one of its forms applies (as "
+          + "above, the dense one first), else owlqn."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
           + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "
