@@ -164,14 +164,7 @@ class L1LogisticTrainTest {
     assertEquals(0.0, lin.bias());
     double ours = objective(rows, w, 0, 1);
     if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
-    Path ll = tmp.resolve("ll.model");
-    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "6", "-c", "1", "-e", "1e-8", file.toString(), ll.toString());
-    List<String> model = Files.readAllLines(ll);
-    String[] label = model.get(2).split(" ");
-    double s = label[1].equals("1") ? 1 : -1; // LIBLINEAR's w is for its first label
-    int start = model.indexOf("w") + 1;
-    double[] theirs = new double[20];
-    for (int k = 0; k < 20; k++) theirs[k] = s * Double.parseDouble(model.get(start + k).trim());
+    double[] theirs = liblinearOptimum(tmp, file, "6", "1", 20, 20);
     double their = objective(rows, theirs, 0, 1);
     assertEquals(their, ours, 1e-7 * their, "sodm " + ours + " LIBLINEAR " + their);
 
@@ -297,6 +290,21 @@ class L1LogisticTrainTest {
     assertTrue(progress.stream().anyMatch(l -> l.contains("by OWL-QN (auto: 5001 weights > 1024")), String.join("\n", progress));
   }
 
+  /**
+   * liblinear-train -s {@code solver} -c {@code c} -e 1e-8 (no bias) on {@code file}: its w for label "1" ({@code dim} weights,
+   * in an array of {@code length}; LIBLINEAR's w is for its first label).
+   */
+  static double[] liblinearOptimum(Path dir, Path file, String solver, String c, int dim, int length) throws Exception {
+    Path ll = dir.resolve("ll-s" + solver + ".model");
+    LibsvmTools.run(null, "liblinear-train", "-q", "-s", solver, "-c", c, "-e", "1e-8", file.toString(), ll.toString());
+    List<String> model = Files.readAllLines(ll);
+    double s = model.get(2).split(" ")[1].equals("1") ? 1 : -1;
+    int start = model.indexOf("w") + 1;
+    double[] w = new double[length];
+    for (int k = 0; k < dim; k++) w[k] = s * Double.parseDouble(model.get(start + k).trim());
+    return w;
+  }
+
   /** 400 rows of 3,000 sparse features: the five first in every row (the label depends on them, with noise), eight more at random. */
   static Path wideData(Path dir) throws IOException {
     SplittableRandom r = new SplittableRandom(5);
@@ -360,13 +368,7 @@ class L1LogisticTrainTest {
     }
     assertEquals(f[0], f[1], 1e-7 * f[0], "by column and by OWL-QN");
     if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
-    Path ll = tmp.resolve("wide-ll.model");
-    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "6", "-c", "1", "-e", "1e-8", file.toString(), ll.toString());
-    List<String> model = Files.readAllLines(ll);
-    double s = model.get(2).split(" ")[1].equals("1") ? 1 : -1;
-    int start = model.indexOf("w") + 1;
-    double[] theirs = new double[dim];
-    for (int k = 0; k < dim; k++) theirs[k] = s * Double.parseDouble(model.get(start + k).trim());
+    double[] theirs = liblinearOptimum(tmp, file, "6", "1", dim, dim);
     double their = objective(rows, theirs, 0, 1);
     assertEquals(their, f[0], 1e-7 * their, "sodm " + f[0] + " LIBLINEAR " + their);
   }

@@ -131,13 +131,7 @@ class SquaredHingePrimalTrainTest {
     c.set(Param.LINEAR_EPS.key(), "1e-7");
     double[] ours = weights(train(c, "nobias", file));
     double mine = objective(rows, ours, 0.1, 1, 0);
-    Path ll = tmp.resolve("ll.model");
-    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "5", "-c", "0.1", "-e", "1e-8", file.toString(), ll.toString());
-    List<String> model = Files.readAllLines(ll);
-    double s = model.get(2).split(" ")[1].equals("1") ? 1 : -1;
-    int start = model.indexOf("w") + 1;
-    double[] theirs = new double[21];
-    for (int k = 0; k < 20; k++) theirs[k] = s * Double.parseDouble(model.get(start + k).trim());
+    double[] theirs = L1LogisticTrainTest.liblinearOptimum(tmp, file, "5", "0.1", 20, 21);
     double their = objective(rows, theirs, 0.1, 1, 0);
     assertEquals(their, mine, 1e-7 * their, "sodm " + mine + " LIBLINEAR " + their);
     Path export = tmp.resolve("export.ll");
@@ -188,13 +182,7 @@ class SquaredHingePrimalTrainTest {
     }
     assertEquals(f[0], f[1], 1e-7 * f[0], "by column and by OWL-QN");
     if (!LibsvmTools.installed() || !Files.isExecutable(Path.of("/usr/bin/liblinear-train"))) return;
-    Path ll = tmp.resolve("wide-ll.model");
-    LibsvmTools.run(null, "liblinear-train", "-q", "-s", "5", "-c", "0.1", "-e", "1e-8", file.toString(), ll.toString());
-    List<String> model = Files.readAllLines(ll);
-    double s = model.get(2).split(" ")[1].equals("1") ? 1 : -1;
-    int start = model.indexOf("w") + 1;
-    double[] theirs = new double[3001];
-    for (int k = 0; k < 3000; k++) theirs[k] = s * Double.parseDouble(model.get(start + k).trim());
+    double[] theirs = L1LogisticTrainTest.liblinearOptimum(tmp, file, "5", "0.1", 3000, 3001);
     double their = objective(rows, theirs, 0.1, 1, 0);
     assertEquals(their, f[0], 1e-7 * their, "sodm " + f[0] + " LIBLINEAR " + their);
   }
