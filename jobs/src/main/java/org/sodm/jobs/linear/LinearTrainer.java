@@ -234,7 +234,7 @@ public abstract class LinearTrainer implements Trainer {
 
     private void announceTo(int all) {
       for (; announced < all; announced++) {
-        ctx.runner().say(label, String.format(Locale.ROOT, "C %-10s solved on all %d sub-problems, %d iterations", c0 * scales[announced],
+        ctx.runner().say(label, String.format(Locale.ROOT, "C %-10s solved on all %d sub-problems, %d resident iterations", c0 * scales[announced],
             reached.length, iterations[announced]), (System.nanoTime() - stageSince) / 1e9);
         stageSince = System.nanoTime();
       }

@@ -77,8 +77,11 @@ public final class LinearGrid {
       int i = order[j];
       double c = GridJob.pow2(req.log2c()[i]);
       table[0][i] = cell(req.log2c()[i], c, cells.get(j));
-      progress.accept(String.format(Locale.ROOT, "log2c %-6s C %-10s %.4f%% (%d folds, %s iterations)", GridSearch.fmt(req.log2c()[i]), c,
-          100 * table[0][i].accuracy(), table[0][i].perFold().length, cells.get(j).get("iterations")));
+      Object its = cells.get(j).get("iterations");
+      // a stage whose warm start already meets its stop (relative to the gradient at 0, as LIBLINEAR's, which grows with C)
+      String none = its instanceof Number n && n.longValue() == 0 && j > 0 ? ": the previous C's solution meets this C's stop" : "";
+      progress.accept(String.format(Locale.ROOT, "log2c %-6s C %-10s %.4f%% (%d folds, %s iterations%s)", GridSearch.fmt(req.log2c()[i]), c,
+          100 * table[0][i].accuracy(), table[0][i].perFold().length, its, none));
     }
     progress.accept(String.format(Locale.ROOT, "path         %d values of C warm-started in one run  %.1f s", order.length,
         (System.nanoTime() - t0) / 1e9));

@@ -251,6 +251,22 @@ class L1LogisticTrainTest {
     LogisticTrainTest.assertPathNearCold(cells, 5, 3);
   }
 
+  /**
+   * On unscaled svmguide1 (features up to ~300) the gradient at 0 is large, so LIBLINEAR's stop relative to it lets the warm
+   * start of every C after the first meet the stop at once: the grid says so on those lines, and the first C took iterations.
+   */
+  @Test
+  void aStageTheWarmStartAlreadySolvesIsSaidSo() throws Exception {
+    String[] r = org.sodm.cli.SodmMainAccess.run("grid", "-D", "fs.defaultFS=file:///", "-i",
+        org.sodm.testing.LocalConf.sampleData("svmguide1").toString(), "-o", tmp.resolve("g").toString(), "--kernel", "linear", "--loss",
+        "logistic", "--penalty", "l1", "--log2c", "-3,3,2");
+    assertEquals("0", r[0], r[2]);
+    String out = r[1] + r[2];
+    assertTrue(out.matches("(?s).*log2c -3 +C 0\\.125 +[0-9.]+% \\(5 folds, [1-9][0-9]* iterations\\).*"), out);
+    assertTrue(out.contains("(5 folds, 0 iterations: the previous C's solution meets this C's stop)"), out);
+    assertTrue(out.contains("resident iterations"), out);
+  }
+
   /** {@code base} with the given keys and values is refused by TrainSpec with a message containing {@code message}. */
   static void assertRefused(Configuration base, String message, String... keyValues) {
     Configuration c = new Configuration(base);
