@@ -11,8 +11,8 @@ import java.util.List;
  * the same reduced numbers, so every rank takes the same steps.
  *
  * <p>An iteration: the pseudo-gradient of |w|_1 + L at w (the steepest descent direction's negative), the L-BFGS direction of
- * its negative from the last {@value #MEMORY} pairs (s, y) of L's gradients, zeroed where it disagrees in sign with the
- * steepest descent direction, then a backtracking line search (halving from 1; the first iteration from 1 / |pseudo-gradient|)
+ * its negative from the last {@value #MEMORY} pairs (s, y) of L's gradients, zeroed where a weight at 0 would leave the orthant
+ * the steepest descent direction chooses for it, then a backtracking line search (halving from 1; the first iteration from 1 / |pseudo-gradient|)
  * on the orthant of w (a coordinate crossing zero is set to zero) until f decreases by 1e-4 of the pseudo-gradient's
  * directional derivative. The run stops when |pseudo-gradient| &lt;= tolerance |pseudo-gradient at 0|, after
  * {@code maxIterations} iterations, or when no step decreases f (what is left is rounding).
@@ -81,7 +81,11 @@ public final class Owlqn extends L1Run {
     double[] v = new double[n];
     for (int i = 0; i < n; i++) v[i] = -pg[i];
     double[] d = direction(v);
-    for (int i = 0; i < n; i++) if (d[i] * v[i] <= 0) d[i] = 0;
+    // Only a weight at 0 must follow the steepest descent's sign (its orthant is that sign); a weight off 0 may move against it,
+    // as a quasi-Newton step across a correlated valley does. d stays a descent direction: v'd > 0 for L-BFGS's positive
+    // definite H, and each zeroed term v_i d_i <= 0 only adds to it. Andrew and Gao zero every disagreeing coordinate, which
+    // crawls along such valleys (OwlqnTest.correlatedFeaturesConvergeInFewIterations: 2,476 iterations against 239).
+    for (int i = 0; i < n; i++) if (w[i] == 0 && d[i] * v[i] <= 0) d[i] = 0;
     double alpha = s.isEmpty() ? 1 / pgNorm : 1;
     double[] wNew = new double[n];
     double fNew = f;
