@@ -204,6 +204,42 @@ final class LibsvmOptions {
     return null;
   }
 
+  /**
+   * What another sodm command's option is called on {@code command}, for the tokens it did not take ({@code unmatched}, in order):
+   * {@code -i} / {@code -m} out of the habit of train and predict, given to a command that takes its data or model as its
+   * argument (stats, inspect, the exports) or its predictions by {@code -p} (evaluate); null when none applies. The value shown
+   * is the token after the option in the whole command line {@code args} (picocli may have taken it as the argument).
+   */
+  static String sodmHint(String command, List<String> unmatched, List<String> args) {
+    for (String o : unmatched) {
+      int at = args.indexOf(o);
+      String v = at >= 0 && at + 1 < args.size() && !args.get(at + 1).startsWith("-") ? args.get(at + 1) : null;
+      boolean input = List.of("-i", "--input").contains(o);
+      boolean model = List.of("-m", "--model").contains(o);
+      String arg = v == null ? "" : " " + v;
+      switch (command) {
+        case "evaluate":
+          if (input) return o + " is -p (--predictions) here: sodm evaluate -p" + (v == null ? " DIR" : arg) + " (predict's output directory)";
+          break;
+        case "stats":
+          if (input) return "the data are stats' argument here, without " + o + ": sodm stats" + (v == null ? " DATA" : arg);
+          break;
+        case "inspect":
+          if (input || model) return "the model is inspect's argument here, without " + o + ": sodm inspect" + (v == null ? " MODEL" : arg);
+          break;
+        case "export-libsvm":
+        case "export-liblinear":
+          if (input || model) {
+            return "the model is " + command + "'s argument here, without " + o + ": sodm " + command + (v == null ? " MODEL" : arg) + " -o FILE";
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    return null;
+  }
+
   /** The text added to "validation input X does not exist" when X is svm-train's {@code -t} kernel type, or "". */
   static String validationHint(String path) {
     return KERNELS.containsKey(path) ? " (-t is --validation here: svm-train's -t " + path + " is " + KERNELS.get(path) + ")" : "";

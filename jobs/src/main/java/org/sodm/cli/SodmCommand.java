@@ -223,6 +223,9 @@ public abstract class SodmCommand extends Configured implements Tool, Callable<I
         String files = LibsvmOptions.positionalHint(cl.getCommandName(), cl.getUnmatchedArguments());
         if (files != null) err.println(files);
       }
+      String habit = LibsvmOptions.sodmHint(cl.getCommandName(), ex instanceof CommandLine.UnmatchedArgumentException u ? u.getUnmatched()
+          : cl.getUnmatchedArguments(), List.of(args));
+      if (habit != null) err.println(habit);
     }
     err.println("Run '" + name + " --help' for its options.");
     err.flush();

@@ -214,6 +214,16 @@ class SodmMainTest {
         "Run 'sodm train --help' for its options."), List.of(f[2].split("\\R")));
     assertTrue(run("predict", data, "m", "out")[2].contains("sodm predict -i TEST -m MODEL_DIR -o DIR --text"));
     assertFalse(run("train", "-c", "1")[2].contains("svm-train's files"), "no file given: no such hint");
+
+    // train's and predict's -i / -m on the commands that take their data or model as the argument, or -p
+    assertEquals(List.of("Unknown option: '-m'", "the model is inspect's argument here, without -m: sodm inspect m",
+        "Run 'sodm inspect --help' for its options."), List.of(run("inspect", "-m", "m")[2].split("\\R")));
+    assertEquals(List.of("Missing required option: '--predictions=DIR'",
+        "-i is -p (--predictions) here: sodm evaluate -p out (predict's output directory)", "Run 'sodm evaluate --help' for its options."),
+        List.of(run("evaluate", "-i", "out")[2].split("\\R")));
+    assertTrue(run("stats", "-i", data)[2].contains("the data are stats' argument here, without -i: sodm stats " + data));
+    assertTrue(run("export-liblinear", "--model", "m", "-o", "f")[2].contains("sodm export-liblinear m -o FILE"));
+    assertEquals(null, LibsvmOptions.sodmHint("predict", List.of("-x"), List.of("-x")), "predict takes -i and -m");
   }
 
   /**
