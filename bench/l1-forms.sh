@@ -37,4 +37,4 @@ if [ "${L1_FORMS_REFERENCE:-1}" = 1 ] && command -v liblinear-train >/dev/null; 
   liblinear-train -s "$s" -c "$c" -e 1e-6 -q "$train" "$model" > /dev/null
   ref=(--reference "$(python3 "$root/bench/linear-objective.py" "$train" "$model" "$c" "l1-$loss")" --reference-name "liblinear-train -s $s -e 1e-6")
 fi
-exec java -Xmx${L1_FORMS_HEAP:-4g} -XX:+UseParallelGC -cp "$jar" "$root/bench/L1Forms.java" "$train" "$@" "${ref[@]}"
+java -Xmx${L1_FORMS_HEAP:-4g} -XX:+UseParallelGC -cp "$jar" "$root/bench/L1Forms.java" "$train" "$@" "${ref[@]}"

@@ -17,9 +17,11 @@ import org.junit.jupiter.api.Test;
 /**
  * bench/l1-forms.sh on the bundled svmguide1 (4 features, unscaled): each L1 form runs and is summarised, and the Newton forms
  * land within their stop of the optimum, which is {@code liblinear-train -s 6 -e 1e-6}'s objective where liblinear-tools is
- * installed (else the forms' lowest f). Skipped when the jobs all-jar has not been built (the script times that jar).
+ * installed (else the forms' lowest f); no temporary file is left. Skipped when the jobs all-jar has not been built (the script times that jar).
  */
 class L1FormsScriptTest {
+  @org.junit.jupiter.api.io.TempDir Path scratch;
+
   @Test
   void everyFormRunsAndTheNewtonFormsReachTheOptimum() throws Exception {
     Path root = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
@@ -33,6 +35,7 @@ class L1FormsScriptTest {
     ProcessBuilder pb = new ProcessBuilder("/bin/bash", script.toString(), root.resolve("sample-data/svmguide1").toString(), "--reps",
         "2", "--eps", "1e-4");
     pb.environment().put("BENCH_CP", System.getProperty("java.class.path"));
+    pb.environment().put("TMPDIR", scratch.toString()); // the reference model's temporary file: removed at the end
     pb.redirectErrorStream(true);
     Process p = pb.start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -65,5 +68,8 @@ class L1FormsScriptTest {
       if (prev != null) assertEquals(prev, runs.group(3), runs.group(2) + ": " + output);
     }
     assertEquals(6, lines, output);
+    try (var left = Files.list(scratch)) {
+      assertEquals(java.util.List.of(), left.toList(), "the script's temporary files are removed");
+    }
   }
 }
