@@ -4,7 +4,7 @@
 # starts with another form), on one rank of the in-process AllReduce as a resident task runs them. Prints each run
 # (seconds, iterations, f, pseudo-gradient norm, non-zeros) and per form the first run (JIT warm-up included), the median
 # of the later ones, and f against the optimum: `liblinear-train -s 6|5 -e 1e-6`'s objective where liblinear-tools is
-# installed (bench/linear-objective.py; L1_FORMS_REFERENCE=0 skips it), else the lowest f of the forms. Refuses a jar not
+# installed (and python3, for bench/linear-objective.py; L1_FORMS_REFERENCE=0 skips it), else the lowest f of the forms. Refuses a jar not
 # built from this checkout.
 #
 # usage: bench/l1-forms.sh TRAIN [--loss logistic|squared-hinge] [--c C] [--eps E] [--reps N] [--threads T]
@@ -31,7 +31,7 @@ args=("$@"); for ((i = 0; i + 1 < ${#args[@]}; i++)); do
   case "${args[i]}" in --loss) loss=${args[i+1]} ;; --c) c=${args[i+1]} ;; esac
 done
 ref=()
-if [ "${L1_FORMS_REFERENCE:-1}" = 1 ] && command -v liblinear-train >/dev/null; then
+if [ "${L1_FORMS_REFERENCE:-1}" = 1 ] && command -v liblinear-train >/dev/null && command -v python3 >/dev/null; then
   case "$loss" in logistic) s=6 ;; squared-hinge) s=5 ;; *) echo "--loss must be logistic or squared-hinge" >&2; exit 2 ;; esac
   model=$(mktemp); trap 'rm -f "$model" ${tmp:+"$tmp"}' EXIT
   liblinear-train -s "$s" -c "$c" -e 1e-6 -q "$train" "$model" > /dev/null
