@@ -13,13 +13,8 @@ public final class LogisticBlock extends MarginBlock {
 
   /** @param threads the threads of the chunks' sums (1: in turn on the caller's thread) */
   public LogisticBlock(Csr x, double[] y, LogisticPrimal loss, int threads) {
-    super(x, y, loss.biasFeature(), threads);
+    super(x, y, loss, threads);
     this.loss = loss;
-  }
-
-  @Override
-  double rowLoss(int i) {
-    return loss.loss(y[i], y[i] * z[i]);
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.io.IOException;
 public abstract class MarginBlock extends RowChunks implements TronBlock {
   final Csr x;
   final double[] y;
+  private final LinearPrimal primal;
   final double bf;
   /** w'x_i at the last {@link #loss}. */
   final double[] z;
@@ -26,12 +27,13 @@ public abstract class MarginBlock extends RowChunks implements TronBlock {
   private double[][] pairParts;
 
   /** @param threads the threads of the chunks' sums (1: in turn on the caller's thread) */
-  MarginBlock(Csr x, double[] y, double biasFeature, int threads) {
+  MarginBlock(Csr x, double[] y, LinearPrimal primal, int threads) {
     super(y.length, threads);
     if (y.length != x.rows()) throw new IllegalArgumentException(x.rows() + " rows, " + y.length + " labels");
     this.x = x;
     this.y = y;
-    this.bf = biasFeature;
+    this.primal = primal;
+    this.bf = primal.biasFeature();
     this.z = new double[y.length];
     this.d = new double[y.length];
   }
@@ -44,7 +46,9 @@ public abstract class MarginBlock extends RowChunks implements TronBlock {
   }
 
   /** Row i's loss at its margin y_i z_i. */
-  abstract double rowLoss(int i);
+  final double rowLoss(int i) {
+    return primal.loss(y[i], y[i] * z[i]);
+  }
 
   /** Row i's loss's derivative in w'x_i at z_i, its second derivative (generalised) stored in d[i]. */
   abstract double rowDerivatives(int i);

@@ -10,14 +10,9 @@ public final class SquaredHingeBlock extends MarginBlock {
 
   /** @param threads the threads of the chunks' sums (1: in turn on the caller's thread) */
   public SquaredHingeBlock(Csr x, double[] y, SvmLoss loss, int threads) {
-    super(x, y, loss.biasFeature(), threads);
+    super(x, y, loss, threads);
     if (!loss.squared()) throw new IllegalArgumentException("the hinge loss has no gradient: the squared hinge only");
     this.loss = loss;
-  }
-
-  @Override
-  double rowLoss(int i) {
-    return loss.loss(y[i], y[i] * z[i]);
   }
 
   @Override
