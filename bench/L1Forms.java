@@ -36,6 +36,7 @@ public final class L1Forms {
     int threads = Integer.parseInt(o.getOrDefault("threads", "1"));
     int maxIterations = Integer.parseInt(o.getOrDefault("max-iterations", "5000"));
     String lossName = o.getOrDefault("loss", "logistic");
+    double gapStop = Double.parseDouble(o.getOrDefault("gap", "0")); // 0: LIBLINEAR's rule on the pseudo-gradient
     List<TronRank.Solver> forms = new ArrayList<>();
     for (String f : o.getOrDefault("forms", "glmnet,glmnet-columns,owlqn").split(",")) {
       forms.add(TronRank.Solver.valueOf(f.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
@@ -55,13 +56,13 @@ public final class L1Forms {
     for (SparseVector v : d.x) nnz += v.indices().length;
     int size = d.dim + 1; // the bias feature's weight last (0 here: no bias, LIBLINEAR's default)
     System.out.printf(Locale.ROOT, "%s: %,d rows, %,d features, %,d stored values (%.1f per row), +1 = %s; %s loss, C = %s, eps = %s, "
-        + "%d thread(s); read in %.2f s%n", train, d.x.length, d.dim, nnz, (double) nnz / d.x.length, d.positive, lossName,
-        c, eps, threads, (System.nanoTime() - t0) / 1e9);
+        + "%d thread(s)%s; read in %.2f s%n", train, d.x.length, d.dim, nnz, (double) nnz / d.x.length, d.positive, lossName,
+        c, eps, threads, gapStop > 0 ? ", stop by duality gap <= " + gapStop + " f (eps unused)" : "", (System.nanoTime() - t0) / 1e9);
     if (forms.contains(TronRank.Solver.GLMNET) && (long) size * size > 1L << 26) {
       System.out.printf(Locale.ROOT, "glmnet: skipped (the dense form holds (d+1)^2 = %,d doubles)%n", (long) size * size);
       forms.remove(TronRank.Solver.GLMNET);
     }
-    System.out.println("rep\tform\tseconds\titerations\tf\tpg\tnonzeros\tstatus");
+    System.out.println("rep\tform\tseconds\titerations\tf\tpg\tnonzeros\tstatus\tduality gap");
     Map<TronRank.Solver, List<Double>> seconds = new LinkedHashMap<>();
     Map<TronRank.Solver, TronRank.State> last = new LinkedHashMap<>();
     for (int r = 0; r < reps; r++) {
@@ -70,19 +71,21 @@ public final class L1Forms {
         long t = System.nanoTime();
         TronRank.State st = InProcessAllReduce.run(1, ar -> {
           TronRank rank = new TronRank(MarginBlock.of(primal, x, d.y, threads), size, eps, maxIterations, null, null, s);
+          if (gapStop > 0) rank.stopByGap(gapStop);
           ResidentLoop.run(rank, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
           return TronRank.decodeState(rank.globalState());
         }).get(0);
         double sec = (System.nanoTime() - t) / 1e9;
         if (r == 0 && o.containsKey("trace")) {
           for (org.sodm.linear.Tron.Trial tr : st.history()) {
-            System.out.printf(Locale.ROOT, "  %s trace: iteration %d f %.12g pg %.3e%n", name(s), tr.iterations(), tr.f(), tr.gradientNorm());
+            System.out.printf(Locale.ROOT, "  %s trace: iteration %d f %.12g pg %.3e%s%n", name(s), tr.iterations(), tr.f(), tr.gradientNorm(),
+                Double.isNaN(tr.gap()) ? "" : String.format(Locale.ROOT, " gap %.3e", tr.gap()));
           }
         }
         seconds.computeIfAbsent(s, z -> new ArrayList<>()).add(sec);
         last.put(s, st);
-        System.out.printf(Locale.ROOT, "%d\t%s\t%.3f\t%d\t%.12g\t%.3e\t%d\t%s%n", r + 1, name(s), sec, st.point().iterations(),
-            st.last().f(), st.last().gradientNorm(), nonzeros(st.point().w()), st.point().status());
+        System.out.printf(Locale.ROOT, "%d\t%s\t%.3f\t%d\t%.12g\t%.3e\t%d\t%s\t%.3e%n", r + 1, name(s), sec, st.point().iterations(),
+            st.last().f(), st.last().gradientNorm(), nonzeros(st.point().w()), st.point().status(), st.last().gap());
       }
     }
     double lowest = last.values().stream().mapToDouble(st -> st.last().f()).min().orElseThrow();
@@ -90,15 +93,18 @@ public final class L1Forms {
     System.out.println();
     System.out.println(o.containsKey("reference") ? String.format(Locale.ROOT, "optimum: f = %.12g (%s); the forms' lowest f %.12g",
         best, o.getOrDefault("reference-name", "--reference"), lowest) : "optimum: the forms' lowest f (no reference given)");
-    System.out.printf("%-15s %9s %9s %10s %18s %11s %9s%n", "form", "first s", "median s", "iterations", "f", "rel. gap", "nonzeros");
+    // rel. gap: f against the optimum above; certified: the run's own duality gap / f, a bound on it without any reference
+    System.out.printf("%-15s %9s %9s %10s %18s %11s %9s %10s%n", "form", "first s", "median s", "iterations", "f", "rel. gap", "nonzeros",
+        "certified");
     for (TronRank.Solver s : forms) {
       List<Double> all = seconds.get(s);
       // the first run of each form pays the JIT's warm-up; the median is over the later ones (all of them when reps = 1)
       double[] warm = (all.size() > 1 ? all.subList(1, all.size()) : all).stream().mapToDouble(Double::doubleValue).sorted().toArray();
       double median = warm.length % 2 == 1 ? warm[warm.length / 2] : (warm[warm.length / 2 - 1] + warm[warm.length / 2]) / 2;
       TronRank.State st = last.get(s);
-      System.out.printf(Locale.ROOT, "%-15s %9.3f %9.3f %10d %18.12g %11.2e %9d%n", name(s), all.get(0), median, st.point().iterations(),
-          st.last().f(), (st.last().f() - best) / Math.abs(best), nonzeros(st.point().w()));
+      System.out.printf(Locale.ROOT, "%-15s %9.3f %9.3f %10d %18.12g %11.2e %9d %10.2e%n", name(s), all.get(0), median,
+          st.point().iterations(), st.last().f(), (st.last().f() - best) / Math.abs(best), nonzeros(st.point().w()),
+          st.last().gap() / st.last().f());
     }
   }
 

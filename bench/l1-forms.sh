@@ -2,17 +2,18 @@
 # The L1 methods of `--penalty l1` side by side on one data set, in one JVM with no job and no ingest: newGLMNET's dense
 # form, newGLMNET by column and OWL-QN (README: L1-regularised logistic regression), each run REPS times in turn (each rep
 # starts with another form), on one rank of the in-process AllReduce as a resident task runs them. Prints each run
-# (seconds, iterations, f, pseudo-gradient norm, non-zeros) and per form the first run (JIT warm-up included), the median
-# of the later ones, and f against the optimum: `liblinear-train -s 6|5 -e 1e-6`'s objective where liblinear-tools is
-# installed (and python3, for bench/linear-objective.py; L1_FORMS_REFERENCE=0 skips it), else the lowest f of the forms. Refuses a jar not
-# built from this checkout.
+# (seconds, iterations, f, pseudo-gradient norm, non-zeros, the run's duality gap) and per form the first run (JIT warm-up
+# included), the median of the later ones, and f against the optimum: `liblinear-train -s 6|5 -e 1e-6`'s objective where
+# liblinear-tools is installed (and python3, for bench/linear-objective.py; L1_FORMS_REFERENCE=0 skips it), else the lowest
+# f of the forms; and the run's certified bound (duality gap / f). --gap G stops every form by duality gap <= G f (sodm's
+# --l1-gap) instead of LIBLINEAR's rule. Refuses a jar not built from this checkout.
 #
-# usage: bench/l1-forms.sh TRAIN [--loss logistic|squared-hinge] [--c C] [--eps E] [--reps N] [--threads T]
+# usage: bench/l1-forms.sh TRAIN [--loss logistic|squared-hinge] [--c C] [--eps E] [--gap G] [--reps N] [--threads T]
 #                                [--forms glmnet,glmnet-columns,owlqn] [--max-iterations N]
 #   TRAIN: a LIBSVM file of two classes (.xz, .bz2, .gz or plain; the larger label is +1), no bias. Defaults: logistic,
 #   C = 1, eps 0.01 (LIBLINEAR -s 6's), 3 reps, 1 thread, every form (the dense form is skipped above 8,191 features).
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 train=$1; shift
 jar=$(ls "$root"/jobs/target/sodm-jobs-*-all.jar 2>/dev/null | head -n 1)

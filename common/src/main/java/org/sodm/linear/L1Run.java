@@ -6,7 +6,8 @@ import java.io.IOException;
  * What the two methods for min lambda |w|_1 + L(w) ({@link Owlqn}, {@link GlmNet}) share (lambda = 1 for L1-regularised
  * logistic regression; an elastic net's rho, its ridge part then in L): the point, f, L's gradient, the
  * pseudo-gradient and its norm now and at 0, the counts, and the stop: |pseudo-gradient| &lt;= tolerance |pseudo-gradient at
- * 0|, after {@code maxIterations} iterations, or when no step decreases f (what is left is rounding).
+ * 0| (or, {@link #stopByGap}, the duality gap &lt;= tolerance f), after {@code maxIterations} iterations, or when no step
+ * decreases f (what is left is rounding).
  */
 abstract class L1Run implements TrialRun {
   final int n;
@@ -23,6 +24,15 @@ abstract class L1Run implements TrialRun {
   int iterations;
   int trials;
   Tron.Status status = Tron.Status.RUNNING;
+  /** The duality gap at w where it was taken since the last step, else NaN. */
+  double gap = Double.NaN;
+  private Certificate certificate;
+  private double gapTolerance;
+
+  /** The duality gap at the run's w ({@link DualityGap}), its f and L's gradient there. */
+  interface Certificate {
+    double gap(L1Run run) throws IOException;
+  }
 
   /** At {@code w} (copied), or at {@code resumed} (a checkpoint's w) when it is not null. */
   L1Run(double[] w, double lambda, double tolerance, int maxIterations, double[] resumed) {
@@ -69,7 +79,33 @@ abstract class L1Run implements TrialRun {
     }
     if (zero) pgNorm0 = pgNorm;
     iterations = 1;
-    if (pgNorm <= tolerance * pgNorm0) status = Tron.Status.CONVERGED;
+    if (converged()) status = Tron.Status.CONVERGED;
+  }
+
+  /**
+   * Stops the run by its duality gap instead: when gap &lt;= {@code tolerance} f, which bounds f - min f by tolerance f (LIBLINEAR's
+   * rule on the pseudo-gradient can hold far from the optimum on badly scaled data). The gap is taken at every accepted step (one
+   * pass over the rows' margins, one more scalar sum); the start's stop is decided again by it.
+   */
+  final void stopByGap(Certificate c, double tolerance) throws IOException {
+    if (!(tolerance > 0 && tolerance < 1)) throw new IllegalArgumentException("the gap's tolerance must be in (0, 1), got " + tolerance);
+    certificate = c;
+    gapTolerance = tolerance;
+    if (status == Tron.Status.RUNNING || status == Tron.Status.CONVERGED) {
+      status = converged() ? Tron.Status.CONVERGED : Tron.Status.RUNNING;
+    }
+  }
+
+  /** Whether the run stops by gap ({@link #stopByGap}). */
+  final boolean stopsByGap() {
+    return certificate != null;
+  }
+
+  /** The stop: |pseudo-gradient| &lt;= tolerance |pseudo-gradient at 0|, or by gap the duality gap (kept in {@link #gap}). */
+  private boolean converged() throws IOException {
+    if (certificate == null) return pgNorm <= tolerance * pgNorm0;
+    gap = certificate.gap(this);
+    return gap <= gapTolerance * f;
   }
 
   /** The pseudo-gradient at w from {@link #grad}. */
@@ -83,11 +119,12 @@ abstract class L1Run implements TrialRun {
    * the stop, and the step as a {@link Tron.Trial}: its number, the iteration count after it, f and |pseudo-gradient|, the step
    * length (as the trial's "delta"), the evaluations of f (as its "cgSteps"), whether a step was taken.
    */
-  final Tron.Trial ended(boolean taken, double fOld, double alpha, int evals) {
+  final Tron.Trial ended(boolean taken, double fOld, double alpha, int evals) throws IOException {
     trials++;
+    gap = Double.NaN;
     if (taken) {
       iterations++;
-      if (pgNorm <= tolerance * pgNorm0) status = Tron.Status.CONVERGED;
+      if (converged()) status = Tron.Status.CONVERGED;
     }
     if (status == Tron.Status.RUNNING) {
       if (!taken || f == fOld) { // no step decreases f: what is left is rounding
@@ -96,7 +133,7 @@ abstract class L1Run implements TrialRun {
         status = Tron.Status.MAX_ITERATIONS;
       }
     }
-    return new Tron.Trial(trials, iterations, f, pgNorm, taken ? alpha : 0, evals, taken, status);
+    return new Tron.Trial(trials, iterations, f, pgNorm, taken ? alpha : 0, evals, taken, status, gap);
   }
 
   /** lambda |w|_1. */

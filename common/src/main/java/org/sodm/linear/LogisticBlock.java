@@ -24,4 +24,16 @@ public final class LogisticBlock extends MarginBlock {
     d[i] = ci * s * (1 - s);
     return ci * (s - 1) * y[i];
   }
+
+  /** C_i H(p), p = s sigmoid(-m) (theta_i / C_i scaled), 1 - p = (1 - s) + s sigmoid(m) without cancellation, 0 log 0 = 0. */
+  @Override
+  double rowDual(int i, double s) {
+    double m = y[i] * z[i];
+    double p = s * LogisticPrimal.sigmoid(-m);
+    double q = (1 - s) + s * LogisticPrimal.sigmoid(m);
+    double h = 0;
+    if (p > 0) h -= p * Math.log(p);
+    if (q > 0) h -= q * Math.log(q);
+    return loss.c(y[i]) * h;
+  }
 }

@@ -53,6 +53,23 @@ public abstract class MarginBlock extends RowChunks implements TronBlock {
   /** Row i's loss's derivative in w'x_i at z_i, its second derivative (generalised) stored in d[i]. */
   abstract double rowDerivatives(int i);
 
+  /** -h_i*(-s theta_i) at z_i ({@link TronBlock#dual}). */
+  abstract double rowDual(int i, double s);
+
+  @Override
+  public boolean hasDual() {
+    return true;
+  }
+
+  @Override
+  public double dual(double s) throws IOException {
+    return sum(c -> {
+      double t = 0;
+      for (int i = from(c), e = to(c); i < e; i++) t += rowDual(i, s);
+      return t;
+    });
+  }
+
   public int rows() {
     return y.length;
   }

@@ -26,4 +26,14 @@ public final class SquaredHingeBlock extends MarginBlock {
     d[i] = 2 * ci;
     return -2 * ci * xi * y[i];
   }
+
+  /** t - t^2 / (4 C_i), t = s theta_i = 2 s C_i max(0, 1 - m): the conjugate of C_i max(0, 1 - m)^2 at -t. */
+  @Override
+  double rowDual(int i, double s) {
+    double xi = 1 - y[i] * z[i];
+    double ci = loss.c(y[i]);
+    if (xi <= 0 || ci == 0) return 0;
+    double t = 2 * s * ci * xi;
+    return t - t * t / (4 * ci);
+  }
 }

@@ -29,9 +29,21 @@ public final class Tron implements TrialRun {
   /** How a run ended. */
   public enum Status { RUNNING, CONVERGED, MAX_ITERATIONS, NO_PROGRESS }
 
-  /** One trial step: the iteration count after it, f and |grad f| at the current w, the radius, CG steps, accepted or not. */
+  /**
+   * One trial step: the iteration count after it, f and |grad f| at the current w, the radius, CG steps, accepted or not; an L1
+   * run's duality gap at w where it was taken ({@link DualityGap}), else NaN.
+   */
   public record Trial(int trial, int iterations, double f, double gradientNorm, double delta, int cgSteps, boolean accepted,
-      Status status) {}
+      Status status, double gap) {
+    public Trial(int trial, int iterations, double f, double gradientNorm, double delta, int cgSteps, boolean accepted, Status status) {
+      this(trial, iterations, f, gradientNorm, delta, cgSteps, accepted, status, Double.NaN);
+    }
+
+    /** This step with the gap at its w. */
+    public Trial withGap(double g) {
+      return new Trial(trial, iterations, f, gradientNorm, delta, cgSteps, accepted, status, g);
+    }
+  }
 
   private static final double ETA0 = 1e-4;
   private static final double ETA1 = 0.25;

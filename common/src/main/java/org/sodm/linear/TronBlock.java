@@ -63,6 +63,23 @@ public interface TronBlock {
     int size(int j);
   }
 
+  /**
+   * Whether {@link #dual} is there: the loss is a sum of convex functions h_i of one margin each (logistic, squared hinge), so
+   * its Fenchel dual is a sum over the rows ({@link DualityGap}).
+   */
+  default boolean hasDual() {
+    return false;
+  }
+
+  /**
+   * At the w of the last {@link #loss}, with theta_i = -h_i'(y_i w'x_i) (the rows' dual variables that w implies): the sum over
+   * the block's rows of -h_i*(-s theta_i), h_i* the convex conjugate of row i's loss (logistic: C_i times the entropy of s
+   * sigmoid(-y_i w'x_i); squared hinge: s theta_i - (s theta_i)^2 / (4 C_i)). Only blocks whose {@link #hasDual} is true have it.
+   */
+  default double dual(double s) throws IOException {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " gives no dual");
+  }
+
   /** The Hessian by column for w's of {@code n} weights ({@link Columns}), or null when the block does not give it. */
   default Columns columns(int n) {
     return null;

@@ -87,7 +87,17 @@ public final class TronPath implements ResidentLoop.Program {
   }
 
   private TronRank rank(byte[] state, double[] start) throws IOException {
-    return new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start, solver, penalty);
+    TronRank r = new TronRank(blocks.at(scales[stage]), size, eps, maxIterations, state, start, solver, penalty);
+    return gapTolerance > 0 ? r.stopByGap(gapTolerance) : r;
+  }
+
+  private double gapTolerance;
+
+  /** Every stage's L1 run stops by its duality gap ({@link TronRank#stopByGap}); before the first iteration. */
+  public TronPath stopByGap(double tolerance) {
+    gapTolerance = tolerance;
+    if (current != null) current = current.stopByGap(tolerance);
+    return this;
   }
 
   /** {@code base} (logistic or squared hinge: {@link MarginBlock#of}) with C_i scaled by {@code scale}. */

@@ -57,7 +57,7 @@ public final class TronRank implements ResidentLoop.Program {
   }
 
   /** Progress values per trial step ({@link #encode}). */
-  public static final int PROGRESS = 8;
+  public static final int PROGRESS = 9;
 
   private final TronBlock block;
   private final int size;
@@ -127,6 +127,32 @@ public final class TronRank implements ResidentLoop.Program {
       resume = decodeState(globalState);
       history.addAll(resume.history());
     }
+  }
+
+  /**
+   * An L1 method stops by its duality gap: gap &lt;= {@code tolerance} f ({@link L1Run#stopByGap}), in place of LIBLINEAR's rule on
+   * the pseudo-gradient. Before the first iteration; the block must have a dual ({@link TronBlock#hasDual}).
+   */
+  public TronRank stopByGap(double tolerance) {
+    if (!l1) throw new IllegalArgumentException("the duality gap's stop is an L1 method's; this run is " + solver);
+    if (!block.hasDual()) throw new IllegalArgumentException(block.getClass().getSimpleName() + " gives no dual: no duality gap's stop");
+    if (!(tolerance > 0 && tolerance < 1)) throw new IllegalArgumentException("the gap's tolerance must be in (0, 1), got " + tolerance);
+    if (run != null) throw new IllegalStateException("the stop is chosen before the first iteration");
+    gapTolerance = tolerance;
+    return this;
+  }
+
+  private double gapTolerance;
+
+  /**
+   * The duality gap at the run's w ({@link DualityGap}): the rows' margins at w (evaluated again when the last value() was at a
+   * trial point), the loss's gradient (the run's less the penalty's l2 w) and one scalar sum over the ranks.
+   */
+  private double gapAt(L1Run r) throws IOException {
+    if (!java.util.Arrays.equals(current, r.w)) smoothValue(r.w); // every rank takes the same branch: the same w
+    double[] lossGradient = new double[r.n];
+    for (int i = 0; i < r.n; i++) lossGradient[i] = r.grad[i] - penalty.l2() * r.w[i];
+    return DualityGap.gap(r.f, lossGradient, penalty.l1(), penalty.l2(), s -> ar.sum(block.dual(s)));
   }
 
   /** The w of the last value(): the gradient's regulariser term. */
@@ -263,14 +289,25 @@ public final class TronRank implements ResidentLoop.Program {
         }
         default -> run = tron = new Tron(objective, start, tolerance, maxIterations, resume == null ? null : resume.point());
       }
+      if (gapTolerance > 0) ((L1Run) run).stopByGap(this::gapAt, gapTolerance);
       if (run.done()) { // nothing to do: the start is optimal to the tolerance
-        history.add(new Tron.Trial(t, run.iterations(), run.value(), run.gradientNorm(), 0, 0, false, run.status()));
+        history.add(certified(new Tron.Trial(t, run.iterations(), run.value(), run.gradientNorm(), 0, 0, false, run.status())));
         return true;
       }
     }
     Tron.Trial trial = run.step();
-    history.add(trial);
+    history.add(run.done() ? certified(trial) : trial);
     return run.done();
+  }
+
+  /**
+   * The last step of an L1 run whose block has a dual, with the duality gap at its w (taken here unless the gap's stop took it):
+   * every finished run reports how far its f can be from the optimum.
+   */
+  private Tron.Trial certified(Tron.Trial last) throws IOException {
+    if (!(run instanceof L1Run r) || !block.hasDual()) return last;
+    if (!Double.isNaN(r.gap)) return last.withGap(r.gap);
+    return last.withGap(gapAt(r));
   }
 
   /** The trial steps so far (a resumed run's include those before its checkpoint). */
@@ -371,10 +408,10 @@ public final class TronRank implements ResidentLoop.Program {
   /** A trial as the doubles of a progress report. */
   public static double[] encode(Tron.Trial t) {
     return new double[] {t.trial(), t.iterations(), t.f(), t.gradientNorm(), t.delta(), t.cgSteps(), t.accepted() ? 1 : 0,
-        t.status().ordinal()};
+        t.status().ordinal(), t.gap()};
   }
 
   public static Tron.Trial decode(double[] v) {
-    return new Tron.Trial((int) v[0], (int) v[1], v[2], v[3], v[4], (int) v[5], v[6] != 0, Tron.Status.values()[(int) v[7]]);
+    return new Tron.Trial((int) v[0], (int) v[1], v[2], v[3], v[4], (int) v[5], v[6] != 0, Tron.Status.values()[(int) v[7]], v[8]);
   }
 }

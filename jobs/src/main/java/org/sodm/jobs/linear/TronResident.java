@@ -164,8 +164,9 @@ public final class TronResident {
     @Override
     ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
         byte[] globalState) throws IOException {
-      return new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().primal(), BqoResident.scales(conf),
+      TronPath p = new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().primal(), BqoResident.scales(conf),
           spec.linear().eps(), spec.linear().maxIterations(), globalState, method(conf), penalty(spec));
+      return spec.l1Gap() > 0 ? p.stopByGap(spec.l1Gap()) : p;
     }
 
     @Override
@@ -234,8 +235,9 @@ public final class TronResident {
 
   static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, TronRank.Solver method,
       int threads, byte[] globalState) throws IOException {
-    return new TronRank(org.sodm.linear.MarginBlock.of(loss.primal(), x, y, threads), dim + 1, spec.linear().eps(), spec.linear().maxIterations(),
-        globalState, null, method, penalty(spec));
+    TronRank r = new TronRank(org.sodm.linear.MarginBlock.of(loss.primal(), x, y, threads), dim + 1, spec.linear().eps(),
+        spec.linear().maxIterations(), globalState, null, method, penalty(spec));
+    return spec.l1Gap() > 0 ? r.stopByGap(spec.l1Gap()) : r;
   }
 
   /** The L1 methods' regulariser ({@link TrainSpec#penalty}); L1 alone for TRON, which does not use it. */

@@ -238,7 +238,7 @@ public final class TronTrainer extends LinearTrainer {
     int cg = 0;
     for (Tron.Trial t : st.history()) cg += t.cgSteps();
     String how = switch (p.status()) {
-      case CONVERGED -> "converged (" + (spec.l1() ? "|pseudo-gradient| <= eps max(" : "|grad f| <= eps max(")
+      case CONVERGED -> spec.l1Gap() > 0 ? "converged (duality gap <= " + spec.l1Gap() + " f)" : "converged (" + (spec.l1() ? "|pseudo-gradient| <= eps max(" : "|grad f| <= eps max(")
           + (classes > 1 ? "min_k n_k" : "min(n+, n-)") + ", 1) / n " + (spec.l1() ? "|pseudo-gradient at 0|" : "|grad f(0)|") + ", eps "
           + spec.linear().eps() + ")";
       case MAX_ITERATIONS -> "stopped at --max-iterations " + spec.linear().maxIterations();
@@ -247,25 +247,33 @@ public final class TronTrainer extends LinearTrainer {
     String method = methodName(TronResident.method(conf));
     String steps = spec.l1() ? "%d iterations of " + method + " (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
         : "%d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)";
-    ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after " + steps, label, how, newton, cg, last.f(), last.gradientNorm(),
-        last.gradientNorm() / p.gradientNorm0()));
+    String certificate = Double.isNaN(last.gap()) ? ""
+        : String.format(Locale.ROOT, "; duality gap %.3e (%.2e of f: f is at most that above the optimum)", last.gap(), last.gap() / last.f());
+    ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after " + steps + "%s", label, how, newton, cg, last.f(), last.gradientNorm(),
+        last.gradientNorm() / p.gradientNorm0(), certificate));
     double[] w = java.util.Arrays.copyOf(p.w(), size);
     if (!spec.loss().bias()) java.util.Arrays.fill(w, size - classes, size, 0.0);
-    return new Solution(w, newton, last.f(), last.gradientNorm(), p.gradientNorm0(), history,
-        Map.of("converged", p.status() == Tron.Status.CONVERGED));
+    Map<String, Object> extra = Double.isNaN(last.gap()) ? Map.of("converged", p.status() == Tron.Status.CONVERGED)
+        : Map.of("converged", p.status() == Tron.Status.CONVERGED, "dualityGap", last.gap());
+    return new Solution(w, newton, last.f(), last.gradientNorm(), p.gradientNorm0(), history, extra);
   }
 
   /** A trial step's line: TRON's radius and CG steps, or (l1) OWL-QN's or newGLMNET's step length and the line search's evaluations of f. */
   private static String line(Tron.Trial t, boolean l1) {
     if (l1) {
-      return String.format(Locale.ROOT, "f %14.8g  |pseudo-gradient| %.3e  step %.3e  evaluations %2d%s", t.f(), t.gradientNorm(), t.delta(),
-          t.cgSteps(), t.accepted() ? "" : "  (no step decreases f)");
+      return String.format(Locale.ROOT, "f %14.8g  |pseudo-gradient| %.3e  step %.3e  evaluations %2d%s%s", t.f(), t.gradientNorm(), t.delta(),
+          t.cgSteps(), Double.isNaN(t.gap()) ? "" : String.format(Locale.ROOT, "  gap %.3e", t.gap()),
+          t.accepted() ? "" : "  (no step decreases f)");
     }
     return String.format(Locale.ROOT, "f %14.8g  |grad f| %.3e  radius %.3e  CG %3d%s", t.f(), t.gradientNorm(), t.delta(), t.cgSteps(),
         t.accepted() ? "" : "  (step not taken)");
   }
 
   private static Map<String, Object> entry(Tron.Trial t, double seconds) {
+    if (!Double.isNaN(t.gap())) {
+      return LinearTrainer.entry("trial", t.trial(), "iteration", t.iterations() - 1, "f", t.f(), "gradientNorm", t.gradientNorm(),
+          "radius", t.delta(), "cgSteps", t.cgSteps(), "accepted", t.accepted(), "dualityGap", t.gap(), "seconds", seconds);
+    }
     return LinearTrainer.entry("trial", t.trial(), "iteration", t.iterations() - 1, "f", t.f(), "gradientNorm", t.gradientNorm(),
         "radius", t.delta(), "cgSteps", t.cgSteps(), "accepted", t.accepted(), "seconds", seconds);
   }

@@ -82,6 +82,11 @@ public enum Param {
           + "task's heap, auto takes owlqn); else on the dense Hessian up to 4096 weights), owlqn (OWL-QN, Spark MLlib's: L-BFGS "
           + "on the orthant, n doubles per evaluation; any size, any blocks) or auto: glmnet where one of its forms applies (as "
           + "above, the dense one first), else owlqn."),
+  L1_GAP("sodm.train.l1.gap", "", Group.LOSS, Type.text("a number in (0, 1), or empty", Param::isOpenUnitOrEmpty), "--l1-gap", "G",
+      "--penalty l1's and elasticnet's stop by duality gap (binary and one-vs-rest models): stop when the Fenchel duality gap is "
+          + "at most G f, which proves f within G f of the optimum, in place of LIBLINEAR's rule on the pseudo-gradient (-e), which "
+          + "can hold far from it on badly scaled data (one pass over the rows' margins and one more scalar sum per iteration). "
+          + "Empty (the default): LIBLINEAR's rule; every L1 run reports its final gap either way."),
   OFFSET("sodm.train.offset", "auto", Group.LOSS, Type.autoBool(), "--offset", null,
       "Hinge loss with a kernel: LIBSVM's unregularised offset b (the equality constraint sum y_i alpha_i = 0, solved as LIBSVM's "
           + "Solver), each block with its own b (the averaged model then takes one, see --no-common-offset); exact mode then ends "
@@ -398,6 +403,16 @@ public enum Param {
     try {
       double d = Double.parseDouble(v);
       return d > 0 && d <= 1;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  private static boolean isOpenUnitOrEmpty(String v) {
+    if (v.isEmpty()) return true;
+    try {
+      double d = Double.parseDouble(v);
+      return d > 0 && d < 1;
     } catch (NumberFormatException e) {
       return false;
     }

@@ -345,6 +345,13 @@ public final class TrainSpec {
     if (!get(Param.L1_SOLVER).equalsIgnoreCase("auto") && !l1()) {
       throw bad(Param.L1_SOLVER, "chooses --penalty l1's method; give --penalty l1, or leave --l1-solver out");
     }
+    if (!get(Param.L1_GAP).isEmpty() && !l1()) {
+      throw bad(Param.L1_GAP, "is --penalty l1's and elasticnet's stop; give --penalty l1 or elasticnet, or leave --l1-gap out");
+    }
+    if (!get(Param.L1_GAP).isEmpty() && multinomial()) {
+      throw bad(Param.L1_GAP, "needs a loss of one margin per row (binary or one-vs-rest models); --multiclass multinomial has no "
+          + "such dual here: use --multiclass ovr, or leave --l1-gap out");
+    }
     if (multinomial() && !logistic) {
       throw bad(Param.MULTICLASS, "multinomial is logistic regression's multi-class model (one softmax over the classes): give "
           + "--loss logistic --kernel linear, or ovr / ovo for " + loss.id());
@@ -613,6 +620,11 @@ public final class TrainSpec {
     return get(Param.PENALTY).equalsIgnoreCase("elasticnet")
         ? org.sodm.linear.TronRank.Penalty.elasticNet(get(Param.L1_RATIO).isEmpty() ? 0.5 : Double.parseDouble(get(Param.L1_RATIO)))
         : org.sodm.linear.TronRank.Penalty.L1;
+  }
+
+  /** --l1-gap: an L1 method's stop by relative duality gap, or 0 for LIBLINEAR's rule on the pseudo-gradient. */
+  public double l1Gap() {
+    return get(Param.L1_GAP).isEmpty() ? 0 : Double.parseDouble(get(Param.L1_GAP));
   }
 
   /** --l1-solver was given (not auto). */

@@ -267,6 +267,61 @@ class L1LogisticTrainTest {
     assertTrue(out.contains("resident iterations"), out);
   }
 
+  /** The duality gap a run's closing line gives ("duality gap G (...)"). */
+  private double saidGap() {
+    for (String l : progress) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("duality gap ([0-9.e+-]+) \\(").matcher(l);
+      if (m.find()) return Double.parseDouble(m.group(1));
+    }
+    throw new AssertionError("no duality gap said:\n" + String.join("\n", progress));
+  }
+
+  /** The objective of the model {@code m} of labels "1" / other on {@code rows} (C = 1, with its bias). */
+  private static double objectiveOf(TrainPipeline.Result r, LogisticTrainTest.Rows rows) {
+    MulticlassModel m = assertInstanceOf(MulticlassModel.class, r.model());
+    LinearModel lin = (LinearModel) m.subModel(0);
+    double sign = m.classes().get(m.plan().positiveClass(0)).equals("1") ? 1 : -1;
+    double[] w = lin.w().clone();
+    for (int k = 0; k < w.length; k++) w[k] *= sign;
+    return objective(rows, w, sign * lin.bias(), 1);
+  }
+
+  /**
+   * svmguide1 as it comes (features up to ~300), C = 1 with a bias. By OWL-QN at LIBLINEAR's rule (eps 0.01) the run stops more
+   * than 1e-3 above the optimum (min f: newGLMNET stopped by a gap of 1e-5 f; f within that of it) and its closing line's duality gap bounds that
+   * distance; with --l1-gap 1e-4 on 2 blocks it converges "by duality gap", its f within 1e-4 f of the optimum and its said gap
+   * at most 1e-4 f. The models' objectives are recomputed from the rows.
+   */
+  @Test
+  void theDualityGapCertifiesTheModelAndStopsTheRun() throws Exception {
+    Path file = org.sodm.testing.LocalConf.sampleData("svmguide1");
+    LogisticTrainTest.Rows rows = LogisticTrainTest.read(file);
+    conf.setBoolean(Param.BIAS.key(), true);
+    Configuration ref = new Configuration(conf);
+    ref.set(Param.L1_SOLVER.key(), "glmnet");
+    ref.set(Param.L1_GAP.key(), "1e-5");
+    double fStar = objectiveOf(train(ref, "ref", file), rows); // at most 1e-5 fStar above the optimum: its certificate
+    assertTrue(saidGap() <= 1e-5 * fStar, "the reference's gap " + saidGap());
+
+    progress.clear();
+    Configuration rule = new Configuration(conf);
+    rule.set(Param.L1_SOLVER.key(), "owlqn");
+    rule.set(Param.LINEAR_EPS.key(), "0.01");
+    double f = objectiveOf(train(rule, "rule", file), rows);
+    assertTrue(f - fStar > 1e-3 * fStar, "LIBLINEAR's rule stops " + (f / fStar - 1) + " above the optimum");
+    assertTrue(saidGap() >= f - fStar, "the certificate " + saidGap() + " bounds f - min f " + (f - fStar));
+
+    progress.clear();
+    Configuration gap = new Configuration(rule);
+    gap.set(Param.L1_GAP.key(), "1e-4");
+    gap.set(Param.LINEAR_BLOCKS.key(), "2");
+    double g = objectiveOf(train(gap, "gap", file), rows);
+    assertTrue(progress.stream().anyMatch(l -> l.contains("converged (duality gap <= 1.0E-4 f) after")), String.join("\n", progress));
+    assertTrue(progress.stream().anyMatch(l -> l.matches(".*evaluations +[0-9]+  gap [0-9.e+-]+.*")), String.join("\n", progress));
+    assertTrue(g - fStar <= 1e-4 * g, "f " + g + " against " + fStar);
+    assertTrue(saidGap() <= 1e-4 * g && saidGap() >= g - fStar - 1e-9 * fStar, "gap " + saidGap());
+  }
+
   /** {@code base} with the given keys and values is refused by TrainSpec with a message containing {@code message}. */
   static void assertRefused(Configuration base, String message, String... keyValues) {
     Configuration c = new Configuration(base);
@@ -281,6 +336,11 @@ class L1LogisticTrainTest {
     assertRefused(conf, "--l1-solver (sodm.train.l1.solver): chooses --penalty l1's method", Param.PENALTY.key(), "l2",
         Param.L1_SOLVER.key(), "owlqn");
     assertRefused(conf, "--l1-ratio (sodm.train.l1.ratio): is --penalty elasticnet's rho", Param.L1_RATIO.key(), "0.5");
+    assertRefused(conf, "--l1-gap (sodm.train.l1.gap): is --penalty l1's and elasticnet's stop", Param.PENALTY.key(), "l2",
+        Param.L1_GAP.key(), "1e-4");
+    assertRefused(conf, "--l1-gap (sodm.train.l1.gap): needs a loss of one margin per row", Param.MULTICLASS.key(), "multinomial",
+        Param.L1_GAP.key(), "1e-4");
+    assertRefused(conf, "--l1-gap", Param.L1_GAP.key(), "1");
     Configuration zero = new Configuration(conf);
     zero.set(Param.PENALTY.key(), "elasticnet");
     zero.set(Param.L1_RATIO.key(), "0");
