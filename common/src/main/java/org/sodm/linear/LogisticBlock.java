@@ -25,15 +25,21 @@ public final class LogisticBlock extends MarginBlock {
     return ci * (s - 1) * y[i];
   }
 
-  /** C_i H(p), p = s sigmoid(-m) (theta_i / C_i scaled), 1 - p = (1 - s) + s sigmoid(m) without cancellation, 0 log 0 = 0. */
+  /**
+   * C_i H(p), p = s sigmoid(-m) (theta_i / C_i scaled), 1 - p = (1 - s) + s sigmoid(m) without cancellation, 0 log 0 = 0; one exp
+   * and one or two logs: log p = log s - softplus(m), and log(1 - p) = -softplus(-m) when s = 1.
+   */
   @Override
-  double rowDual(int i, double s) {
+  double rowDual(int i, double s, double logS) {
     double m = y[i] * z[i];
-    double p = s * LogisticPrimal.sigmoid(-m);
-    double q = (1 - s) + s * LogisticPrimal.sigmoid(m);
+    double e = Math.exp(-Math.abs(m));
+    double l = Math.log1p(e);
+    double below = m >= 0 ? e / (1 + e) : 1 / (1 + e); // sigmoid(-m)
+    double p = s * below;
+    double q = (1 - s) + s * (m >= 0 ? 1 / (1 + e) : e / (1 + e)); // sigmoid(m) as computed, not 1 - sigmoid(-m)
     double h = 0;
-    if (p > 0) h -= p * Math.log(p);
-    if (q > 0) h -= q * Math.log(q);
+    if (p > 0) h -= p * (logS - (Math.max(m, 0) + l));
+    if (q > 0) h -= q * (s == 1 ? -(Math.max(-m, 0) + l) : Math.log(q));
     return loss.c(y[i]) * h;
   }
 }

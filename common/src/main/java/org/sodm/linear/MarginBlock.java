@@ -53,8 +53,8 @@ public abstract class MarginBlock extends RowChunks implements TronBlock {
   /** Row i's loss's derivative in w'x_i at z_i, its second derivative (generalised) stored in d[i]. */
   abstract double rowDerivatives(int i);
 
-  /** -h_i*(-s theta_i) at z_i ({@link TronBlock#dual}). */
-  abstract double rowDual(int i, double s);
+  /** -h_i*(-s theta_i) at z_i ({@link TronBlock#dual}); {@code logS} = log s, taken once per pass. */
+  abstract double rowDual(int i, double s, double logS);
 
   @Override
   public boolean hasDual() {
@@ -63,9 +63,10 @@ public abstract class MarginBlock extends RowChunks implements TronBlock {
 
   @Override
   public double dual(double s) throws IOException {
+    double logS = Math.log(s);
     return sum(c -> {
       double t = 0;
-      for (int i = from(c), e = to(c); i < e; i++) t += rowDual(i, s);
+      for (int i = from(c), e = to(c); i < e; i++) t += rowDual(i, s, logS);
       return t;
     });
   }

@@ -29,7 +29,7 @@ public final class SquaredHingeBlock extends MarginBlock {
 
   /** t - t^2 / (4 C_i), t = s theta_i = 2 s C_i max(0, 1 - m): the conjugate of C_i max(0, 1 - m)^2 at -t. */
   @Override
-  double rowDual(int i, double s) {
+  double rowDual(int i, double s, double logS) {
     double xi = 1 - y[i] * z[i];
     double ci = loss.c(y[i]);
     if (xi <= 0 || ci == 0) return 0;
