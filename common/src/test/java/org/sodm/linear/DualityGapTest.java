@@ -175,6 +175,47 @@ class DualityGapTest {
   }
 
   /**
+   * The warm-started C path (a grid's, {@link TronPath}) on svmguide1 as it comes, C = 1, 4, 16, OWL-QN: by LIBLINEAR's rule
+   * (eps 0.01, relative to the pseudo-gradient at 0, which is large here) every C after the first takes 0 iterations, keeping
+   * the first C's w; by gap (1e-4) each stage iterates and ends within 1e-4 f of its own C's optimum (newGLMNET stopped by a gap
+   * of 1e-5 f), on 1 and 2 ranks.
+   */
+  @Test
+  void aCPathByGapSolvesEveryStage() throws Exception {
+    LibsvmReader.Data d = LibsvmReader.read(LinearTestData.sampleData("svmguide1"));
+    LogisticPrimal base = Loss.logistic(1).withBias(true).logisticPrimal();
+    double[] scales = {1, 4, 16};
+    int dim = Vectors.dimension(d.x());
+    for (double gap : new double[] {0, 1e-4}) {
+      for (int k : gap == 0 ? new int[] {1} : new int[] {1, 2}) {
+        int[] b = LinearTestData.randomBlocks(d.y().length, k, 5);
+        List<List<BqoPath.Solved>> all = InProcessAllReduce.run(k, ar -> {
+          List<Double> ys = new ArrayList<>();
+          Csr xs = BqoPathTest.rows(d.x(), d.y(), b, ar.rank(), ys);
+          TronPath p = new TronPath(xs, ys.stream().mapToDouble(Double::doubleValue).toArray(), dim, base, scales, 0.01, 5000, null,
+              TronRank.Solver.OWLQN, TronRank.Penalty.L1);
+          if (gap > 0) p.stopByGap(gap);
+          ResidentLoop.run(p, 0, ar, ResidentLoop.Policy.none(), new MemoryCheckpoints(), null);
+          return p.solved();
+        });
+        List<BqoPath.Solved> stages = all.get(0);
+        for (int st = 1; st < scales.length; st++) {
+          String what = "gap " + gap + ", " + k + " ranks, C " + scales[st];
+          if (gap == 0) {
+            assertEquals(0, stages.get(st).iterations(), what + ": the rule holds at the previous C's w");
+            continue;
+          }
+          assertTrue(stages.get(st).iterations() > 0, what);
+          LinearPrimal at = TronPath.scaled(base, scales[st]);
+          double fStar = run(d.x(), d.y(), 1, at, TronRank.Penalty.L1, TronRank.Solver.GLMNET, 1e-12, 1e-5).last().f();
+          double f = stages.get(st).primal();
+          assertTrue(f - fStar <= 1e-4 * f && fStar - f <= 1e-5 * fStar, what + ": f " + f + " against " + fStar);
+        }
+      }
+    }
+  }
+
+  /**
    * Without the stop by gap a finished L1 run still reports its gap (last step only), at least its f's distance to the optimum;
    * TRON and a softmax block report none, and asking either for the stop by gap is refused.
    */

@@ -73,6 +73,7 @@ public final class LinearGrid {
     }
     List<Map<String, Object>> cells = (List<Map<String, Object>>) report(fs, out).get("path");
     fs.delete(out, true);
+    int kept = 0;
     for (int j = 0; j < order.length; j++) {
       int i = order[j];
       double c = GridJob.pow2(req.log2c()[i]);
@@ -80,12 +81,25 @@ public final class LinearGrid {
       Object its = cells.get(j).get("iterations");
       // a stage whose warm start already meets its stop (relative to the gradient at 0, as LIBLINEAR's, which grows with C)
       String none = its instanceof Number n && n.longValue() == 0 && j > 0 ? ": the previous C's solution meets this C's stop" : "";
+      if (!none.isEmpty()) kept++;
       progress.accept(String.format(Locale.ROOT, "log2c %-6s C %-10s %.4f%% (%d folds, %s iterations%s)", GridSearch.fmt(req.log2c()[i]), c,
           100 * table[0][i].accuracy(), table[0][i].perFold().length, its, none));
     }
     progress.accept(String.format(Locale.ROOT, "path         %d values of C warm-started in one run  %.1f s", order.length,
         (System.nanoTime() - t0) / 1e9));
+    if (kept > 0) progress.accept(keptHint(kept, TrainSpec.from(cc)));
     return true;
+  }
+
+  /**
+   * What to do when {@code kept} values of C kept the previous C's model: the stop, relative to the gradient at 0 as LIBLINEAR's,
+   * held there (on unscaled data, where that gradient is large, at every C), so those cells are the previous C's model.
+   */
+  static String keptHint(int kept, TrainSpec spec) {
+    String cure = spec.l1() && spec.l1Gap() == 0 ? "--l1-gap G (a stop by duality gap: f within G f of each C's optimum), --scale 0,1 or a lower -e"
+        : "--scale 0,1 or a lower -e";
+    return "note         " + kept + " value(s) of C kept the previous C's model (its stop, relative to the gradient at 0, held there); "
+        + cure + " solves each C to its own optimum";
   }
 
   @SuppressWarnings("unchecked")

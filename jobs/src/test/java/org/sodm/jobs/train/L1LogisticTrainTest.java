@@ -253,7 +253,8 @@ class L1LogisticTrainTest {
 
   /**
    * On unscaled svmguide1 (features up to ~300) the gradient at 0 is large, so LIBLINEAR's stop relative to it lets the warm
-   * start of every C after the first meet the stop at once: the grid says so on those lines, and the first C took iterations.
+   * start of every C after the first meet the stop at once: the grid says so on those lines and in a note naming the cures,
+   * and the first C took iterations. With --l1-gap every C iterates.
    */
   @Test
   void aStageTheWarmStartAlreadySolvesIsSaidSo() throws Exception {
@@ -265,6 +266,16 @@ class L1LogisticTrainTest {
     assertTrue(out.matches("(?s).*log2c -3 +C 0\\.125 +[0-9.]+% \\(5 folds, [1-9][0-9]* iterations\\).*"), out);
     assertTrue(out.contains("(5 folds, 0 iterations: the previous C's solution meets this C's stop)"), out);
     assertTrue(out.contains("resident iterations"), out);
+    assertTrue(out.contains("note         3 value(s) of C kept the previous C's model (its stop, relative to the gradient at 0, held "
+        + "there); --l1-gap G"), out);
+    // by duality gap every C is solved: no stage keeps the previous one's model, and no such note
+    String[] g = org.sodm.cli.SodmMainAccess.run("grid", "-D", "fs.defaultFS=file:///", "-i",
+        org.sodm.testing.LocalConf.sampleData("svmguide1").toString(), "-o", tmp.resolve("g-gap").toString(), "--kernel", "linear", "--loss",
+        "logistic", "--penalty", "l1", "--log2c", "-3,3,2", "--l1-gap", "1e-4");
+    assertEquals("0", g[0], g[2]);
+    String gapOut = g[1] + g[2];
+    assertTrue(gapOut.matches("(?s).*log2c 3 +C 8\\.0 +[0-9.]+% \\(5 folds, [1-9][0-9]* iterations\\).*"), gapOut);
+    assertTrue(!gapOut.contains("0 iterations: the previous") && !gapOut.contains("kept the previous C's model"), gapOut);
   }
 
   /** The duality gap a run's closing line gives ("duality gap G (...)"). */
