@@ -143,6 +143,40 @@ public final class SoftmaxBlock extends RowChunks implements TronBlock {
     }
   }
 
+  @Override
+  public boolean hasDual() {
+    return true;
+  }
+
+  /**
+   * At the W of the last {@link #loss} ({@link TronBlock#dual}): theta_i = C_i (e_{y_i} - p_i), p_i = softmax(z_i), and the
+   * conjugate of C_i (log sum exp(z) - z_{y_i}) at -s theta_i is -C_i H(q_i), q_i = (1 - s) e_{y_i} + s p_i (a distribution), so
+   * the row's term is C_i times q_i's entropy; q_{i,y_i} = 1 - s (1 - p_{i,y_i}) with 1 - p_{i,y_i} summed over the other classes.
+   */
+  @Override
+  public double dual(double s) throws IOException {
+    return sum(ch -> {
+      double t = 0;
+      for (int i = from(ch), e = to(ch); i < e; i++) {
+        int at = i * k;
+        double lse = logSumExp(z, at);
+        double others = 0;
+        double h = 0;
+        for (int c = 0; c < k; c++) {
+          if (c == y[i]) continue;
+          double pc = Math.exp(z[at + c] - lse);
+          others += pc;
+          double q = s * pc;
+          if (q > 0) h -= q * Math.log(q);
+        }
+        double rest = s * others; // 1 - q_{i,y_i}
+        if (rest < 1) h -= (1 - rest) * Math.log1p(-rest);
+        t += classC[y[i]] * h;
+      }
+      return t;
+    });
+  }
+
   /** Adds the loss's Hessian times {@code v} (at p of the last {@link #gradient}) to {@code out}. */
   @Override
   public void hessian(double[] v, double[] out) throws IOException {

@@ -145,8 +145,10 @@ public final class TronTrainer extends LinearTrainer {
     for (int u = 0; u < plan.count(); u++) {
       Solution w = bySlot[u % slots];
       double[] wt = SoftmaxBlock.classWeights(w.w(), plan.classes(), plan.task(u));
-      out.add(new Solution(wt, w.iterations(), w.objective() / plan.tasks(), w.violation(), w.initialViolation(), w.history(),
-          Map.of("converged", w.extra().get("converged"), "softmaxObjective", w.objective())));
+      Map<String, Object> extra = new java.util.LinkedHashMap<>(Map.of("converged", w.extra().get("converged"), "softmaxObjective",
+          w.objective()));
+      if (w.extra().containsKey("dualityGap")) extra.put("softmaxDualityGap", w.extra().get("dualityGap"));
+      out.add(new Solution(wt, w.iterations(), w.objective() / plan.tasks(), w.violation(), w.initialViolation(), w.history(), extra));
     }
     return out;
   }

@@ -83,7 +83,7 @@ public enum Param {
           + "on the orthant, n doubles per evaluation; any size, any blocks) or auto: glmnet where one of its forms applies (as "
           + "above, the dense one first), else owlqn."),
   L1_GAP("sodm.train.l1.gap", "", Group.LOSS, Type.text("a number in (0, 1), or empty", Param::isOpenUnitOrEmpty), "--l1-gap", "G",
-      "--penalty l1's and elasticnet's stop by duality gap (binary and one-vs-rest models): stop when the Fenchel duality gap is "
+      "--penalty l1's and elasticnet's stop by duality gap (binary, one-vs-rest and multinomial models): stop when the Fenchel duality gap is "
           + "at most G f, which proves f within G f of the optimum, in place of LIBLINEAR's rule on the pseudo-gradient (-e), which "
           + "can hold far from it on badly scaled data (one pass over the rows' margins and one more scalar sum per iteration). "
           + "Empty (the default): LIBLINEAR's rule; every L1 run reports its final gap either way."),

@@ -348,10 +348,6 @@ public final class TrainSpec {
     if (!get(Param.L1_GAP).isEmpty() && !l1()) {
       throw bad(Param.L1_GAP, "is --penalty l1's and elasticnet's stop; give --penalty l1 or elasticnet, or leave --l1-gap out");
     }
-    if (!get(Param.L1_GAP).isEmpty() && multinomial()) {
-      throw bad(Param.L1_GAP, "needs a loss of one margin per row (binary or one-vs-rest models); --multiclass multinomial has no "
-          + "such dual here: use --multiclass ovr, or leave --l1-gap out");
-    }
     if (multinomial() && !logistic) {
       throw bad(Param.MULTICLASS, "multinomial is logistic regression's multi-class model (one softmax over the classes): give "
           + "--loss logistic --kernel linear, or ovr / ovo for " + loss.id());

@@ -349,8 +349,6 @@ class L1LogisticTrainTest {
     assertRefused(conf, "--l1-ratio (sodm.train.l1.ratio): is --penalty elasticnet's rho", Param.L1_RATIO.key(), "0.5");
     assertRefused(conf, "--l1-gap (sodm.train.l1.gap): is --penalty l1's and elasticnet's stop", Param.PENALTY.key(), "l2",
         Param.L1_GAP.key(), "1e-4");
-    assertRefused(conf, "--l1-gap (sodm.train.l1.gap): needs a loss of one margin per row", Param.MULTICLASS.key(), "multinomial",
-        Param.L1_GAP.key(), "1e-4");
     assertRefused(conf, "--l1-gap", Param.L1_GAP.key(), "1");
     Configuration zero = new Configuration(conf);
     zero.set(Param.PENALTY.key(), "elasticnet");

@@ -106,7 +106,8 @@ class MultinomialTrainTest {
   /**
    * --penalty l1 with the softmax (blobs4, C = 2, a bias, eps 1e-7): newGLMNET (the dense softmax Hessian) and OWL-QN on 1 and 2
    * blocks; each model's pseudo-gradient of |W|_1 + loss, from the rows, below 1e-5 of its value at 0, the four objectives equal
-   * to 1e-9, newGLMNET's models with weights exactly 0, in far fewer iterations.
+   * to 1e-9, newGLMNET's models with weights exactly 0, in far fewer iterations. With --l1-gap 1e-4 OWL-QN stops by the softmax's
+   * duality gap, its f within 1e-4 f of theirs and its closing line's gap bounding the distance.
    */
   @Test
   void l1ByNewGlmnetAndOwlqnReachTheSameOptimum() throws Exception {
@@ -136,6 +137,17 @@ class MultinomialTrainTest {
     }
     for (int j = 1; j < 4; j++) assertEquals(f[0], f[j], 1e-9 * f[0], "model " + j);
     assertTrue(2 * iterations[0] < iterations[2], "newGLMNET " + iterations[0] + ", OWL-QN " + iterations[2]);
+    // --l1-gap: OWL-QN on 2 blocks stops by the softmax's duality gap, within 1e-4 f of the optimum above
+    Configuration gap = new Configuration(conf);
+    gap.set(Param.L1_SOLVER.key(), "owlqn");
+    gap.set(Param.LINEAR_BLOCKS.key(), "2");
+    gap.set(Param.L1_GAP.key(), "1e-4");
+    progress.clear();
+    double fg = l1Check(rows, assertInstanceOf(MulticlassModel.class, train(gap, "l1-gap", blobs).model()), classC)[0];
+    String line = progress.stream().filter(l -> l.contains("converged (duality gap <= 1.0E-4 f) after")).findFirst()
+        .orElseThrow(() -> new AssertionError(String.join("\n", progress)));
+    double said = Double.parseDouble(line.replaceAll(".*; duality gap ([0-9.e+-]+) .*", "$1"));
+    assertTrue(fg - f[0] <= 1e-4 * fg && said <= 1e-4 * fg && said >= fg - f[0] - 1e-9 * f[0], "f " + fg + " against " + f[0] + ": " + line);
   }
 
   /**
