@@ -19,7 +19,8 @@ import org.sodm.allreduce.StateCodec;
  * <p>With {@code l1} the problem is |w|_1 + sum_i C_i loss_i (LIBLINEAR's {@code -s 6} for logistic regression), solved by {@link
  * Owlqn} on the same sums (the loss's value and gradient; the Hessian is not used), its stop the same rule on the
  * pseudo-gradient; or, with few weights, by {@link GlmNet} (LIBLINEAR's own method for {@code -s 6}: Newton steps on the
- * dense Hessian, reduced once per iteration as n + n^2 doubles).
+ * dense Hessian, reduced once per iteration as n + n^2 doubles). An L1 run's last step carries its duality gap ({@link
+ * DualityGap}: how far its f can be from the optimum), and {@link #stopByGap} makes that gap the stop.
  *
  * <p>The stop is LIBLINEAR's for {@code -s 0}: |grad f(w)| &lt;= eps max(min(n+, n-), 1) / n |grad f(0)|, n+ and n- the rows of
  * each label over every block (multinomial: the fewest rows of a class in place of min(n+, n-)). A checkpoint holds w, the radius and the counts (f, grad f and the preconditioner are recomputed
