@@ -23,31 +23,6 @@ import org.sodm.solver.Loss;
  * optimum; every finished L1 run's certificate.
  */
 class DualityGapTest {
-  /** rho |w|_1 + (1 - rho) / 2 |w|^2 + sum_i C_i max(0, 1 - y_i w'x_i)^2, from the rows. */
-  static double hingeObjective(SparseVector[] x, double[] y, double[] w, SvmLoss loss, double rho) {
-    double f = 0;
-    for (double v : w) f += rho * Math.abs(v) + (1 - rho) / 2 * v * v;
-    for (int i = 0; i < y.length; i++) {
-      double xi = Math.max(0, 1 - y[i] * Vectors.dot(x[i], w, loss.biasFeature()));
-      f += loss.c(y[i]) * xi * xi;
-    }
-    return f;
-  }
-
-  /** grad of sum_i C_i max(0, 1 - y_i w'x_i)^2, from the rows. */
-  static double[] hingeGradient(SparseVector[] x, double[] y, double[] w, SvmLoss loss) {
-    int n = w.length;
-    double[] g = new double[n];
-    for (int i = 0; i < y.length; i++) {
-      double xi = 1 - y[i] * Vectors.dot(x[i], w, loss.biasFeature());
-      if (xi <= 0) continue;
-      double a = -2 * loss.c(y[i]) * xi * y[i];
-      for (int k = 0; k < x[i].indices().length; k++) if (x[i].indices()[k] < n) g[x[i].indices()[k] - 1] += a * x[i].values()[k];
-      g[n - 1] += a * loss.biasFeature();
-    }
-    return g;
-  }
-
   /** f(w) - D(theta(w)) on one block, by {@link DualityGap} from the block's sums (the objective of the penalty rho). */
   static double gapOnOneBlock(MarginBlock block, double[] w, double rho) throws Exception {
     double f = block.loss(w);
@@ -60,7 +35,7 @@ class DualityGapTest {
   /** One loss's case: the rows, the objective, min f and its minimiser by proximal gradient. */
   record Case(String name, SparseVector[] x, double[] y, LinearPrimal loss, double rho, double[] star, double fStar) {
     double f(double[] w) {
-      return loss instanceof LogisticPrimal p ? OwlqnTest.objective(x, y, w, p, rho) : hingeObjective(x, y, w, (SvmLoss) loss, rho);
+      return loss instanceof LogisticPrimal p ? OwlqnTest.objective(x, y, w, p, rho) : SquaredHingeTest.objective(x, y, w, (SvmLoss) loss, rho, 1 - rho);
     }
   }
 
@@ -77,8 +52,8 @@ class DualityGapTest {
       SvmLoss sh = new SvmLoss(true, 0.3, 0.6, true);
       double lip = 0;
       for (int i = 0; i < y.length; i++) lip += 2 * 0.6 * (x[i].squaredNorm() + 1);
-      double[] h = OwlqnTest.proximal(n, lip, rho, v -> hingeGradient(x, y, v, sh), v -> hingeObjective(x, y, v, sh, rho));
-      out.add(new Case("squared hinge, rho " + rho, x, y, sh, rho, h, hingeObjective(x, y, h, sh, rho)));
+      double[] h = OwlqnTest.proximal(n, lip, rho, v -> SquaredHingeTest.gradient(x, y, v, sh), v -> SquaredHingeTest.objective(x, y, v, sh, rho, 1 - rho));
+      out.add(new Case("squared hinge, rho " + rho, x, y, sh, rho, h, SquaredHingeTest.objective(x, y, h, sh, rho, 1 - rho)));
     }
     return out;
   }
