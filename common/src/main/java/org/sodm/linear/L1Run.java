@@ -88,17 +88,11 @@ abstract class L1Run implements TrialRun {
    * pass over the rows' margins, one more scalar sum); the start's stop is decided again by it.
    */
   final void stopByGap(Certificate c, double tolerance) throws IOException {
-    if (!(tolerance > 0 && tolerance < 1)) throw new IllegalArgumentException("the gap's tolerance must be in (0, 1), got " + tolerance);
-    certificate = c;
+    certificate = c; // tolerance in (0, 1): TronRank#stopByGap checks it
     gapTolerance = tolerance;
     if (status == Tron.Status.RUNNING || status == Tron.Status.CONVERGED) {
       status = converged() ? Tron.Status.CONVERGED : Tron.Status.RUNNING;
     }
-  }
-
-  /** Whether the run stops by gap ({@link #stopByGap}). */
-  final boolean stopsByGap() {
-    return certificate != null;
   }
 
   /** The stop: |pseudo-gradient| &lt;= tolerance |pseudo-gradient at 0|, or by gap the duality gap (kept in {@link #gap}). */
