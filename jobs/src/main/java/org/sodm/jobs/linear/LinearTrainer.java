@@ -367,8 +367,11 @@ public abstract class LinearTrainer implements Trainer {
       violation = Math.max(violation, task.solution().violation());
       initial = Math.max(initial, task.solution().initialViolation());
       blocks += task.blocks();
-      tasks.add(entry("task", t, "positive", pos, "negative", neg < 0 ? "rest" : classes.get(neg), "iterations",
-          task.solution().iterations(), "objective", task.solution().objective()));
+      Map<String, Object> e = entry("task", t, "positive", pos, "negative", neg < 0 ? "rest" : classes.get(neg), "iterations",
+          task.solution().iterations(), "objective", task.solution().objective());
+      Object gap = task.solution().extra().get("dualityGap"); // an L1 run's certificate (TronTrainer)
+      if (gap != null) e.put("dualityGap", gap);
+      tasks.add(e);
     }
     TrainSpec spec = ctx.spec();
     IngestJob.Result data = ctx.data();

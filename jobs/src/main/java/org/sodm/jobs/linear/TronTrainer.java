@@ -255,8 +255,8 @@ public final class TronTrainer extends LinearTrainer {
         last.gradientNorm() / p.gradientNorm0(), certificate));
     double[] w = java.util.Arrays.copyOf(p.w(), size);
     if (!spec.loss().bias()) java.util.Arrays.fill(w, size - classes, size, 0.0);
-    Map<String, Object> extra = Double.isNaN(last.gap()) ? Map.of("converged", p.status() == Tron.Status.CONVERGED)
-        : Map.of("converged", p.status() == Tron.Status.CONVERGED, "dualityGap", last.gap());
+    Map<String, Object> extra = new java.util.LinkedHashMap<>(Map.of("converged", p.status() == Tron.Status.CONVERGED));
+    if (!Double.isNaN(last.gap())) extra.put("dualityGap", last.gap());
     return new Solution(w, newton, last.f(), last.gradientNorm(), p.gradientNorm0(), history, extra);
   }
 
@@ -272,11 +272,10 @@ public final class TronTrainer extends LinearTrainer {
   }
 
   private static Map<String, Object> entry(Tron.Trial t, double seconds) {
-    if (!Double.isNaN(t.gap())) {
-      return LinearTrainer.entry("trial", t.trial(), "iteration", t.iterations() - 1, "f", t.f(), "gradientNorm", t.gradientNorm(),
-          "radius", t.delta(), "cgSteps", t.cgSteps(), "accepted", t.accepted(), "dualityGap", t.gap(), "seconds", seconds);
-    }
-    return LinearTrainer.entry("trial", t.trial(), "iteration", t.iterations() - 1, "f", t.f(), "gradientNorm", t.gradientNorm(),
-        "radius", t.delta(), "cgSteps", t.cgSteps(), "accepted", t.accepted(), "seconds", seconds);
+    Map<String, Object> m = LinearTrainer.entry("trial", t.trial(), "iteration", t.iterations() - 1, "f", t.f(), "gradientNorm",
+        t.gradientNorm(), "radius", t.delta(), "cgSteps", t.cgSteps(), "accepted", t.accepted());
+    if (!Double.isNaN(t.gap())) m.put("dualityGap", t.gap());
+    m.put("seconds", seconds);
+    return m;
   }
 }

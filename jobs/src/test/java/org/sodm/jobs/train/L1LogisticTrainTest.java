@@ -331,6 +331,10 @@ class L1LogisticTrainTest {
     assertTrue(progress.stream().anyMatch(l -> l.matches(".*evaluations +[0-9]+  gap [0-9.e+-]+.*")), String.join("\n", progress));
     assertTrue(g - fStar <= 1e-4 * g, "f " + g + " against " + fStar);
     assertTrue(saidGap() <= 1e-4 * g && saidGap() >= g - fStar - 1e-9 * fStar, "gap " + saidGap());
+    String report = Files.readString(tmp.resolve("gap").resolve("train-report.json"));
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"dualityGap\" *: *([0-9.eE+-]+)").matcher(report);
+    assertTrue(m.find(), report);
+    assertEquals(saidGap(), Double.parseDouble(m.group(1)), 1e-3 * saidGap(), "the report's gap is the line's: " + report);
   }
 
   /** {@code base} with the given keys and values is refused by TrainSpec with a message containing {@code message}. */
