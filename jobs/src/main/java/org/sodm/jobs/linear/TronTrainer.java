@@ -251,6 +251,11 @@ public final class TronTrainer extends LinearTrainer {
         : "%d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)";
     String certificate = Double.isNaN(last.gap()) ? ""
         : String.format(Locale.ROOT, "; duality gap %.3e (%.2e of f: f is at most that above the optimum)", last.gap(), last.gap() / last.f());
+    if (spec.l1Gap() > 0 && p.status() != Tron.Status.CONVERGED && !(last.gap() <= spec.l1Gap() * last.f())) {
+      certificate += "; --l1-gap " + spec.l1Gap() + " not reached" + (p.status() == Tron.Status.NO_PROGRESS
+          ? " (f's rounding ends the descent first: features of very different scales make the certificate loose; --scale 0,1 tightens it)"
+          : "");
+    }
     ctx.runner().note(String.format(Locale.ROOT, "%-12s %s after " + steps + "%s", label, how, newton, cg, last.f(), last.gradientNorm(),
         last.gradientNorm() / p.gradientNorm0(), certificate));
     double[] w = java.util.Arrays.copyOf(p.w(), size);

@@ -301,7 +301,8 @@ class L1LogisticTrainTest {
    * svmguide1 as it comes (features up to ~300), C = 1 with a bias. By OWL-QN at LIBLINEAR's rule (eps 0.01) the run stops more
    * than 1e-3 above the optimum (min f: newGLMNET stopped by a gap of 1e-5 f; f within that of it) and its closing line's duality gap bounds that
    * distance; with --l1-gap 1e-4 on 2 blocks it converges "by duality gap", its f within 1e-4 f of the optimum and its said gap
-   * at most 1e-4 f. The models' objectives are recomputed from the rows.
+   * at most 1e-4 f, the report has it; with --l1-gap 1e-9, below what f's rounding lets the descent certify here, the run says it
+   * was not reached. The models' objectives are recomputed from the rows.
    */
   @Test
   void theDualityGapCertifiesTheModelAndStopsTheRun() throws Exception {
@@ -335,6 +336,13 @@ class L1LogisticTrainTest {
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"dualityGap\" *: *([0-9.eE+-]+)").matcher(report);
     assertTrue(m.find(), report);
     assertEquals(saidGap(), Double.parseDouble(m.group(1)), 1e-3 * saidGap(), "the report's gap is the line's: " + report);
+    // a gap below what f's rounding lets the descent reach on these unscaled features: the run says it was not reached
+    progress.clear();
+    Configuration tight = new Configuration(conf);
+    tight.set(Param.L1_GAP.key(), "1e-9");
+    train(tight, "tight", file);
+    assertTrue(progress.stream().anyMatch(l -> l.contains("stopped: no further decrease within rounding") && l.contains("--l1-gap 1.0E-9 not "
+        + "reached (f's rounding ends the descent first")), String.join("\n", progress));
   }
 
   /** {@code base} with the given keys and values is refused by TrainSpec with a message containing {@code message}. */
