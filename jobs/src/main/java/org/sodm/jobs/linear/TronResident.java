@@ -164,9 +164,8 @@ public final class TronResident {
     @Override
     ResidentLoop.Program program(BqoResident.Sub sub, int block, int blocks, TrainSpec spec, Configuration conf, byte[] rankState,
         byte[] globalState) throws IOException {
-      TronPath p = new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().primal(), BqoResident.scales(conf),
-          spec.linear().eps(), spec.linear().maxIterations(), globalState, method(conf), penalty(spec));
-      return spec.l1Gap() > 0 ? p.stopByGap(spec.l1Gap()) : p;
+      return gapStop(new TronPath(sub.x(), sub.y(), conf.getInt(LinearKeys.DIM, 0), sub.loss().primal(), BqoResident.scales(conf),
+          spec.linear().eps(), spec.linear().maxIterations(), globalState, method(conf), penalty(spec)), spec);
     }
 
     @Override
@@ -212,11 +211,11 @@ public final class TronResident {
         org.sodm.linear.Csr x = rows.x().subset(java.util.Arrays.copyOf(pick, m));
         int[] ys = java.util.Arrays.copyOf(y, m);
         if (path) {
-          return new TronPath(scale -> new SoftmaxBlock(x, ys, times(classC, scale), dim, bias, threads), size, BqoResident.scales(conf),
-              spec.linear().eps(), spec.linear().maxIterations(), gs, method(conf), penalty(spec));
+          return gapStop(new TronPath(scale -> new SoftmaxBlock(x, ys, times(classC, scale), dim, bias, threads), size,
+              BqoResident.scales(conf), spec.linear().eps(), spec.linear().maxIterations(), gs, method(conf), penalty(spec)), spec);
         }
-        return new TronRank(new SoftmaxBlock(x, ys, classC, dim, bias, threads), size, spec.linear().eps(), spec.linear().maxIterations(), gs,
-            null, method(conf), penalty(spec));
+        return gapStop(new TronRank(new SoftmaxBlock(x, ys, classC, dim, bias, threads), size, spec.linear().eps(),
+            spec.linear().maxIterations(), gs, null, method(conf), penalty(spec)), spec);
       }, rankState, globalState, ResidentMapper.programThreads(conf, n));
     }
 
@@ -235,9 +234,17 @@ public final class TronResident {
 
   static TronRank rank(org.sodm.linear.Csr x, double[] y, org.sodm.solver.Loss loss, int dim, TrainSpec spec, TronRank.Solver method,
       int threads, byte[] globalState) throws IOException {
-    TronRank r = new TronRank(org.sodm.linear.MarginBlock.of(loss.primal(), x, y, threads), dim + 1, spec.linear().eps(),
-        spec.linear().maxIterations(), globalState, null, method, penalty(spec));
+    return gapStop(new TronRank(org.sodm.linear.MarginBlock.of(loss.primal(), x, y, threads), dim + 1, spec.linear().eps(),
+        spec.linear().maxIterations(), globalState, null, method, penalty(spec)), spec);
+  }
+
+  /** {@code r} stopping by duality gap where --l1-gap asks for it (every rank and path of an L1 run is made through these two). */
+  private static TronRank gapStop(TronRank r, TrainSpec spec) {
     return spec.l1Gap() > 0 ? r.stopByGap(spec.l1Gap()) : r;
+  }
+
+  private static TronPath gapStop(TronPath p, TrainSpec spec) {
+    return spec.l1Gap() > 0 ? p.stopByGap(spec.l1Gap()) : p;
   }
 
   /** The L1 methods' regulariser ({@link TrainSpec#penalty}); L1 alone for TRON, which does not use it. */

@@ -249,6 +249,10 @@ public final class TronTrainer extends LinearTrainer {
     String method = methodName(TronResident.method(conf));
     String steps = spec.l1() ? "%d iterations of " + method + " (%d evaluations of f); f %.10g, |pseudo-gradient| %.3e (%.2e of its value at 0)"
         : "%d Newton iterations (%d CG steps); f %.10g, |grad f| %.3e (%.2e of |grad f(0)|)";
+    if (spec.l1Gap() > 0 && p.status() == Tron.Status.CONVERGED && !(last.gap() <= spec.l1Gap() * last.f())) {
+      throw new IllegalStateException(label + ": converged, but its duality gap " + last.gap() + " is above --l1-gap " + spec.l1Gap()
+          + " f (f " + last.f() + "): the run did not stop by gap");
+    }
     String certificate = Double.isNaN(last.gap()) ? ""
         : String.format(Locale.ROOT, "; duality gap %.3e (%.2e of f: f is at most that above the optimum)", last.gap(), last.gap() / last.f());
     if (spec.l1Gap() > 0 && p.status() != Tron.Status.CONVERGED && !(last.gap() <= spec.l1Gap() * last.f())) {
