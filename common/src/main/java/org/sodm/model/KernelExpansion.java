@@ -1,5 +1,6 @@
 package org.sodm.model;
 
+import org.sodm.data.FeatureIndex;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 
@@ -7,7 +8,7 @@ import org.sodm.kernel.Kernel;
  * f(x) = sum_i coef_i k(sv_i, x) + b. With the bias option of the solvers (kernel k + 1) the
  * model is f(x) = sum_i coef_i (k(sv_i, x) + 1), i.e. b = sum_i coef_i over the base kernel
  * ({@link org.sodm.solver.SolveResult#expansion}). Batched evaluation uses a dense feature-major copy of the support vectors when
- * they are low-dimensional and the kernel is dot-based. Immutable, thread-safe.
+ * they are low-dimensional and the kernel is dot-based, and their {@link FeatureIndex} when they are not low-dimensional. Immutable, thread-safe.
  */
 public final class KernelExpansion {
   private final Kernel kernel;
@@ -24,6 +25,11 @@ public final class KernelExpansion {
    * load), nor do the models of sodm grid's C values.
    */
   private volatile double[] dense;
+  /**
+   * The support vectors by feature ({@link FeatureIndex}) for a dot-based kernel without the dense copy (high-dimensional
+   * data), made on first use: a row's inner products with all of them in O(m + matches) instead of m sparse dot products.
+   */
+  private volatile FeatureIndex index;
 
   public KernelExpansion(Kernel k, SparseVector[] sv, double[] coef, double bias) {
     if (k == null || sv == null || coef == null) throw new IllegalArgumentException("kernel, sv and coef are required");
@@ -47,30 +53,58 @@ public final class KernelExpansion {
     return d;
   }
 
+  /** The feature index when scoring uses one (a dot-based kernel without the dense copy), else null; made once. */
+  private FeatureIndex index() {
+    FeatureIndex x = index;
+    if (x == null && !denseWanted && kernel.dotBased()) index = x = FeatureIndex.of(sv);
+    return x;
+  }
+
   /**
-   * What batched evaluation reads of support vectors: their squared norms, their largest feature index and their
-   * feature-major dense copy ({@link SparseVector#featureMajor}), or null for it: only for a dot-based kernel, at most 1,024
-   * features and 2^25 doubles (256 MB). Shared with {@link MulticlassModel}'s distinct support vectors.
+   * What batched evaluation reads of support vectors: their squared norms, their largest feature index, and their
+   * feature-major dense copy ({@link SparseVector#featureMajor}) or, for a dot-based kernel where that copy does not fit,
+   * their {@link FeatureIndex} (either may be null): the dense copy only for a dot-based kernel, at most 1,024 features and
+   * 2^25 doubles (256 MB). Shared with {@link MulticlassModel}'s distinct support vectors.
    */
-  record Columns(double[] norms, int dim, double[] dense) {
+  record Columns(double[] norms, int dim, double[] dense, FeatureIndex index) {
     static Columns of(Kernel k, SparseVector[] sv) {
       return of(k, sv, true);
     }
 
-    /** @param withDense whether to make the dense copy (when it {@link #denseFits}) or leave it null */
-    static Columns of(Kernel k, SparseVector[] sv, boolean withDense) {
+    /** @param withAids whether to make the dense copy (when it {@link #denseFits}) or else the feature index, or neither */
+    static Columns of(Kernel k, SparseVector[] sv, boolean withAids) {
       double[] norms = new double[sv.length];
       int d = 0;
       for (int i = 0; i < sv.length; i++) {
         norms[i] = sv[i].squaredNorm();
         d = Math.max(d, sv[i].maxIndex());
       }
-      return new Columns(norms, d, withDense && denseFits(k, d, sv.length) ? SparseVector.featureMajor(sv, d) : null);
+      boolean fits = denseFits(k, d, sv.length);
+      return new Columns(norms, d, withAids && fits ? SparseVector.featureMajor(sv, d) : null,
+          withAids && !fits && k.dotBased() ? FeatureIndex.of(sv) : null);
     }
 
     /** A dense copy for a dot-based kernel, at most 1,024 features and 2^25 doubles (256 MB). */
     static boolean denseFits(Kernel k, int dim, int n) {
       return k.dotBased() && (long) dim * n <= (1L << 25) && dim <= 1024;
+    }
+
+    /**
+     * {@code k(x, v)} for each of the vectors {@code sv} these columns describe, from the dense copy or the feature index
+     * when there is one (their inner products with all vectors at once), else pair by pair; the same values either way.
+     */
+    double[] column(Kernel kernel, SparseVector[] sv, SparseVector x) {
+      double[] kx = new double[sv.length];
+      if (dense != null) {
+        x.dotColumns(dense, sv.length, dim, kx, 0, sv.length);
+        kernel.fromDots(kx, x.squaredNorm(), norms, 0, sv.length);
+      } else if (index != null) {
+        index.dots(x, kx);
+        kernel.fromDots(kx, x.squaredNorm(), norms, 0, sv.length);
+      } else {
+        kernel.column(x, sv, kx);
+      }
+      return kx;
     }
   }
 
@@ -120,6 +154,9 @@ public final class KernelExpansion {
     if (dense != null) {
       x.dotColumns(dense, m, dim, buf, 0, m);
       kernel.fromDots(buf, x.squaredNorm(), svNorms, 0, m);
+    } else if (index() != null) {
+      index.dots(x, buf);
+      kernel.fromDots(buf, x.squaredNorm(), svNorms, 0, m);
     } else {
       kernel.column(x, sv, buf);
     }
@@ -144,8 +181,9 @@ public final class KernelExpansion {
    * blocks. With a dense copy (dot-based kernel, low dimension) a block of {@link #ROW_BLOCK} rows
    * passes over one chunk of support vectors while it is in cache, the inner products are sparse
    * row times dense feature-major chunk, and the kernel comes from them with the cached norms
-   * (RBF: |x|^2 + |s|^2 - 2 x's, fused with the coefficient sum, {@link RbfSums}). Otherwise each
-   * row is scattered into a dense array and each support vector gathers its inner product from it.
+   * (RBF: |x|^2 + |s|^2 - 2 x's, fused with the coefficient sum, {@link RbfSums}). Otherwise (high
+   * dimension) a row's inner products with all support vectors come from their {@link FeatureIndex}, in O(m + the row's
+   * matches), bit for bit the sparse dot products.
    * Equals {@link #decision(SparseVector)} up to rounding (the order of the additions, exp within
    * an ulp on the Vector API path). Thread-safe (work arrays are per call).
    */
@@ -164,27 +202,14 @@ public final class KernelExpansion {
     double[] buf = new double[m];
     double gamma = kernel instanceof org.sodm.kernel.RbfKernel rbf ? rbf.gamma() : 0;
     if (dense == null) {
-      int maxIndex = 0;
-      for (int t = 0; t < count; t++) maxIndex = Math.max(maxIndex, xs[t].maxIndex());
-      int span = Math.min(maxIndex, dim);
-      if (!kernel.dotBased() || span > (1 << 22)) {
+      FeatureIndex ix = index();
+      if (ix == null) {
         for (int t = 0; t < count; t++) out[t] = decision(xs[t], buf);
         return;
       }
-      double[] xd = new double[span];
       for (int t = 0; t < count; t++) {
         SparseVector x = xs[t];
-        int[] xi = x.indices();
-        double[] xv = x.values();
-        for (int k = 0; k < xi.length && xi[k] <= span; k++) xd[xi[k] - 1] = xv[k];
-        for (int i = 0; i < m; i++) {
-          int[] si = sv[i].indices();
-          double[] sv2 = sv[i].values();
-          double d = 0;
-          for (int k = 0; k < si.length && si[k] <= span; k++) d += sv2[k] * xd[si[k] - 1];
-          buf[i] = d;
-        }
-        for (int k = 0; k < xi.length && xi[k] <= span; k++) xd[xi[k] - 1] = 0;
+        ix.dots(x, buf);
         out[t] = bias + chunkSum(buf, x.squaredNorm(), 0, m, gamma, vector);
       }
       return;

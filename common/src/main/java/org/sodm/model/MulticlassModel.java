@@ -81,10 +81,8 @@ public final class MulticlassModel implements Model {
   private final int[][][] index; // [task][block][i] -> unique
   private final double[][][] coef; // [task][block][i]
   private final double[][] bias; // [task][block]
-  /** The distinct support vectors' squared norms and features up to {@link #dim}, feature-major (or null: see KernelExpansion). */
-  private final double[] norms;
-  private final int dim;
-  private final double[] dense;
+  /** What scoring reads of the distinct support vectors: norms, dense copy or feature index (see KernelExpansion). */
+  private final KernelExpansion.Columns columns;
 
   /**
    * @param plan the tasks (no folds)
@@ -129,9 +127,7 @@ public final class MulticlassModel implements Model {
       index = null;
       coef = null;
       bias = null;
-      norms = null;
-      dim = 0;
-      dense = null;
+      columns = null;
       return;
     }
     Map<Long, Integer> byId = new HashMap<>();
@@ -170,10 +166,7 @@ public final class MulticlassModel implements Model {
     kernel = k != null ? k : kernelSpec.create();
     unique = u.toArray(new SparseVector[0]);
     uniqueIds = uIds.stream().mapToLong(Long::longValue).toArray();
-    KernelExpansion.Columns c = KernelExpansion.Columns.of(kernel, unique);
-    norms = c.norms();
-    dim = c.dim();
-    dense = c.dense();
+    columns = KernelExpansion.Columns.of(kernel, unique);
   }
 
   /** The order of {@link #CLASS_ORDER} in {@code provenance}, checked to be a permutation of 0..k-1; identity without it. */
@@ -256,22 +249,8 @@ public final class MulticlassModel implements Model {
       for (int t = 0; t < sub.length; t++) if (cls < 0 || plan.y(t, cls) != 0) f[t] = sub[t].decisionPrepared(x);
       return f;
     }
-    sums(kernelColumn(kernel, unique, norms, dim, dense, x), cls, f);
+    sums(columns.column(kernel, unique, x), cls, f);
     return f;
-  }
-
-  /** k(x, v) for each distinct support vector v, from the dense columns when there are (else pairwise). */
-  private static double[] kernelColumn(Kernel kernel, SparseVector[] unique, double[] norms, int dim, double[] dense, SparseVector x) {
-    double[] kx = new double[unique.length];
-    if (dense != null) {
-      // the inner products with every distinct support vector at once (dense columns: letter's 13,716 vectors of 16
-      // features, 0.6 ms a row as sparse dot products), then the kernel from them as Kernel#column computes it
-      x.dotColumns(dense, unique.length, dim, kx, 0, unique.length);
-      kernel.fromDots(kx, x.squaredNorm(), norms, 0, unique.length);
-    } else {
-      kernel.column(x, unique, kx);
-    }
-    return kx;
   }
 
   /** The task sums into f from the kernel values of the distinct support vectors (tasks of class cls only, or all: -1). */
@@ -303,9 +282,7 @@ public final class MulticlassModel implements Model {
     private final SparseVector[] unique;
     /** [model][the model's distinct index] -> the family's. */
     private final int[][] map;
-    private final double[] norms;
-    private final int dim;
-    private final double[] dense;
+    private final KernelExpansion.Columns columns;
 
     /** @throws IllegalArgumentException when a model has a linear task or the kernels differ */
     public Family(MulticlassModel... models) {
@@ -330,10 +307,7 @@ public final class MulticlassModel implements Model {
       }
       kernel = models.length == 0 ? null : models[0].kernel;
       unique = u.toArray(new SparseVector[0]);
-      KernelExpansion.Columns c = kernel == null ? null : KernelExpansion.Columns.of(kernel, unique);
-      norms = c == null ? null : c.norms();
-      dim = c == null ? 0 : c.dim();
-      dense = c == null ? null : c.dense();
+      columns = kernel == null ? null : KernelExpansion.Columns.of(kernel, unique);
     }
 
     /** Distinct support vectors over the models. */
@@ -343,7 +317,7 @@ public final class MulticlassModel implements Model {
 
     /** Every model's task decision values on a prepared vector: [model][task]. */
     public double[][] decisionValues(SparseVector x) {
-      double[] kx = kernelColumn(kernel, unique, norms, dim, dense, x);
+      double[] kx = columns.column(kernel, unique, x);
       double[][] f = new double[models.length][];
       for (int m = 0; m < models.length; m++) {
         int[] to = map[m];

@@ -1,12 +1,15 @@
 package org.sodm.solver;
 
+import org.sodm.data.FeatureIndex;
 import org.sodm.data.SparseVector;
 import org.sodm.kernel.Kernel;
 
 /**
  * The instances in a permutable order, with the batched kernel evaluation of the solvers:
  * a dense row-major copy when the data is low-dimensional or dense (inner products are then
- * contiguous loops), else the sparse vectors with a scattered dense buffer for the fixed row.
+ * contiguous loops), else the sparse vectors: a column's inner products from the rows' {@link FeatureIndex} where the
+ * fixed row's matches are fewer than the range's non-zeros (sparse high-dimensional data), else with a scattered dense
+ * buffer for the fixed row (the same values bit for bit).
  * Kernels that are functions of inner products and norms ({@link Kernel#dotBased()}) are
  * evaluated from the inner products in one batched call per column; others pair by pair.
  */
@@ -26,7 +29,19 @@ final class Rows {
   private final double[] dx;
   final double[] norms;
   private final double[] buf;
+  /**
+   * Sparse high-dimensional data: the rows by feature ({@link FeatureIndex}, positions at construction as the vectors' ids),
+   * the id at each position now, each id's matches (the index entries its column visits), the index's output by id, and
+   * the rows' mean number of non-zeros; null / 0 otherwise.
+   */
+  private final FeatureIndex index;
+  private final int[] idAt;
+  private final long[] matches;
+  private final double[] byId;
+  private final double meanNnz;
   long evaluations;
+  /** Columns computed through the feature index. */
+  long indexedColumns;
 
   Rows(Kernel kernel, SparseVector[] x, boolean allowDense) {
     this.kernel = kernel;
@@ -59,6 +74,23 @@ final class Rows {
       dx = null;
       buf = dotBased && d <= SCATTER_MAX_DIM ? new double[d + 1] : null;
     }
+    if (!dense && dotBased && n > 0) {
+      index = FeatureIndex.of(x);
+      idAt = new int[n];
+      matches = new long[n];
+      for (int i = 0; i < n; i++) {
+        idAt[i] = i;
+        matches[i] = index.matches(x[i]);
+      }
+      byId = new double[n];
+      meanNnz = (double) nnz / n;
+    } else {
+      index = null;
+      idAt = null;
+      matches = null;
+      byId = null;
+      meanNnz = 0;
+    }
   }
 
   SparseVector vector(int p) {
@@ -72,6 +104,11 @@ final class Rows {
     double tn = norms[i];
     norms[i] = norms[j];
     norms[j] = tn;
+    if (idAt != null) {
+      int ti = idAt[i];
+      idAt[i] = idAt[j];
+      idAt[j] = ti;
+    }
     if (dense) {
       for (int f = 0, a = i, b = j; f < dim; f++, a += n, b += n) {
         double tv = dx[a];
@@ -101,6 +138,11 @@ final class Rows {
           for (int j = b0; j < b1; j++) out[j] += a * m[base + j];
         }
       }
+    } else if (index != null && matches[idAt[p]] + n < (to - from) * meanNnz) {
+      // the inner products with all rows from the index (O(n + matches)), then the range's in position order
+      indexedColumns++;
+      index.dots(sx[p], byId);
+      for (int j = from; j < to; j++) out[j] = byId[idAt[j]];
     } else if (buf != null) {
       SparseVector a = sx[p];
       int[] ai = a.indices();

@@ -88,7 +88,7 @@ class BatchScoringTest {
 
   @Test
   void rbfHighDimensionSparseGatherPath() {
-    // 2000 features x 600 SVs: no dense copy (d * m too large for d > 1024), the scatter/gather path
+    // 2000 features x 600 SVs: no dense copy (d * m too large for d > 1024), the support vectors' feature index
     check(KernelSpec.rbf(0.05), 2000, 0.01, 600, 50, true, 3);
     check(KernelSpec.rbf(0.05), 2000, 0.01, 600, 50, false, 3);
   }
@@ -98,6 +98,10 @@ class BatchScoringTest {
     check(KernelSpec.linear(), 30, 0.5, 300, 45, true, 4);
     check(KernelSpec.poly(0.2, 1, 3), 30, 0.5, 300, 45, true, 5);
     check(KernelSpec.sigmoid(0.05, -0.5), 30, 0.5, 300, 45, true, 6);
+    // and through the feature index (high dimension)
+    check(KernelSpec.linear(), 3000, 0.005, 200, 45, true, 7);
+    check(KernelSpec.poly(0.2, 1, 3), 3000, 0.005, 200, 45, true, 8);
+    check(KernelSpec.sigmoid(0.05, -0.5), 3000, 0.005, 200, 45, true, 9);
   }
 
   /**

@@ -220,19 +220,24 @@ class MulticlassModelTest {
   }
 
   /**
-   * The distinct support vectors' kernel values come from dense feature-major columns: on sparse vectors with holes, an
-   * augmented (bias) kernel and rows with a feature beyond every support vector's, each task's value equals its own sum
-   * of k(sv_i, x) evaluated pair by pair.
+   * The distinct support vectors' kernel values come from dense feature-major columns (6 features) or their feature index
+   * (1,500 features, no dense copy): on sparse vectors with holes, an augmented (bias) kernel and rows with a feature beyond
+   * every support vector's, each task's value equals its own sum of k(sv_i, x) evaluated pair by pair.
    */
   @Test
   void sharedDenseColumnsEqualTheKernelPairByPairOnSparseRows() {
     Random r = new Random(7);
+    sharedColumnsEqualTheKernelPairByPair(r, 6, 0.6, 0.5);
+    sharedColumnsEqualTheKernelPairByPair(r, 1500, 0.01, 0.01);
+  }
+
+  private static void sharedColumnsEqualTheKernelPairByPair(Random r, int d, double density, double xDensity) {
     for (KernelSpec ks : new KernelSpec[] {KernelSpec.rbf(0.7), KernelSpec.poly(0.5, 1, 3), KernelSpec.linear()}) {
       for (boolean augmented : new boolean[] {false, true}) {
         Kernel k = augmented ? new org.sodm.kernel.AugmentedKernel(ks.create()) : ks.create();
         int n = 30;
         SparseVector[] pts = new SparseVector[n];
-        for (int i = 0; i < n; i++) pts[i] = sparse(r, 6, 0.6);
+        for (int i = 0; i < n; i++) pts[i] = sparse(r, d, density);
         Subproblems plan = new Subproblems(3, Subproblems.Scheme.OVO);
         Model[] sub = new Model[plan.tasks()];
         for (int t = 0; t < plan.tasks(); t++) {
@@ -252,13 +257,13 @@ class MulticlassModelTest {
         }
         MulticlassModel m = new MulticlassModel(ks, Loss.hinge(1), null, List.of("a", "b", "c"), plan, sub, null, PROV);
         for (int q = 0; q < 50; q++) {
-          SparseVector x = sparse(r, q % 2 == 0 ? 6 : 9, 0.5); // odd rows: features 7-9 no support vector has
+          SparseVector x = sparse(r, q % 2 == 0 ? d : d + 3, xDensity); // odd rows: features no support vector has
           double[] f = m.decisionValues(x);
           for (int t = 0; t < plan.tasks(); t++) {
             KernelExpansion e = ((KernelModel) sub[t]).block(0);
             double want = e.bias();
             for (int i = 0; i < e.size(); i++) want += e.coef(i) * k.eval(e.supportVector(i), x);
-            assertEquals(want, f[t], 1e-12 * (1 + Math.abs(want)), ks + (augmented ? " +1" : "") + " task " + t + " row " + q);
+            assertEquals(want, f[t], 1e-12 * (1 + Math.abs(want)), d + " features, " + ks + (augmented ? " +1" : "") + " task " + t + " row " + q);
           }
         }
       }

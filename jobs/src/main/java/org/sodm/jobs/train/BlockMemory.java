@@ -21,8 +21,11 @@ public final class BlockMemory {
 
   /** Bytes per row besides its stored values: the record, its alpha, the vector's header and the solver's arrays. */
   static final long PER_ROW = 400;
-  /** Bytes per stored value: the record's boxed (index, value) pair and the vector's copy. */
-  static final long PER_NONZERO = 64;
+  /**
+   * Bytes per stored value: the record's boxed (index, value) pair and the vector's copy (64), and on sparse
+   * high-dimensional data the solver's feature index of the rows (an int and a double, {@code org.sodm.data.FeatureIndex}).
+   */
+  static final long PER_NONZERO = 76;
   /** Share of a task's heap a block may plan to use (the rest: the task's framework, buffers, output). */
   public static final double USABLE = 0.9;
 

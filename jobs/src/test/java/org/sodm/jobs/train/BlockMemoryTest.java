@@ -24,9 +24,9 @@ class BlockMemoryTest {
   @Test
   void estimateIsTheRowsPlusTheCacheTheBlockCanUse() {
     // 1,000 rows of 10 values: the whole matrix (4 MB as floats) is below a 256 MB bound
-    assertEquals(1000 * (400 + 640) + 4_000_000L, BlockMemory.estimate(1000, 10, 256L << 20));
+    assertEquals(1000 * (400 + 760) + 4_000_000L, BlockMemory.estimate(1000, 10, 256L << 20));
     // 100,000 rows: the matrix (40 GB) is above the bound, which then counts whole
-    assertEquals(100_000L * (400 + 640) + (256L << 20), BlockMemory.estimate(100_000, 10, 256L << 20));
+    assertEquals(100_000L * (400 + 760) + (256L << 20), BlockMemory.estimate(100_000, 10, 256L << 20));
   }
 
   @Test

@@ -1,0 +1,102 @@
+package org.sodm.data;
+
+import java.util.Arrays;
+
+/**
+ * A set of sparse vectors by feature (their compressed sparse columns: for each feature, the vectors that have it and
+ * their values), for the inner products of one vector x with all of them in O(n + matches), where matches = sum over x's
+ * features f of the number of vectors having f, instead of the O(sum of the vectors' non-zeros) of one sparse dot product
+ * per vector. On sparse high-dimensional data (text: tens of thousands of features, tens per row) that is one to two orders
+ * of magnitude fewer operations.
+ *
+ * <p>Each inner product is bit for bit {@link SparseVector#dot(SparseVector)}: the products of the common features are
+ * added in ascending feature order in both (x's features are visited in order, and a column lists its vectors once). The
+ * vectors are not copied beyond their values by feature; the index is immutable and thread-safe.
+ */
+public final class FeatureIndex {
+  private final int n;
+  private final int dim;
+  /** Column f (feature f + 1) holds entries [start[f], start[f + 1]). */
+  private final int[] start;
+  private final int[] vector;
+  private final double[] value;
+
+  private FeatureIndex(int n, int dim, int[] start, int[] vector, double[] value) {
+    this.n = n;
+    this.dim = dim;
+    this.start = start;
+    this.vector = vector;
+    this.value = value;
+  }
+
+  /** The index of {@code rows}: vector i of the products is {@code rows[i]}. */
+  public static FeatureIndex of(SparseVector[] rows) {
+    int dim = 0;
+    long nnz = 0;
+    for (SparseVector r : rows) {
+      dim = Math.max(dim, r.maxIndex());
+      nnz += r.nnz();
+    }
+    if (nnz > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("too many non-zeros for one feature index: " + nnz + " in " + rows.length + " vectors");
+    }
+    int[] start = new int[dim + 1];
+    for (SparseVector r : rows) {
+      for (int f : r.indices()) start[f]++; // counts at f (feature f is column f - 1, its end at start[f])
+    }
+    for (int f = 1; f <= dim; f++) start[f] += start[f - 1];
+    int[] vector = new int[(int) nnz];
+    double[] value = new double[(int) nnz];
+    int[] next = Arrays.copyOf(start, dim); // column f - 1 fills from start[f - 1]
+    for (int i = 0; i < rows.length; i++) {
+      int[] idx = rows[i].indices();
+      double[] val = rows[i].values();
+      for (int k = 0; k < idx.length; k++) {
+        int p = next[idx[k] - 1]++;
+        vector[p] = i;
+        value[p] = val[k];
+      }
+    }
+    return new FeatureIndex(rows.length, dim, start, vector, value);
+  }
+
+  /** The number of vectors. */
+  public int size() {
+    return n;
+  }
+
+  /** The number of non-zeros held (entries of the index). */
+  public int entries() {
+    return vector.length;
+  }
+
+  /** Bytes of the index's arrays (an int and a double per non-zero, an int per feature). */
+  public long bytes() {
+    return 12L * vector.length + 4L * start.length;
+  }
+
+  /** The entries {@link #dots} visits for {@code x}: the number of vectors having each of x's features, summed. */
+  public long matches(SparseVector x) {
+    long s = 0;
+    for (int f : x.indices()) {
+      if (f > dim) break;
+      s += start[f] - start[f - 1];
+    }
+    return s;
+  }
+
+  /** {@code out[i] = x'rows[i]} for every vector i (out's first {@link #size()} entries are overwritten). */
+  public void dots(SparseVector x, double[] out) {
+    Arrays.fill(out, 0, n, 0.0);
+    int[] xi = x.indices();
+    double[] xv = x.values();
+    int[] vec = vector;
+    double[] val = value;
+    for (int k = 0; k < xi.length; k++) {
+      int f = xi[k];
+      if (f > dim) break;
+      double a = xv[k];
+      for (int p = start[f - 1], end = start[f]; p < end; p++) out[vec[p]] += a * val[p];
+    }
+  }
+}
