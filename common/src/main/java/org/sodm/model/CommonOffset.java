@@ -43,8 +43,9 @@ public final class CommonOffset {
    * @param blockMean the mean of the blocks' own offsets (the averaged model's offset before)
    * @param supportVectors the support vectors, and {@code used} of them in the sum
    * @param scored the distinct vectors among the used ones: each scored once
+   * @param scale the fitted scale a of several blocks' averaged function ({@link #scaledHinge}), or 1 (one block, or unscaled)
    */
-  public record Result(double offset, double blockMean, long supportVectors, int used, int scored) {}
+  public record Result(double offset, double blockMean, long supportVectors, int used, int scored, double scale) {}
 
   /**
    * @param cPositive, cNegative the weights C_i of the +1 and -1 support vectors (their blocks' bounds)
@@ -56,6 +57,15 @@ public final class CommonOffset {
 
   /** As {@link #of(KernelModel, double, double, long)}, with at least {@code minUsed} support vectors (or all) whatever the budget. */
   public static Result of(KernelModel m, double cPositive, double cNegative, long budget, int minUsed) {
+    return of(m, cPositive, cNegative, budget, minUsed, false);
+  }
+
+  /**
+   * As {@link #of(KernelModel, double, double, long, int)}; with {@code scaled} and several blocks the offset is the one the
+   * best scaled hinge fit gives, {@link #scaledHinge}: b / a for the (a &gt; 0, b) minimising sum_i C_i max(0, 1 - y_i (a f(x_i)
+   * + b)), the model's function otherwise unchanged; one block keeps LIBSVM's offset (a = 1).
+   */
+  public static Result of(KernelModel m, double cPositive, double cNegative, long budget, int minUsed, boolean scaled) {
     if (!(cPositive > 0) || !(cNegative > 0)) throw new IllegalArgumentException("bounds must be positive: " + cPositive + ", " + cNegative);
     int nb = m.blockCount();
     double blockMean = 0;
@@ -65,7 +75,7 @@ public final class CommonOffset {
       total += m.block(b).size();
     }
     blockMean /= nb;
-    if (total == 0) return new Result(Double.NaN, blockMean, 0, 0, 0);
+    if (total == 0) return new Result(Double.NaN, blockMean, 0, 0, 0, 1);
     long stride = 1;
     while (stride < total && (total + stride - 1) / stride * total > budget) stride++; // one vector at least
     stride = Math.min(stride, Math.max(1, total / Math.max(1, minUsed)));
@@ -92,7 +102,9 @@ public final class CommonOffset {
     double[] cw = classWeights(cPositive, cNegative, positives, total - positives, usedPositives, used - usedPositives);
     double[] w = new double[used];
     for (int i = 0; i < used; i++) w[i] = y[i] > 0 ? cw[0] : cw[1];
-    return new Result(hingeMinimiser(f, y, w), blockMean, total, used, scored);
+    if (nb == 1 || !scaled) return new Result(hingeMinimiser(f, y, w), blockMean, total, used, scored, 1);
+    double[] ab = scaledHinge(f, y, w);
+    return new Result(ab[1] / ab[0], blockMean, total, used, scored, ab[0]);
   }
 
   /**
@@ -150,6 +162,69 @@ public final class CommonOffset {
     });
     for (int i = 0; i < xs.length; i++) f[i] = scores[rowOf[i]];
     return count;
+  }
+
+  /** The range of the scale a that {@link #scaledHinge} searches, [1 / SCALE_RANGE, SCALE_RANGE]. */
+  static final double SCALE_RANGE = 1e4;
+
+  /**
+   * The offset of f that the best scaled hinge fit gives: b / a for (a, b) = argmin over a &gt; 0 and b of
+   * sum_i w_i max(0, 1 - y_i (a f_i + b)) ({@link #scaledHinge}). Invariant to f's scale: offset(c f) = c offset(f), c &gt; 0.
+   */
+  static double scaledHingeOffset(double[] f, double[] y, double[] w) {
+    double[] ab = scaledHinge(f, y, w);
+    return ab[1] / ab[0];
+  }
+
+  /**
+   * {a, b} = argmin over a in [1 / {@link #SCALE_RANGE}, SCALE_RANGE] and b of sum_i w_i max(0, 1 - y_i (a f_i + b)). The
+   * inner minimum over b is {@link #hingeMinimiser}'s; the loss is jointly convex in (a, b), so its minimum over b is convex
+   * in a, hence unimodal in log a, where a golden-section search of 64 steps finds it (the interval then 1e-13 of its
+   * width). Why a scale: the mean of blocks that disagree is smaller than any of them, so its unit margin is not theirs and
+   * the hinge at scale 1 puts more of the rows inside the margin, where the offset follows the classes' counts (text-like
+   * data, 3 blocks: b = -0.093 at scale 1, test accuracy 73.65%, the test's best offset +0.068; fitted with a scale +0.121,
+   * 75.60%; LIBSVM's whole solve 76.63%).
+   */
+  static double[] scaledHinge(double[] f, double[] y, double[] w) {
+    double lo = -Math.log(SCALE_RANGE);
+    double hi = Math.log(SCALE_RANGE);
+    double g = (Math.sqrt(5) - 1) / 2;
+    double t1 = hi - g * (hi - lo);
+    double t2 = lo + g * (hi - lo);
+    double l1 = scaledLoss(f, y, w, Math.exp(t1));
+    double l2 = scaledLoss(f, y, w, Math.exp(t2));
+    for (int k = 0; k < 64; k++) {
+      if (l1 <= l2) {
+        hi = t2;
+        t2 = t1;
+        l2 = l1;
+        t1 = hi - g * (hi - lo);
+        l1 = scaledLoss(f, y, w, Math.exp(t1));
+      } else {
+        lo = t1;
+        t1 = t2;
+        l1 = l2;
+        t2 = lo + g * (hi - lo);
+        l2 = scaledLoss(f, y, w, Math.exp(t2));
+      }
+    }
+    double a = Math.exp(l1 <= l2 ? t1 : t2);
+    return new double[] {a, hingeMinimiser(scaled(f, a), y, w)};
+  }
+
+  private static double[] scaled(double[] f, double a) {
+    double[] af = new double[f.length];
+    for (int i = 0; i < f.length; i++) af[i] = a * f[i];
+    return af;
+  }
+
+  /** min over b of sum_i w_i max(0, 1 - y_i (a f_i + b)). */
+  private static double scaledLoss(double[] f, double[] y, double[] w, double a) {
+    double[] af = scaled(f, a);
+    double b = hingeMinimiser(af, y, w);
+    double sum = 0;
+    for (int i = 0; i < af.length; i++) sum += w[i] * Math.max(0, 1 - y[i] * (af[i] + b));
+    return sum;
   }
 
   /** argmin_b sum_i w_i max(0, 1 - y_i (f_i + b)), w_i &gt; 0 (the middle of the interval where the slope is 0, if any). */

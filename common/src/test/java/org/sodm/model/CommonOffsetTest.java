@@ -45,6 +45,83 @@ class CommonOffsetTest {
     }
   }
 
+  /**
+   * The scaled fit against brute force: sum_i w_i max(0, 1 - y_i (a f_i + b)) is convex and piecewise linear in (a, b), so its
+   * minimum over a in [1/R, R] is at a vertex, where two kinks y_i (a f_i + b) = 1 meet, or on a = 1/R or a = R at a kink; every
+   * one is evaluated. And the offset b / a follows f's scale: offset(c f) = c offset(f).
+   */
+  @Test
+  void theScaledFitIsTheBestScaleAndOffset() {
+    Random r = new Random(21);
+    double range = CommonOffset.SCALE_RANGE;
+    int inside = 0;
+    for (int trial = 0; trial < 150; trial++) {
+      int n = 2 + r.nextInt(30);
+      double[] f = new double[n];
+      double[] y = new double[n];
+      double[] w = new double[n];
+      double shrink = trial % 2 == 0 ? 0.2 : 1; // an averaged function smaller than its blocks
+      for (int i = 0; i < n; i++) {
+        y[i] = r.nextDouble() < 0.4 ? 1 : -1;
+        f[i] = shrink * (0.8 * y[i] + r.nextGaussian());
+        w[i] = y[i] > 0 ? 1.5 : 1;
+      }
+      double best = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < n; i++) {
+        for (double a : new double[] {1 / range, range}) best = Math.min(best, objective(scale(f, a), y, w, y[i] - a * f[i]));
+        for (int j = 0; j < n; j++) {
+          if (f[i] == f[j]) continue;
+          double a = (y[i] - y[j]) / (f[i] - f[j]);
+          if (a >= 1 / range && a <= range) best = Math.min(best, objective(scale(f, a), y, w, y[i] - a * f[i]));
+        }
+      }
+      double[] ab = CommonOffset.scaledHinge(f, y, w);
+      assertTrue(ab[0] >= 1 / range && ab[0] <= range, "a " + ab[0]);
+      assertEquals(best, objective(scale(f, ab[0]), y, w, ab[1]), 1e-7 * Math.max(1, best), "trial " + trial);
+      double o = CommonOffset.scaledHingeOffset(f, y, w);
+      assertEquals(ab[1] / ab[0], o, 0);
+      // 3 f: the same minimum (at a third of the scale), whatever the minimiser where it is not unique; unless the minimum
+      // is at an end of the range, which is not the same for 3 f
+      if (ab[0] > 10 / range && ab[0] < range / 10) {
+        double[] ab3 = CommonOffset.scaledHinge(scale(f, 3), y, w);
+        assertEquals(best, objective(scale(f, 3 * ab3[0]), y, w, ab3[1]), 1e-7 * Math.max(1, best), "trial " + trial + " at 3 f");
+        inside++;
+      }
+    }
+    assertTrue(inside > 100, "most minima inside the range: " + inside);
+  }
+
+  /** On data where the unit scale is wrong (f a fifth of the labels' scale, more negatives), the fit moves the offset. */
+  @Test
+  void aShrunkFunctionGetsTheOffsetOfItsScale() {
+    Random r = new Random(4);
+    int n = 400;
+    double[] f = new double[n];
+    double[] y = new double[n];
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      y[i] = i % 3 == 0 ? 1 : -1;
+      f[i] = 0.2 * (y[i] + 0.6 * r.nextGaussian()); // sign(f) is right for most rows, |f| well inside the unit margin
+      w[i] = 1;
+    }
+    double unit = CommonOffset.hingeMinimiser(f, y, w);
+    double fitted = CommonOffset.scaledHingeOffset(f, y, w);
+    assertEquals(5 * CommonOffset.scaledHingeOffset(f, y, w), CommonOffset.scaledHingeOffset(scale(f, 5), y, w), 1e-9);
+    int errUnit = 0;
+    int errFitted = 0;
+    for (int i = 0; i < n; i++) {
+      if (y[i] * (f[i] + unit) <= 0) errUnit++;
+      if (y[i] * (f[i] + fitted) <= 0) errFitted++;
+    }
+    assertTrue(errFitted < errUnit, "the fitted offset " + fitted + " errs on " + errFitted + " rows, the unit-scale " + unit + " on " + errUnit);
+  }
+
+  private static double[] scale(double[] f, double a) {
+    double[] s = new double[f.length];
+    for (int i = 0; i < f.length; i++) s[i] = a * f[i];
+    return s;
+  }
+
   /** Blocks, each an {@link OffsetSvcSolver} solution of its own rows (C = 2), as a model of averaged blocks. */
   private static KernelModel blocks(int nb, int rows, long seed) {
     return blocks(nb, rows, 0, seed);

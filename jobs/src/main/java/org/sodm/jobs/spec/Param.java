@@ -95,9 +95,14 @@ public enum Param {
           + "sodm.train.exact.below.rows rows (PBM may follow) the tree's blocks solve without it and exact mode's final solve, "
           + "when it is one warm block, with it; true: on, refused where it cannot apply; false: off."),
   COMMON_OFFSET("sodm.train.offset.common", "true", Group.LOSS, Type.bool(), "--no-common-offset", null,
-      "With the offset (--offset) and a model of several averaged blocks: one offset for the averaged function, LIBSVM's rule "
-          + "(the mean of y_i - f(x_i) over the blocks' free support vectors) in place of the mean of the blocks' own offsets. "
-          + "--no-common-offset keeps each block's own."),
+      "With the offset (--offset) and a model of several averaged blocks: one offset for the averaged function f, in place of "
+          + "the mean of the blocks' own offsets: b / a for the a > 0 and b that minimise the hinge loss sum_i C_i max(0, 1 - y_i "
+          + "(a f(x_i) + b)) over the blocks' support vectors (see sodm.train.offset.common.scale). --no-common-offset keeps each "
+          + "block's own."),
+  COMMON_OFFSET_SCALE("sodm.train.offset.common.scale", "true", Group.LOSS, Type.bool(), null, null,
+      "Whether the common offset's hinge fit also fits the scale a of the averaged function (true, the default: the mean of "
+          + "blocks that disagree is smaller than each, so its unit margin is not theirs) or takes a = 1 (false: the rule before "
+          + "2026-11-29)."),
   WEIGHT_POSITIVE("sodm.train.weight.positive", "1.0", Group.LOSS, Type.positive(), "--weight-positive", "W",
       "Class weight of the +1 class (scales C_i, or lambda_i for ODM), as LIBSVM's -wi; binary data only (the +1 label: the larger "
           + "number, as sodm inspect's labels line shows)."),

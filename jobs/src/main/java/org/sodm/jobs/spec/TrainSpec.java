@@ -554,6 +554,11 @@ public final class TrainSpec {
     return bool(Param.COMMON_OFFSET);
   }
 
+  /** {@link Param#COMMON_OFFSET_SCALE}: whether the common offset's fit also fits the averaged function's scale. */
+  public boolean commonOffsetScaled() {
+    return bool(Param.COMMON_OFFSET_SCALE);
+  }
+
   /** Whether {@link Param#OFFSET} is auto (not yet resolved by {@link #resolveOffset}). */
   public boolean offsetAuto() {
     return get(Param.OFFSET).equalsIgnoreCase("auto");

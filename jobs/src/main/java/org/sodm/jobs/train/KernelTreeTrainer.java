@@ -501,11 +501,12 @@ public final class KernelTreeTrainer implements Trainer {
   /** {@code m} with {@link CommonOffset}'s offset ({@code c}: the blocks' {C+, C-}); {@code say}: the line to print, or null. */
   private static KernelModel withCommonOffset(TrainContext ctx, KernelModel m, double[] c, String say) {
     long t0 = System.nanoTime();
-    CommonOffset.Result r = CommonOffset.of(m, c[0], c[1], CommonOffset.BUDGET, CommonOffset.MIN_USED);
+    CommonOffset.Result r = CommonOffset.of(m, c[0], c[1], CommonOffset.BUDGET, CommonOffset.MIN_USED, ctx.spec().commonOffsetScaled());
     if (say != null && !Double.isNaN(r.offset())) {
       ctx.runner().say(say, String.format(Locale.ROOT, "one offset for the %d averaged blocks: %.6g from %,d SVs%s, "
-          + "%,d distinct (blocks' mean %.6g)", m.blockCount(), r.offset(), r.supportVectors(), r.used() < r.supportVectors()
-          ? String.format(Locale.ROOT, ", %,d used", r.used()) : "", r.scored(), r.blockMean()), (System.nanoTime() - t0) / 1e9);
+          + "%,d distinct, fitted at scale %.4g (blocks' mean %.6g)", m.blockCount(), r.offset(), r.supportVectors(),
+          r.used() < r.supportVectors() ? String.format(Locale.ROOT, ", %,d used", r.used()) : "", r.scored(), r.scale(),
+          r.blockMean()), (System.nanoTime() - t0) / 1e9);
     }
     return Double.isNaN(r.offset()) ? m : m.withBias(r.offset());
   }

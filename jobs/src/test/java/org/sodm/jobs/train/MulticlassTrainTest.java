@@ -146,7 +146,8 @@ class MulticlassTrainTest {
 
   /**
    * Multi-class in the tree (two averaged blocks per task, hinge with the offset): every task's model gets its own common offset,
-   * the minimiser of its hinge over its support vectors (C x 2 per row), which --no-common-offset leaves to the blocks.
+   * the minimiser of its scaled hinge over its support vectors (C x 2 per row; {@link OffsetTrainTest#hinge}), which
+   * --no-common-offset leaves to the blocks.
    */
   @Test
   void everyTaskGetsItsOwnCommonOffset() throws IOException {

@@ -220,9 +220,9 @@ class OffsetTrainTest {
 
   /**
    * In the tree each block is solved with its own offset; with --no-common-offset the model keeps them (4 blocks, 4 offsets);
-   * by default the averaged model gets one offset, the primal's best for the mean of the blocks: it minimises the hinge loss
-   * sum_i C_i max(0, 1 - y_i (f(x_i) + b)) over the support vectors (C_i = C x 4), here summed with the kernel itself; the
-   * blocks' own mean does worse. The coefficients are the same in both models.
+   * by default the averaged model gets one offset, the primal's best for the mean of the blocks at its best scale: b / a for
+   * the a and b that minimise the hinge loss sum_i C_i max(0, 1 - y_i (a f(x_i) + b)) over the support vectors (C_i = C x 4),
+   * here summed with the kernel itself; the blocks' own mean does worse. The coefficients are the same in both models.
    */
   @Test
   void treeBlocksShareOneOffsetUnlessAsked() throws Exception {
@@ -253,12 +253,26 @@ class OffsetTrainTest {
     double at = hinge(c, b, 4);
     for (double d : new double[] {-0.1, -1e-3, 1e-3, 0.1}) assertTrue(at <= hinge(c, b + d, 4) + 1e-9, "b " + b + " + " + d + " is better");
     assertTrue(at < hinge(c, ownMean, 4), "the blocks' mean offset " + ownMean + " is worse than " + b);
+
+    // the unit-scale fit (the rule before 2026-11-29): another offset, worse in the scaled fit
+    Configuration unitScale = conf();
+    unitScale.set(SodmConf.PARTITIONS, "4");
+    unitScale.set(Param.EXACT_BELOW_ROWS.key(), "0");
+    unitScale.set(Param.COMMON_OFFSET_SCALE.key(), "false");
+    double unit = ((KernelModel) train(unitScale, "unit").model()).block(0).bias();
+    assertNotEquals(b, unit, 1e-3);
+    assertTrue(at < hinge(c, unit, 4), "the unit-scale offset " + unit + " is better than " + b);
   }
 
-  /** sum over the support vectors of C_i max(0, 1 - y_i (f(x_i) + b)), f the mean of the blocks without offset, C_i = cBlock. */
+  /**
+   * min over the scale a &gt; 0 of sum over the support vectors of C_i max(0, 1 - a y_i (f(x_i) + b)), f the mean of the blocks
+   * without offset summed with the kernel, C_i = cBlock: the hinge of the best scaled fit with offset b (b / a of the fit
+   * over a and a b). The sum is convex and piecewise linear in a, so its minimum is at a kink, a = 1 / (y_i (f(x_i) + b)),
+   * or at the search's end, every kink evaluated.
+   */
   static double hinge(KernelModel c, double b, double cBlock) {
     org.sodm.kernel.Kernel k = c.block(0).kernel();
-    double sum = 0;
+    java.util.List<Double> margins = new java.util.ArrayList<>(); // y_i (f(x_i) + b)
     for (int e = 0; e < c.blockCount(); e++) {
       for (int i = 0; i < c.block(e).size(); i++) {
         org.sodm.data.SparseVector x = c.block(e).supportVector(i);
@@ -266,11 +280,18 @@ class OffsetTrainTest {
         for (int d = 0; d < c.blockCount(); d++) {
           for (int j = 0; j < c.block(d).size(); j++) f += c.block(d).coef(j) * k.eval(c.block(d).supportVector(j), x);
         }
-        double y = Math.signum(c.block(e).coef(i));
-        sum += cBlock * Math.max(0, 1 - y * (f / c.blockCount() + b));
+        margins.add(Math.signum(c.block(e).coef(i)) * (f / c.blockCount() + b));
       }
     }
-    return sum;
+    java.util.List<Double> kinks = new java.util.ArrayList<>(java.util.List.of(1e-4, 1e4));
+    for (double m : margins) if (m > 1e-4 && m < 1e4) kinks.add(1 / m);
+    double best = Double.POSITIVE_INFINITY;
+    for (double a : kinks) {
+      double sum = 0;
+      for (double m : margins) sum += cBlock * Math.max(0, 1 - a * m);
+      best = Math.min(best, sum);
+    }
+    return best;
   }
 
   @Test
