@@ -95,16 +95,23 @@ public final class KernelExpansion {
      */
     double[] column(Kernel kernel, SparseVector[] sv, SparseVector x) {
       double[] kx = new double[sv.length];
-      if (dense != null) {
-        x.dotColumns(dense, sv.length, dim, kx, 0, sv.length);
-        kernel.fromDots(kx, x.squaredNorm(), norms, 0, sv.length);
-      } else if (index != null) {
-        index.dots(x, kx);
-        kernel.fromDots(kx, x.squaredNorm(), norms, 0, sv.length);
-      } else {
-        kernel.column(x, sv, kx);
-      }
+      kernelColumn(kernel, sv, norms, dim, dense, index, x, kx);
       return kx;
+    }
+
+    /** {@code out[i] = k(x, sv[i])} from {@code dense} (feature-major, {@code dim} features), else {@code index}, else pair by pair. */
+    static void kernelColumn(Kernel kernel, SparseVector[] sv, double[] norms, int dim, double[] dense, FeatureIndex index,
+        SparseVector x, double[] out) {
+      int m = sv.length;
+      if (dense != null) {
+        x.dotColumns(dense, m, dim, out, 0, m);
+        kernel.fromDots(out, x.squaredNorm(), norms, 0, m);
+      } else if (index != null) {
+        index.dots(x, out);
+        kernel.fromDots(out, x.squaredNorm(), norms, 0, m);
+      } else {
+        kernel.column(x, sv, out);
+      }
     }
   }
 
@@ -151,15 +158,7 @@ public final class KernelExpansion {
   private double decision(SparseVector x, double[] buf) {
     int m = sv.length;
     double[] dense = dense();
-    if (dense != null) {
-      x.dotColumns(dense, m, dim, buf, 0, m);
-      kernel.fromDots(buf, x.squaredNorm(), svNorms, 0, m);
-    } else if (index() != null) {
-      index.dots(x, buf);
-      kernel.fromDots(buf, x.squaredNorm(), svNorms, 0, m);
-    } else {
-      kernel.column(x, sv, buf);
-    }
+    Columns.kernelColumn(kernel, sv, svNorms, dim, dense, dense == null ? index() : null, x, buf);
     double s = bias;
     for (int i = 0; i < m; i++) s += coef[i] * buf[i];
     return s;
