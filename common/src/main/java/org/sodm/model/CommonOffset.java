@@ -10,7 +10,9 @@ import org.sodm.data.SparseVector;
  * optimum, the free support vectors sit on the margin, so b = -rho makes the subgradient sum_i alpha_i y_i = 0); for the
  * mean of blocks it is the primal's best offset for the averaged w on the rows that carry the dual solution, where the mean of
  * the blocks' own offsets fits none of them (ijcnn1, C = 32, g = 2, 7 blocks: -1.323 against the blocks' mean -1.495, test
- * accuracy 98.57% against 98.40%, LIBSVM's 98.70%).
+ * accuracy 98.57% against 98.40%, LIBSVM's 98.70%). In training the fit also takes a scale of the averaged function
+ * ({@link #scaledHinge}: b / a for the best a &gt; 0 and b), since the mean of blocks that disagree is smaller than each of
+ * them and its unit margin is not theirs.
  *
  * <p>The minimiser of a sum of hinges is a breakpoint 1 - f_i (y_i = +1) or -1 - f_i (y_i = -1) where the slope, -sum C_i of
  * the positives whose breakpoint is above b plus sum C_i of the negatives whose breakpoint is below, changes sign (the middle
