@@ -31,12 +31,10 @@ final class Rows {
   private final double[] buf;
   /**
    * Sparse high-dimensional data: the rows by feature ({@link FeatureIndex}, positions at construction as the vectors' ids),
-   * the id at each position now, each id's matches (the index entries its column visits), the index's output by id, and
-   * the rows' mean number of non-zeros; null / 0 otherwise.
+   * the id at each position now, the index's output by id, and the rows' mean number of non-zeros; null / 0 otherwise.
    */
   private final FeatureIndex index;
   private final int[] idAt;
-  private final long[] matches;
   private final double[] byId;
   private final double meanNnz;
   long evaluations;
@@ -77,17 +75,12 @@ final class Rows {
     if (!dense && dotBased && n > 0) {
       index = FeatureIndex.of(x);
       idAt = new int[n];
-      matches = new long[n];
-      for (int i = 0; i < n; i++) {
-        idAt[i] = i;
-        matches[i] = index.matches(x[i]);
-      }
+      for (int i = 0; i < n; i++) idAt[i] = i;
       byId = new double[n];
       meanNnz = (double) nnz / n;
     } else {
       index = null;
       idAt = null;
-      matches = null;
       byId = null;
       meanNnz = 0;
     }
@@ -138,7 +131,7 @@ final class Rows {
           for (int j = b0; j < b1; j++) out[j] += a * m[base + j];
         }
       }
-    } else if (index != null && matches[idAt[p]] + n < (to - from) * meanNnz) {
+    } else if (index != null && index.matches(sx[p]) + n < (to - from) * meanNnz) {
       // the inner products with all rows from the index (O(n + matches)), then the range's in position order
       indexedColumns++;
       index.dots(sx[p], byId);
