@@ -188,30 +188,94 @@ public final class CommonOffset {
    * 75.60%; LIBSVM's whole solve 76.63%).
    */
   static double[] scaledHinge(double[] f, double[] y, double[] w) {
+    double[] byClass = classConstant(y, w);
     double lo = -Math.log(SCALE_RANGE);
     double hi = Math.log(SCALE_RANGE);
     double g = (Math.sqrt(5) - 1) / 2;
     double t1 = hi - g * (hi - lo);
     double t2 = lo + g * (hi - lo);
-    double l1 = scaledLoss(f, y, w, Math.exp(t1));
-    double l2 = scaledLoss(f, y, w, Math.exp(t2));
+    double l1 = scaledLoss(f, y, w, byClass, Math.exp(t1));
+    double l2 = scaledLoss(f, y, w, byClass, Math.exp(t2));
     for (int k = 0; k < 64; k++) {
       if (l1 <= l2) {
         hi = t2;
         t2 = t1;
         l2 = l1;
         t1 = hi - g * (hi - lo);
-        l1 = scaledLoss(f, y, w, Math.exp(t1));
+        l1 = scaledLoss(f, y, w, byClass, Math.exp(t1));
       } else {
         lo = t1;
         t1 = t2;
         l1 = l2;
         t2 = lo + g * (hi - lo);
-        l2 = scaledLoss(f, y, w, Math.exp(t2));
+        l2 = scaledLoss(f, y, w, byClass, Math.exp(t2));
       }
     }
     double a = Math.exp(l1 <= l2 ? t1 : t2);
-    return new double[] {a, hingeMinimiser(scaled(f, a), y, w)};
+    return new double[] {a, minimiser(scaled(f, a), y, w, byClass)};
+  }
+
+  /** {wPos, wNeg} when every +1 term weighs wPos and every -1 term wNeg (as in {@link #of}), else null. */
+  private static double[] classConstant(double[] y, double[] w) {
+    double wPos = Double.NaN;
+    double wNeg = Double.NaN;
+    for (int i = 0; i < y.length; i++) {
+      if (y[i] > 0) {
+        if (Double.isNaN(wPos)) wPos = w[i];
+        else if (w[i] != wPos) return null;
+      } else {
+        if (Double.isNaN(wNeg)) wNeg = w[i];
+        else if (w[i] != wNeg) return null;
+      }
+    }
+    return new double[] {wPos, wNeg};
+  }
+
+  private static double minimiser(double[] f, double[] y, double[] w, double[] byClass) {
+    return byClass == null ? hingeMinimiser(f, y, w) : hingeMinimiserByClass(f, y, byClass[0], byClass[1]);
+  }
+
+  /**
+   * {@link #hingeMinimiser} where every +1 term weighs {@code wPos} and every -1 term {@code wNeg}: each class's breakpoints
+   * sorted as primitives and merged, the same walk of the slope (about ten times faster than sorting boxed indices, once per
+   * step of {@link #scaledHinge}). Equal breakpoints may be walked in another order: the result is the same breakpoint, or
+   * the same midpoint, unless the slope's rounding differs at one (weights that are not sums of exact binary fractions).
+   */
+  static double hingeMinimiserByClass(double[] f, double[] y, double wPos, double wNeg) {
+    int n = f.length;
+    if (n == 0) throw new IllegalArgumentException("no terms");
+    int np = 0;
+    for (double v : y) if (v > 0) np++;
+    double[] p = new double[np];
+    double[] q = new double[n - np];
+    double slope = 0; // below every breakpoint: -wPos per positive term
+    for (int i = 0, ip = 0, iq = 0; i < n; i++) {
+      if (y[i] > 0) {
+        p[ip++] = 1 - f[i];
+        slope -= wPos;
+      } else {
+        q[iq++] = -1 - f[i];
+      }
+    }
+    Arrays.sort(p);
+    Arrays.sort(q);
+    if (np == 0) return q[0];
+    if (np == n) return p[np - 1];
+    int i = 0;
+    int j = 0;
+    double bp = 0;
+    while (i < p.length || j < q.length) {
+      boolean fromP = j >= q.length || (i < p.length && p[i] <= q[j]);
+      bp = fromP ? p[i++] : q[j++];
+      slope += fromP ? wPos : wNeg;
+      if (slope > 0) return bp;
+      if (slope == 0) {
+        if (i >= p.length && j >= q.length) return bp;
+        double next = j >= q.length || (i < p.length && p[i] <= q[j]) ? p[i] : q[j];
+        return (bp + next) / 2;
+      }
+    }
+    return bp;
   }
 
   private static double[] scaled(double[] f, double a) {
@@ -221,9 +285,9 @@ public final class CommonOffset {
   }
 
   /** min over b of sum_i w_i max(0, 1 - y_i (a f_i + b)). */
-  private static double scaledLoss(double[] f, double[] y, double[] w, double a) {
+  private static double scaledLoss(double[] f, double[] y, double[] w, double[] byClass, double a) {
     double[] af = scaled(f, a);
-    double b = hingeMinimiser(af, y, w);
+    double b = minimiser(af, y, w, byClass);
     double sum = 0;
     for (int i = 0; i < af.length; i++) sum += w[i] * Math.max(0, 1 - y[i] * (af[i] + b));
     return sum;

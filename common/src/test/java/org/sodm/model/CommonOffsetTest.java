@@ -122,6 +122,34 @@ class CommonOffsetTest {
     return s;
   }
 
+  /**
+   * The by-class minimiser is the general one: exactly with weights whose sums are exact (ties included: integer f), and
+   * to the objective's rounding with any two weights.
+   */
+  @Test
+  void theByClassMinimiserIsTheGeneralOne() {
+    Random r = new Random(13);
+    for (int trial = 0; trial < 400; trial++) {
+      int n = 1 + r.nextInt(60);
+      double[] f = new double[n];
+      double[] y = new double[n];
+      double[] w = new double[n];
+      boolean exact = trial % 2 == 0;
+      double wPos = exact ? 1.5 : 0.3 + r.nextDouble();
+      double wNeg = exact ? 0.75 : 0.3 + r.nextDouble();
+      for (int i = 0; i < n; i++) {
+        y[i] = r.nextDouble() < 0.35 ? 1 : -1;
+        f[i] = trial % 4 < 2 ? r.nextInt(5) - 2 : 2 * r.nextGaussian();
+        w[i] = y[i] > 0 ? wPos : wNeg;
+      }
+      double general = CommonOffset.hingeMinimiser(f, y, w);
+      double byClass = CommonOffset.hingeMinimiserByClass(f, y, wPos, wNeg);
+      if (exact) assertEquals(general, byClass, 0, "trial " + trial);
+      double best = objective(f, y, w, general);
+      assertEquals(best, objective(f, y, w, byClass), 1e-12 * Math.max(1, best), "trial " + trial);
+    }
+  }
+
   /** Blocks, each an {@link OffsetSvcSolver} solution of its own rows (C = 2), as a model of averaged blocks. */
   private static KernelModel blocks(int nb, int rows, long seed) {
     return blocks(nb, rows, 0, seed);
