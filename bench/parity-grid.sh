@@ -24,7 +24,9 @@ for f in "$train" "$test"; do [ -r "$f" ] || { echo "cannot read $f" >&2; exit 2
 mkdir -p "$out/libsvm" "$out/sodm"
 key="$(cksum <"$train" | cut -d' ' -f1)-$(cksum <"$test" | cut -d' ' -f1)"
 log2c=${LOG2C:-"-1 3 7"}; log2g=${LOG2G:-"-7 -3 1"}
-pow2() { python3 -c "import sys; print(repr(2.0 ** float(sys.argv[1])))" "$1"; }
+pow2() { awk -v e="$1" 'BEGIN { printf "%.17g\n", 2 ^ e }'; }
+minus() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { printf f, a - b }'; }
+now() { date +%s.%N; }
 acc() { sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p' "$1" | head -1; }
 printf '%-7s %-7s %9s %9s %7s %9s %9s %s\n' log2c log2g libsvm% sodm% delta libsvm_s sodm_s model
 for lc in $log2c; do
@@ -33,10 +35,10 @@ for lc in $log2c; do
     cell="$key-c$lc-g$lg"
     lib="$out/libsvm/$cell"
     if [ ! -s "$lib.result" ]; then
-      start=$(date +%s.%N)
+      start=$(now)
       if timeout "${LIBSVM_TIMEOUT:-900}" svm-train -q -c "$c" -g "$g" -m 1000 "$train" "$lib.model" >/dev/null 2>&1; then
         svm-predict "$test" "$lib.model" /dev/null > "$lib.predict"
-        printf '%s %.1f\n' "$(acc "$lib.predict")" "$(echo "$(date +%s.%N) - $start" | bc)" > "$lib.result"
+        echo "$(acc "$lib.predict") $(minus "$(now)" "$start" %.1f)" > "$lib.result"
       else
         echo "timeout ${LIBSVM_TIMEOUT:-900}" > "$lib.result"
       fi
@@ -45,16 +47,16 @@ for lc in $log2c; do
     read la lt < "$lib.result"
     m="$out/sodm/c$lc-g$lg"
     rm -rf "$m"
-    start=$(date +%s.%N)
+    start=$(now)
     # shellcheck disable=SC2086
     "$sodm" train -i "$train" -o "$m" --loss hinge -c "$c" -g "$g" ${SODM_OPTS:-} > "$m.train.log" 2>&1 \
       || { echo "sodm train failed at log2c $lc log2g $lg: see $m.train.log" >&2; exit 1; }
-    st=$(echo "$(date +%s.%N) - $start" | bc)
+    st=$(minus "$(now)" "$start" %.1f)
     rm -rf "$m.pred"
     "$sodm" predict -i "$test" -m "$m" -o "$m.pred" > "$m.predict.log" 2>&1
     sa=$(sed -n 's/^accuracy *\([0-9.]*\)%.*/\1/p' "$m.predict.log" | head -1)
     blocks=$(sed -n 's/^sodm train: model *\([0-9]*\) block.*/\1/p' "$m.train.log" | tail -1)
-    if [ "$la" = timeout ]; then d=-; else d=$(printf '%+.2f' "$(echo "$sa - $la" | bc)"); fi
-    printf '%-7s %-7s %9s %9s %7s %9s %9.1f %s\n' "$lc" "$lg" "$la" "$sa" "$d" "$lt" "$st" "${blocks:-?} blocks"
+    if [ "$la" = timeout ]; then d=-; else d=$(minus "$sa" "$la" %+.2f); fi
+    printf '%-7s %-7s %9s %9s %7s %9s %9s %s\n' "$lc" "$lg" "$la" "$sa" "$d" "$lt" "$st" "${blocks:-?} blocks"
   done
 done
