@@ -112,8 +112,11 @@ class LauncherDaemonTest {
     assertEquals(cold[1], second[1]);
     assertEquals("", second[2]);
 
-    String[] usage = sodm(Map.of(), "train", "-i", "in p\u00fct\nline", "-o", "o", "--no-such-option");
-    String[] usageCold = sodm(Map.of("SODM_DAEMON", "0"), "train", "-i", "in p\u00fct\nline", "-o", "o", "--no-such-option");
+    // a linear train: no Vector API module (a kernel train's JVM has it, hence another daemon, and its cold run's stderr
+    // starts with the JVM's warning about the module)
+    String[] usage = sodm(Map.of(), "train", "-i", "in p\u00fct\nline", "-o", "o", "--kernel", "linear", "--no-such-option");
+    String[] usageCold = sodm(Map.of("SODM_DAEMON", "0"), "train", "-i", "in p\u00fct\nline", "-o", "o", "--kernel", "linear",
+        "--no-such-option");
     assertEquals("2", usage[0]);
     assertEquals(usageCold[1], usage[1]);
     assertEquals(usageCold[2], usage[2]);
@@ -125,8 +128,9 @@ class LauncherDaemonTest {
     assertTrue(otherOptions[2].contains("starting a daemon"), "other JVM options, another daemon: " + otherOptions[2]);
     assertEquals(2, portFiles());
 
-    // the Vector API's scoring (predict, train --validation, SODM_VECTOR=1): a daemon of its own, whose JVM has the module
-    // (a cold train without it computes its offset on the scalar path; one daemon for both would change its model's bits)
+    // the Vector API's scoring (predict, a kernel train / cv / grid, SODM_VECTOR=1): a daemon of its own, whose JVM has the
+    // module (a cold run without it, SODM_VECTOR=0, computes the offset on the scalar path; one daemon for both would change
+    // its model's bits)
     String[] vector = sodm(Map.of("SODM_VECTOR", "1"), "--version");
     assertEquals("0", vector[0], vector[2]);
     assertEquals(cold[1], vector[1]);

@@ -40,7 +40,14 @@ class LauncherGcOptionsTest {
 
   /** The java arguments bin/sodm gives for {@code sodm --version} with {@code env}. */
   private List<String> javaArgs(Map<String, String> env) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder("bash", tmp.resolve("bin/sodm").toString(), "--version").redirectErrorStream(true);
+    return javaArgs(env, "--version");
+  }
+
+  /** The java arguments bin/sodm gives for {@code sodm ARGS} with {@code env}. */
+  private List<String> javaArgs(Map<String, String> env, String... args) throws Exception {
+    List<String> command = new java.util.ArrayList<>(List.of("bash", tmp.resolve("bin/sodm").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().keySet().removeIf(k -> k.startsWith("SODM_"));
     pb.environment().put("PATH", tmp.resolve("path") + ":/usr/bin:/bin");
     pb.environment().put("SODM_LOCAL", "1");
@@ -51,6 +58,32 @@ class LauncherGcOptionsTest {
     String out = new String(p.getInputStream().readAllBytes());
     assertEquals(0, p.exitValue(), out);
     return Arrays.asList(out.split("\n"));
+  }
+
+  /**
+   * The Vector API module for the commands that score RBF sums: predict, and a kernel train, cv or grid whether or not it
+   * has a validation set (its common offset scores the support vectors: the module must not depend on --validation, or
+   * that option would change the model's offset bits); not for a linear one, nor for the other commands.
+   */
+  @Test
+  void theVectorModuleForEveryKernelTrainingAndPrediction() throws Exception {
+    String module = "jdk.incubator.vector";
+    for (String[] args : List.of(new String[] {"predict", "-i", "x", "-m", "m", "-o", "o"}, new String[] {"train", "-i", "x", "-o", "o"},
+        new String[] {"train", "-i", "x", "-o", "o", "-t", "y"}, new String[] {"cv", "-i", "x", "-v", "5"},
+        new String[] {"grid", "-i", "x", "-o", "o"}, new String[] {"train", "-i", "x", "-o", "o", "--kernel", "poly"})) {
+      List<String> a = javaArgs(Map.of(), args);
+      int at = a.indexOf("--add-modules");
+      assertTrue(at >= 0 && a.get(at + 1).equals(module), String.join(" ", args) + ": " + a);
+      assertTrue(at < a.indexOf("-jar"), "a JVM option, before the jar: " + a);
+    }
+    for (String[] args : List.of(new String[] {"--version"}, new String[] {"train", "-i", "x", "-o", "o", "--kernel", "linear"},
+        new String[] {"train", "-i", "x", "-o", "o", "--kernel=linear", "-t", "y"}, new String[] {"cv", "-k", "linear", "-i", "x"},
+        new String[] {"grid", "-klinear", "-i", "x"}, new String[] {"train", "-D", "sodm.kernel=linear", "-i", "x", "-o", "o"},
+        new String[] {"inspect", "m"})) {
+      assertFalse(javaArgs(Map.of(), args).contains(module), String.join(" ", args));
+    }
+    assertFalse(javaArgs(Map.of("SODM_VECTOR", "0"), "train", "-i", "x", "-o", "o").contains(module), "SODM_VECTOR=0");
+    assertTrue(javaArgs(Map.of("SODM_VECTOR", "1"), "--version").contains(module), "SODM_VECTOR=1");
   }
 
   @Test
