@@ -224,6 +224,20 @@ public sealed interface Loss permits Loss.Hinge, Loss.SquaredHinge, Loss.Odm, Lo
       return new SvmLoss(false, c * weights.positive(), c * weights.negative(), bias);
     }
 
+    /**
+     * The support vectors at their upper bound, alpha_i = C w_{y_i} (within a relative 1e-9): the rows inside the margin or
+     * misclassified. A block with (almost) none of them separated its rows - the hard-margin regime, in which a mean of blocks
+     * is furthest from the whole problem's solution (KernelTreeTrainer's separable-blocks rule).
+     */
+    public int atUpperBound(double[] alpha, double[] y) {
+      if (alpha.length != y.length) throw new IllegalArgumentException("alpha has " + alpha.length + " values for " + y.length + " labels");
+      int k = 0;
+      for (int i = 0; i < alpha.length; i++) {
+        if (alpha[i] > 0 && alpha[i] >= c * weights.of(y[i]) * (1 - 1e-9)) k++;
+      }
+      return k;
+    }
+
     @Override
     public SvmLoss svmPrimal() {
       return primal();

@@ -103,4 +103,15 @@ class LossTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Loss.nu(0.5).dual(new double[] {1, -1}, 2)).getMessage()
         .contains("two equality constraints"));
   }
+
+  /** The bound of each row is C times its class's weight; only alpha at that bound (relative 1e-9) counts. */
+  @Test
+  void hingeCountsTheSupportVectorsAtTheirBound() {
+    Loss.Hinge h = new Loss.Hinge(2, false, new Loss.Weights(3, 0.5)); // bounds: +1 -> 6, -1 -> 1
+    double[] y = {1, 1, 1, -1, -1, -1, 1};
+    double[] alpha = {6, 6 * (1 - 1e-10), 1, 1, 1 - 1e-6, 0, 0};
+    assertEquals(3, h.atUpperBound(alpha, y), "6, 6 (1 - 1e-10) and the negative's 1; not a positive at 1, 1 - 1e-6 or 0");
+    assertEquals(0, h.atUpperBound(new double[] {0, 0}, new double[] {1, -1}));
+    assertThrows(IllegalArgumentException.class, () -> h.atUpperBound(new double[1], new double[2]));
+  }
 }

@@ -131,6 +131,16 @@ public final class TrainSpec {
       return autoBlockRows > 0 ? autoBlockRows : 3 * cacheRows(cacheBytes);
     }
 
+    /**
+     * The separable-blocks rule's shape (KernelTreeTrainer): ceil(rows / M) blocks of at most M = {@link #autoBlockBound} rows,
+     * or --max-block-rows when that is smaller.
+     */
+    public int largerBlocks(long rows) {
+      long bound = autoBlockBound();
+      if (maxBlockRows > 0) bound = Math.min(bound, maxBlockRows);
+      return (int) Math.min(1_000_000, Math.max(1, (rows + bound - 1) / bound));
+    }
+
     /** The block counts per level for {@code rows} rows before --max-block-rows: the automatic shape, or {@link #levelBlocks()}. */
     public List<Integer> shape(long rows) {
       return auto && rows > autoAboveRows ? autoShape(rows, cacheBytes, autoBlockRows, blockC, autoBlockC, blockCRows)

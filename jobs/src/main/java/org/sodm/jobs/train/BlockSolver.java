@@ -173,7 +173,8 @@ final class BlockSolver {
         alpha = r.alpha();
         s = new BlockStats(level, block, n, positives, r.objective(), r.initialViolation(), r.maxViolation(),
             (int) Math.min(Integer.MAX_VALUE, r.iterations() / Math.max(1, n)), r.supportVectors(), r.kernelEvaluations(), r.cacheHits(),
-            (System.nanoTime() - t0) / 1e9, r.peakCacheBytes() + dataBytes(x) + 32L * n, r.converged(), r.bias());
+            (System.nanoTime() - t0) / 1e9, r.peakCacheBytes() + dataBytes(x) + 32L * n, r.converged(), r.bias(),
+            h.atUpperBound(alpha, y));
       } else {
         SolveResult res = solver.solve(x, y, blockLoss, warm ? alpha0 : null);
         SolveReport rep = res.report();
@@ -184,7 +185,8 @@ final class BlockSolver {
         alpha = res.alpha();
         s = new BlockStats(level, block, n, positives, rep.dualObjective(), rep.initialViolation(), rep.maxViolation(),
             rep.epochs(), rep.supportVectors(), rep.kernelEvaluations(), rep.cacheHits(), rep.seconds(),
-            solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged(), 0.0);
+            solver.lastPeakCacheBytes() + dataBytes(x) + 64L * n * vars, rep.converged(), 0.0,
+            blockLoss instanceof Loss.Hinge bh ? bh.atUpperBound(alpha, y) : -1);
       }
     } catch (RuntimeException e) {
       String msg = "solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
@@ -262,7 +264,7 @@ final class BlockSolver {
     }
     BlockStats s = new BlockStats(level, block, n, positives, res.objective(), res.initialViolation(), res.maxViolation(),
         (int) Math.min(Integer.MAX_VALUE, res.iterations() / Math.max(1, n)), res.supportVectors(), res.kernelEvaluations(),
-        res.cacheHits(), (System.nanoTime() - t0) / 1e9, res.peakCacheBytes() + dataBytes(x) + 32L * n, res.converged(), res.bias());
+        res.cacheHits(), (System.nanoTime() - t0) / 1e9, res.peakCacheBytes() + dataBytes(x) + 32L * n, res.converged(), res.bias(), -1);
     stats.add(s);
     context.getCounter("sodm.solve", "blocks").increment(1);
     context.getCounter("sodm.solve", "support vectors").increment(res.supportVectors());

@@ -54,9 +54,38 @@ public final class KernelTreeTrainer implements Trainer {
     return out;
   }
 
+  /** The separable-blocks rule's level (a conditional phase). */
+  static final String LARGER = "larger";
+
   @Override
   public boolean conditional(String name) {
-    return ExactPhase.isPhaseName(name);
+    return ExactPhase.isPhaseName(name) || name.equals(LARGER);
+  }
+
+  /**
+   * Whether the separable-blocks rule looks at the level: the automatic tree's one level of blocks of m rows (not already its
+   * larger blocks), binary hinge without --exact, stratified or random blocks (k-means blocks route local prediction).
+   */
+  static boolean separableRuleApplies(TrainSpec spec, long rows, List<Integer> levelBlocks, int levelsRun, boolean smallTasks,
+      boolean multiclass) {
+    return !smallTasks && !multiclass && spec.loss() instanceof Loss.Hinge && !spec.exact().on() && spec.tree().auto()
+        && rows > spec.tree().autoAboveRows() && !spec.tree().enlarged(rows) && levelBlocks.size() == 1 && levelsRun == 1
+        && levelBlocks.get(0) > 1 && spec.tree().partitioner() != TrainSpec.Partitioner.KMEANS;
+  }
+
+  /**
+   * The share of a level's support vectors at their upper bound (index 0) and the support vectors (index 1), or null when a
+   * block did not count them (a level written before the count, or a loss without an upper bound).
+   */
+  static double[] boundedShare(List<BlockStats> stats) {
+    long sv = 0;
+    long bounded = 0;
+    for (BlockStats b : stats) {
+      if (b.getBoundedSupportVectors() < 0) return null;
+      sv += b.getSupportVectors();
+      bounded += b.getBoundedSupportVectors();
+    }
+    return sv == 0 ? null : new double[] {(double) bounded / sv, sv};
   }
 
   @Override
@@ -156,52 +185,10 @@ public final class KernelTreeTrainer implements Trainer {
       int childBlocks = bottom ? 0 : levelBlocks.get(i - 1);
       // the model's level (the last, no exact mode after it): only the support vectors are written
       boolean modelOnly = i == levelBlocks.size() - 1 && (exactInTree || !spec.exact().on() && !spec.exact().bySize(rows, blocks));
-      Path input = previous;
       LevelStats[] ls = new LevelStats[1];
       conf.setInt(TrainKeys.BLOCKS_BELOW, bottom ? 0 : levelBlocks.get(i - 1));
-      PhaseRunner.Done d = runner.run("level " + level, new PhaseRunner.Phase() {
-        private long started = System.nanoTime();
-
-        @Override
-        public String name() {
-          return "level-" + level;
-        }
-
-        @Override
-        public void write(Path temp) throws IOException {
-          started = System.nanoTime();
-          Configuration c = exactInTree ? exactBlockSpec.writeTo(new Configuration(conf)) : new Configuration(conf);
-          c.setBoolean(TrainKeys.CASCADE_CARRY, true); // every level keeps every row (exact mode solves the whole problem)
-          c.setBoolean(TrainKeys.SUPPORT_ONLY, modelOnly);
-          if (multilevel && !bottom) {
-            Path km = new Path(temp, "kmeans");
-            LevelKMeans.write(c, km, LevelKMeans.fit(c, input, level, blocks));
-            c.set(LevelKMeans.DIR, km.toString());
-            // parents hold parts of children: the warm start's ODM scale needs each child's own size
-            TrainKeys.setChildSizes(c, TrainIO.readStats(c, new Path(input.getParent(), "stats")));
-          }
-          int tasks = blocks * (plan == null ? 1 : plan.count());
-          c.setInt(BlockMemory.LOCAL_REDUCES, BlockMemory.concurrentTasks(c, tasks, (rows + blocks - 1) / blocks,
-              c.getFloat(TrainKeys.NONZEROS_PER_ROW, 0f), spec.solver().cacheBytes()));
-          SolveJob.run(c, input, bottom, level, blocks, childBlocks, new Path(temp, "data"), new Path(temp, "stats"));
-        }
-
-        @Override
-        public String summary(Path dir, boolean resumed) throws IOException {
-          double wall = (System.nanoTime() - started) / 1e9;
-          List<BlockStats> stats = TrainIO.readStats(conf, new Path(dir, "stats"));
-          long tv = System.nanoTime();
-          Double acc = ctx.validation() == null ? null
-              : ctx.validationAccuracy(buildModel(exactInTree ? ctx.withSpec(exactBlockSpec) : ctx, new Path(dir, "data"), List.of(), null,
-                  blocks).model());
-          double validationSeconds = (System.nanoTime() - tv) / 1e9;
-          ls[0] = levelStats(level, stats, wall, acc);
-          return String.format(Locale.ROOT, "%4d blocks  obj %12.6g  viol %.2e  SV %,7d  mem %4d MB%s", ls[0].getBlocks(),
-              ls[0].getObjective(), ls[0].getMaxViolation(), ls[0].getSupportVectors(),
-              (ls[0].getMaxBlockMemoryBytes() + (1 << 19)) >> 20, acc == null ? ""
-                  : String.format(Locale.ROOT, "  acc %.2f%% (scored in %.1f s)", 100 * acc, validationSeconds));
-        }
-      });
+      PhaseRunner.Done d = runLevel(ctx, new LevelRun("level " + level, "level-" + level, level, blocks, childBlocks, previous, modelOnly,
+          multilevel && !bottom, exactInTree ? exactBlockSpec : null), rows, ls);
       levels.add(ls[0]);
       if (multilevel && !bottom) routeDir[0] = new Path(d.dir(), "kmeans");
       previous = new Path(d.dir(), "data");
@@ -217,12 +204,41 @@ public final class KernelTreeTrainer implements Trainer {
     }
     for (String name : planned.subList(levels.size(), planned.size())) runner.passed(name, "none");
 
+    // the separable-blocks rule: the automatic tree's blocks of m rows that separated their rows are solved again, larger
+    int largerBlocks = 0;
+    Map<String, Object> separableReport = null;
+    if (separableRuleApplies(spec, rows, levelBlocks, levels.size(), smallTasks, plan != null)) {
+      double[] share = boundedShare(TrainIO.readStats(conf, new Path(last.getParent(), "stats")));
+      double threshold = Param.AUTO_BOUNDED_SHARE.doubleValue(conf);
+      int to = spec.tree().largerBlocks(rows);
+      if (share != null && share[0] < threshold && to < levelBlocks.get(0)) {
+        runner.note(String.format(Locale.ROOT, "separable    %.2f%% of the level's %,d support vectors at their bound C B (< "
+            + "sodm.train.auto.bounded.share %.2f%%): its blocks separated their rows, where a mean of blocks is least accurate; "
+            + "solved again as %d blocks of at most %,d rows", 100 * share[0], (long) share[1], 100 * threshold, to,
+            (rows + to - 1) / to));
+        checkMemory(conf, spec, data, rows, List.of(to), 1);
+        conf.setInt(TrainKeys.BLOCKS_BELOW, 0);
+        LevelStats[] ls = new LevelStats[1];
+        PhaseRunner.Done d = runLevel(ctx, new LevelRun("larger", LARGER, top, to, 0, new Path(data.dir(), IngestJob.DATA), true, false,
+            null), rows, ls);
+        separableReport = new LinkedHashMap<>();
+        separableReport.put("blocks", levelBlocks.get(0));
+        separableReport.put("supportVectors", (long) share[1]);
+        separableReport.put("boundedShare", share[0]);
+        separableReport.put("largerBlocks", to);
+        levels.set(levels.size() - 1, ls[0]);
+        last = new Path(d.dir(), "data");
+        largerBlocks = to;
+      }
+    }
+    if (largerBlocks == 0) runner.passed(LARGER, "none");
+
     // exact mode (issue 8): the whole problem from the last level's solution
     UnaryOperator<TrainRecord> transform = null;
     int merges = levels.size() - 1;
     ExactPhase.Result exactResult = null;
     TrainContext mctx = ctx; // the model's context (exact mode's final solve may add LIBSVM's offset)
-    int lastBlocks = levelBlocks.get(levels.size() - 1); // per sub-problem
+    int lastBlocks = largerBlocks > 0 ? largerBlocks : levelBlocks.get(levels.size() - 1); // per sub-problem
     int lastLevelBlocks = lastBlocks;
     boolean bySize = spec.exact().bySize(rows, lastBlocks);
     if (spec.exact().on() || bySize) {
@@ -271,6 +287,7 @@ public final class KernelTreeTrainer implements Trainer {
     Built built = buildModel(mctx, last, levels, transform, lastBlocks);
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("levels", TrainOutput.levels(levels));
+    if (separableReport != null) report.put("separable", separableReport);
     Map<String, Object> exactReport = null;
     if (exactResult != null) {
       // issue 19 item 6: the model and the report say whether the exact solve converged, and its final violation
@@ -630,6 +647,65 @@ public final class KernelTreeTrainer implements Trainer {
     }
     for (int c = 0; c < k; c++) cb[c] = index.get(finalId[c]);
     return new Routing(km, cb, local, ids);
+  }
+
+  /**
+   * One level's solve as a phase: a level of the tree, or the separable-blocks rule's larger blocks.
+   *
+   * @param blockSpec the spec the blocks solve with when it is not the run's (--exact's one block with LIBSVM's offset), or null
+   * @param clustered DC-SVM's merge round: the level clusters its input anew
+   */
+  private record LevelRun(String label, String name, int level, int blocks, int childBlocks, Path input, boolean modelOnly,
+      boolean clustered, TrainSpec blockSpec) {}
+
+  private static PhaseRunner.Done runLevel(TrainContext ctx, LevelRun lr, long rows, LevelStats[] ls) throws IOException {
+    Configuration conf = ctx.conf();
+    TrainSpec spec = ctx.spec();
+    org.sodm.model.Subproblems plan = TrainKeys.plan(conf);
+    TrainContext solveCtx = lr.blockSpec() == null ? ctx : ctx.withSpec(lr.blockSpec());
+    return ctx.runner().run(lr.label(), new PhaseRunner.Phase() {
+      private long started = System.nanoTime();
+
+      @Override
+      public String name() {
+        return lr.name();
+      }
+
+      @Override
+      public void write(Path temp) throws IOException {
+        started = System.nanoTime();
+        Configuration c = lr.blockSpec() != null ? lr.blockSpec().writeTo(new Configuration(conf)) : new Configuration(conf);
+        c.setBoolean(TrainKeys.CASCADE_CARRY, true); // every level keeps every row (exact mode solves the whole problem)
+        c.setBoolean(TrainKeys.SUPPORT_ONLY, lr.modelOnly());
+        if (lr.clustered()) {
+          Path km = new Path(temp, "kmeans");
+          LevelKMeans.write(c, km, LevelKMeans.fit(c, lr.input(), lr.level(), lr.blocks()));
+          c.set(LevelKMeans.DIR, km.toString());
+          // parents hold parts of children: the warm start's ODM scale needs each child's own size
+          TrainKeys.setChildSizes(c, TrainIO.readStats(c, new Path(lr.input().getParent(), "stats")));
+        }
+        int tasks = lr.blocks() * (plan == null ? 1 : plan.count());
+        c.setInt(BlockMemory.LOCAL_REDUCES, BlockMemory.concurrentTasks(c, tasks, (rows + lr.blocks() - 1) / lr.blocks(),
+            c.getFloat(TrainKeys.NONZEROS_PER_ROW, 0f), spec.solver().cacheBytes()));
+        SolveJob.run(c, lr.input(), lr.childBlocks() == 0, lr.level(), lr.blocks(), lr.childBlocks(), new Path(temp, "data"),
+            new Path(temp, "stats"));
+      }
+
+      @Override
+      public String summary(Path dir, boolean resumed) throws IOException {
+        double wall = (System.nanoTime() - started) / 1e9;
+        List<BlockStats> stats = TrainIO.readStats(conf, new Path(dir, "stats"));
+        long tv = System.nanoTime();
+        Double acc = ctx.validation() == null ? null
+            : ctx.validationAccuracy(buildModel(solveCtx, new Path(dir, "data"), List.of(), null, lr.blocks()).model());
+        double validationSeconds = (System.nanoTime() - tv) / 1e9;
+        ls[0] = levelStats(lr.level(), stats, wall, acc);
+        return String.format(Locale.ROOT, "%4d blocks  obj %12.6g  viol %.2e  SV %,7d  mem %4d MB%s", ls[0].getBlocks(),
+            ls[0].getObjective(), ls[0].getMaxViolation(), ls[0].getSupportVectors(),
+            (ls[0].getMaxBlockMemoryBytes() + (1 << 19)) >> 20, acc == null ? ""
+                : String.format(Locale.ROOT, "  acc %.2f%% (scored in %.1f s)", 100 * acc, validationSeconds));
+      }
+    });
   }
 
   private static LevelStats levelStats(int level, List<BlockStats> stats, double wall, Double acc) {

@@ -96,7 +96,8 @@ class TreeShapeTest {
     assertEquals(List.of(123), spec(Param.MAX_BLOCK_ROWS.key(), "5000").tree().levelBlocks(1_000_000), "the automatic level is run");
   }
 
-  private static List<Object> coefficients(ModelRecord r) {
+  /** Each block's index, ids and coefficients: models equal bit for bit in what they predict with. */
+  static List<Object> coefficients(ModelRecord r) {
     List<Object> all = new ArrayList<>();
     for (BlockModel b : r.getBlocks()) {
       all.add(b.getBlock());

@@ -1,0 +1,136 @@
+package org.sodm.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sodm.avro.BlockStats;
+import org.sodm.avro.ModelRecord;
+import org.sodm.avro.TrainRecord;
+import org.sodm.jobs.predict.ModelFiles;
+import org.sodm.jobs.spec.Param;
+import org.sodm.jobs.support.SodmConf;
+import org.sodm.testing.LocalConf;
+
+/**
+ * The automatic tree's separable-blocks rule: a hinge level of blocks of m rows with fewer than
+ * sodm.train.auto.bounded.share of its support vectors at their bound C B is solved again as the larger blocks. 3,000 rows
+ * with a 1 MB cache: 6 blocks of 500 rows (m = 512, C B = 6, below sodm.train.auto.block.c), larger blocks of at most 3m =
+ * 1,536 rows: 2.
+ */
+class SeparableBlocksTest {
+  @TempDir Path tmp;
+
+  /** Two discs of radius 0.15 around (0.25, 0.25) (+1) and (0.75, 0.75) (-1); {@code flip} of the labels flipped. */
+  private Path data(String name, double flip) throws IOException {
+    Random r = new Random(7);
+    Path f = tmp.resolve(name);
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(f))) {
+      w.println("+1 1:0 2:0"); // the corners fix the [0,1] scaling of both sets
+      w.println("-1 1:1 2:1");
+      for (int i = 0; i < 2_998; i++) {
+        boolean positive = i % 2 == 0;
+        double angle = 2 * Math.PI * r.nextDouble();
+        double radius = 0.15 * Math.sqrt(r.nextDouble());
+        double c = positive ? 0.25 : 0.75;
+        boolean label = r.nextDouble() < flip ? !positive : positive;
+        w.printf(Locale.ROOT, "%s 1:%.6f 2:%.6f%n", label ? "+1" : "-1", c + radius * Math.cos(angle), c + radius * Math.sin(angle));
+      }
+    }
+    return f;
+  }
+
+  private record Run(ModelRecord model, TrainPipeline.Result result, List<String> progress, Path out) {}
+
+  private Run train(Path input, String out, String... kv) throws IOException {
+    Configuration conf = LocalConf.create(tmp);
+    conf.set(SodmConf.INGEST_SCALE, "0,1");
+    conf.set(SodmConf.LOSS, "hinge");
+    conf.set(SodmConf.C, "1");
+    conf.set(SodmConf.GAMMA, "2");
+    conf.set(SodmConf.CACHE_MB, "1"); // m = 512 rows
+    conf.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    for (int i = 0; i < kv.length; i += 2) conf.set(kv[i], kv[i + 1]);
+    List<String> progress = new ArrayList<>();
+    TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(input.toString()), null,
+        new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), false), progress::add);
+    return new Run(ModelFiles.readRecord(conf, r.modelPath()), r, progress, tmp.resolve(out));
+  }
+
+  /**
+   * The share of the m-row level's support vectors at the bound C B = 6, counted from its records' alpha (not from the
+   * blocks' own count), and that the blocks' count in their stats agrees.
+   */
+  private static double boundedShareOfTheLevel(Run run) throws IOException {
+    Path level;
+    try (var dirs = Files.list(run.out().resolve("work"))) {
+      level = dirs.filter(p -> p.getFileName().toString().startsWith("level-")).findFirst().orElseThrow();
+    }
+    Configuration conf = new Configuration();
+    List<TrainRecord> records = TrainIO.readRecords(conf, new org.apache.hadoop.fs.Path(level.resolve("data").toString()));
+    List<BlockStats> stats = TrainIO.readStats(conf, new org.apache.hadoop.fs.Path(level.resolve("stats").toString()));
+    assertEquals(6, stats.size());
+    long sv = 0;
+    long bounded = 0;
+    for (TrainRecord r : records) {
+      double a = r.getAlpha().get(0);
+      if (a > 0) sv++;
+      if (a >= 6 * (1 - 1e-9)) bounded++;
+      assertTrue(a <= 6 * (1 + 1e-12), "alpha " + a + " above C B = 6");
+    }
+    assertEquals(sv, stats.stream().mapToLong(BlockStats::getSupportVectors).sum());
+    assertEquals(bounded, stats.stream().mapToLong(BlockStats::getBoundedSupportVectors).sum(), "the blocks' count of bounded SVs");
+    assertTrue(sv > 0);
+    return (double) bounded / sv;
+  }
+
+  @Test
+  void separatedBlocksAreSolvedAgainAsTheLargerBlocks() throws IOException {
+    Path separable = data("separable.libsvm", 0);
+    Run run = train(separable, "auto");
+    assertTrue(boundedShareOfTheLevel(run) < 0.01, "the discs are separable in every block");
+    String log = String.join("\n", run.progress());
+    assertTrue(log.contains("separable") && log.contains("solved again as 2 blocks of at most 1,500 rows"), log);
+    assertEquals(2, run.model().getBlocks().size());
+    assertEquals(1, run.result().levels().size(), "the larger level replaces the m-row level in the report");
+    assertEquals(2, run.result().levels().get(0).getBlocks());
+    // the model is the one of the larger blocks chosen directly (sodm.train.auto.block.c 0: always the larger blocks)
+    Run direct = train(separable, "direct", Param.AUTO_BLOCK_C.key(), "0");
+    assertFalse(String.join("\n", direct.progress()).contains("separable    "));
+    assertEquals(TreeShapeTest.coefficients(direct.model()), TreeShapeTest.coefficients(run.model()));
+
+    Run off = train(separable, "off", Param.AUTO_BOUNDED_SHARE.key(), "0");
+    assertEquals(6, off.model().getBlocks().size(), "0 turns the rule off");
+  }
+
+  @Test
+  void blocksWithMarginErrorsKeepTheirMean() throws IOException {
+    Run run = train(data("noisy.libsvm", 0.1), "noisy");
+    assertTrue(boundedShareOfTheLevel(run) >= 0.01, "a tenth of the labels flipped: errors at the bound in every block");
+    assertFalse(String.join("\n", run.progress()).contains("separable    "), String.join("\n", run.progress()));
+    assertEquals(6, run.model().getBlocks().size());
+  }
+
+  /** A level written before the blocks counted their bounded support vectors (-1) gives no share: the rule does not apply. */
+  @Test
+  void uncountedBlocksGiveNoShare() {
+    BlockStats counted = BlockStats.newBuilder().setLevel(2).setBlock(0).setSize(10).setPositives(5).setObjective(0)
+        .setInitialViolation(0).setMaxViolation(0).setEpochs(1).setSupportVectors(8).setKernelEvaluations(0).setCacheHits(0)
+        .setSeconds(0).setConverged(true).setBoundedSupportVectors(2).build();
+    BlockStats other = BlockStats.newBuilder(counted).setBlock(1).setSupportVectors(12).setBoundedSupportVectors(0).build();
+    assertArrayEquals(new double[] {0.1, 20}, KernelTreeTrainer.boundedShare(List.of(counted, other)), 1e-15);
+    assertNull(KernelTreeTrainer.boundedShare(List.of(counted, BlockStats.newBuilder(other).setBoundedSupportVectors(-1).build())));
+    assertEquals(-1, BlockStats.newBuilder().setLevel(2).setBlock(0).setSize(10).setPositives(5).setObjective(0)
+        .setInitialViolation(0).setMaxViolation(0).setEpochs(1).setSupportVectors(8).setKernelEvaluations(0).setCacheHits(0)
+        .setSeconds(0).setConverged(true).build().getBoundedSupportVectors(), "the schema's default");
+  }
+}
