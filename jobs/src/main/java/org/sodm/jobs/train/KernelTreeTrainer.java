@@ -64,11 +64,12 @@ public final class KernelTreeTrainer implements Trainer {
 
   /**
    * Whether the separable-blocks rule looks at the level: the automatic tree's one level of blocks of m rows (not already its
-   * larger blocks), binary hinge without --exact, stratified or random blocks (k-means blocks route local prediction).
+   * larger blocks), hinge without --exact, stratified or random blocks (k-means blocks route local prediction). With
+   * sub-problems (multi-class, cv's folds, --probability's) the level's share is pooled over all of them and all take the
+   * larger blocks, so that cv's fold models are train's.
    */
-  static boolean separableRuleApplies(TrainSpec spec, long rows, List<Integer> levelBlocks, int levelsRun, boolean smallTasks,
-      boolean multiclass) {
-    return !smallTasks && !multiclass && spec.loss() instanceof Loss.Hinge && !spec.exact().on() && spec.tree().auto()
+  static boolean separableRuleApplies(TrainSpec spec, long rows, List<Integer> levelBlocks, int levelsRun, boolean smallTasks) {
+    return !smallTasks && spec.loss() instanceof Loss.Hinge && !spec.exact().on() && spec.tree().auto()
         && rows > spec.tree().autoAboveRows() && !spec.tree().enlarged(rows) && levelBlocks.size() == 1 && levelsRun == 1
         && levelBlocks.get(0) > 1 && spec.tree().partitioner() != TrainSpec.Partitioner.KMEANS;
   }
@@ -207,7 +208,7 @@ public final class KernelTreeTrainer implements Trainer {
     // the separable-blocks rule: the automatic tree's blocks of m rows that separated their rows are solved again, larger
     int largerBlocks = 0;
     Map<String, Object> separableReport = null;
-    if (separableRuleApplies(spec, rows, levelBlocks, levels.size(), smallTasks, plan != null)) {
+    if (separableRuleApplies(spec, rows, levelBlocks, levels.size(), smallTasks)) {
       double[] share = boundedShare(TrainIO.readStats(conf, new Path(last.getParent(), "stats")));
       double threshold = Param.AUTO_BOUNDED_SHARE.doubleValue(conf);
       int to = spec.tree().largerBlocks(rows);
@@ -216,7 +217,7 @@ public final class KernelTreeTrainer implements Trainer {
             + "sodm.train.auto.bounded.share %.2f%%): its blocks separated their rows, where a mean of blocks is least accurate; "
             + "solved again as %d blocks of at most %,d rows", 100 * share[0], (long) share[1], 100 * threshold, to,
             (rows + to - 1) / to));
-        checkMemory(conf, spec, data, rows, List.of(to), 1);
+        checkMemory(conf, spec, data, rows, List.of(to), plan == null ? 1 : plan.count());
         conf.setInt(TrainKeys.BLOCKS_BELOW, 0);
         LevelStats[] ls = new LevelStats[1];
         PhaseRunner.Done d = runLevel(ctx, new LevelRun("larger", LARGER, top, to, 0, new Path(data.dir(), IngestJob.DATA), true, false,

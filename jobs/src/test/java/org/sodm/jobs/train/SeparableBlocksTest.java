@@ -112,6 +112,23 @@ class SeparableBlocksTest {
     assertEquals(6, off.model().getBlocks().size(), "0 turns the rule off");
   }
 
+  /**
+   * sodm cv's fold models are train's: the folds take the shape of the whole data (6 blocks; 3 folds x 6 = 18 in the level),
+   * their blocks separate their rows, and every fold takes the 2 larger blocks (the share pooled over the folds' blocks).
+   */
+  @Test
+  void crossValidationFoldsTakeTheLargerBlocksToo() throws IOException {
+    Run cv = train(data("separable.libsvm", 0), "cv", TrainKeys.CV_FOLDS, "3");
+    String log = String.join("\n", cv.progress());
+    assertTrue(log.contains("separable") && log.contains("solved again as 2 blocks of at most 1,500 rows"), log);
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> report = new com.fasterxml.jackson.databind.ObjectMapper().readValue(
+        cv.out().resolve(TrainPipeline.REPORT).toFile(), java.util.Map.class);
+    assertEquals(java.util.Map.of("blocks", 6, "largerBlocks", 2), java.util.Map.of("blocks", ((java.util.Map<?, ?>) report.get("separable"))
+        .get("blocks"), "largerBlocks", ((java.util.Map<?, ?>) report.get("separable")).get("largerBlocks")));
+    assertTrue(((Number) ((java.util.Map<?, ?>) report.get("cv")).get("accuracy")).doubleValue() > 0.999, "separable discs");
+  }
+
   @Test
   void blocksWithMarginErrorsKeepTheirMean() throws IOException {
     Run run = train(data("noisy.libsvm", 0.1), "noisy");
