@@ -213,23 +213,33 @@ public final class KernelTreeTrainer implements Trainer {
       double threshold = Param.AUTO_BOUNDED_SHARE.doubleValue(conf);
       int to = spec.tree().largerBlocks(rows);
       if (share != null && share[0] < threshold && to < levelBlocks.get(0)) {
-        runner.note(String.format(Locale.ROOT, "separable    %.2f%% of the level's %,d support vectors at their bound C B (< "
-            + "sodm.train.auto.bounded.share %.2f%%): its blocks separated their rows, where a mean of blocks is least accurate; "
-            + "solved again as %d blocks of at most %,d rows", 100 * share[0], (long) share[1], 100 * threshold, to,
-            (rows + to - 1) / to));
-        checkMemory(conf, spec, data, rows, List.of(to), plan == null ? 1 : plan.count());
-        conf.setInt(TrainKeys.BLOCKS_BELOW, 0);
-        LevelStats[] ls = new LevelStats[1];
-        PhaseRunner.Done d = runLevel(ctx, new LevelRun("larger", LARGER, top, to, 0, new Path(data.dir(), IngestJob.DATA), true, false,
-            null), rows, ls);
+        String tooLarge = null; // the larger blocks beyond the task heap: the m-row level stands (said, not silent)
+        try {
+          checkMemory(conf, spec, data, rows, List.of(to), plan == null ? 1 : plan.count());
+        } catch (org.sodm.jobs.support.SodmException e) {
+          tooLarge = e.getMessage();
+        }
+        String why = String.format(Locale.ROOT, "separable    %.2f%% of the level's %,d support vectors at their bound C B (< "
+            + "sodm.train.auto.bounded.share %.2f%%): its blocks separated their rows, where a mean of blocks is least accurate; ",
+            100 * share[0], (long) share[1], 100 * threshold);
+        runner.note(tooLarge == null ? why + String.format(Locale.ROOT, "solved again as %d blocks of at most %,d rows", to,
+            (rows + to - 1) / to) : "WARNING: " + why + "the larger blocks do not fit the task heap, so the mean of the "
+            + levelBlocks.get(0) + " blocks is the model (" + tooLarge + ")");
         separableReport = new LinkedHashMap<>();
         separableReport.put("blocks", levelBlocks.get(0));
         separableReport.put("supportVectors", (long) share[1]);
         separableReport.put("boundedShare", share[0]);
-        separableReport.put("largerBlocks", to);
-        levels.set(levels.size() - 1, ls[0]);
-        last = new Path(d.dir(), "data");
-        largerBlocks = to;
+        separableReport.put("largerBlocks", tooLarge == null ? to : 0);
+        if (tooLarge != null) separableReport.put("notSolved", tooLarge);
+        if (tooLarge == null) {
+          conf.setInt(TrainKeys.BLOCKS_BELOW, 0);
+          LevelStats[] ls = new LevelStats[1];
+          PhaseRunner.Done d = runLevel(ctx, new LevelRun("larger", LARGER, top, to, 0, new Path(data.dir(), IngestJob.DATA), true,
+              false, null), rows, ls);
+          levels.set(levels.size() - 1, ls[0]);
+          last = new Path(d.dir(), "data");
+          largerBlocks = to;
+        }
       }
     }
     if (largerBlocks == 0) runner.passed(LARGER, "none");
