@@ -51,15 +51,18 @@ class SeparableBlocksTest {
 
   private record Run(ModelRecord model, TrainPipeline.Result result, List<String> progress, Path out) {}
 
-  private Run train(Path input, String out, String... kv) throws IOException {
+  /** Hinge C = 1, gamma = 2 on [0,1]-scaled rows, a 1 MB cache (m = 512 rows), the tree above 1,000 rows; then {@code kv}. */
+  private Configuration conf(String... kv) {
     Configuration conf = LocalConf.create(tmp);
-    conf.set(SodmConf.INGEST_SCALE, "0,1");
-    conf.set(SodmConf.LOSS, "hinge");
-    conf.set(SodmConf.C, "1");
-    conf.set(SodmConf.GAMMA, "2");
-    conf.set(SodmConf.CACHE_MB, "1"); // m = 512 rows
-    conf.set(Param.EXACT_BELOW_ROWS.key(), "1000");
+    String[] all = {SodmConf.INGEST_SCALE, "0,1", SodmConf.LOSS, "hinge", SodmConf.C, "1", SodmConf.GAMMA, "2", SodmConf.CACHE_MB, "1",
+        Param.EXACT_BELOW_ROWS.key(), "1000"};
+    for (int i = 0; i < all.length; i += 2) conf.set(all[i], all[i + 1]);
     for (int i = 0; i < kv.length; i += 2) conf.set(kv[i], kv[i + 1]);
+    return conf;
+  }
+
+  private Run train(Path input, String out, String... kv) throws IOException {
+    Configuration conf = conf(kv);
     List<String> progress = new ArrayList<>();
     TrainPipeline.Result r = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(input.toString()), null,
         new org.apache.hadoop.fs.Path(tmp.resolve(out).toString()), false), progress::add);
@@ -127,6 +130,33 @@ class SeparableBlocksTest {
     assertEquals(java.util.Map.of("blocks", 6, "largerBlocks", 2), java.util.Map.of("blocks", ((java.util.Map<?, ?>) report.get("separable"))
         .get("blocks"), "largerBlocks", ((java.util.Map<?, ?>) report.get("separable")).get("largerBlocks")));
     assertTrue(((Number) ((java.util.Map<?, ?>) report.get("cv")).get("accuracy")).doubleValue() > 0.999, "separable discs");
+  }
+
+  /**
+   * --phase: a run stopped after the m-row level (--phase level-N) and resumed decides from that level's stats and solves the
+   * larger blocks; a run stopped after the larger level (--phase larger) resumed writes the model. Both equal the
+   * uninterrupted run's model.
+   */
+  @Test
+  void stoppedAndResumedRunsGiveTheSameModel() throws IOException {
+    Path separable = data("separable.libsvm", 0);
+    Run whole = train(separable, "whole");
+    String level;
+    try (var dirs = Files.list(whole.out().resolve("work"))) {
+      level = dirs.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("level-")).findFirst().orElseThrow();
+    }
+    for (String phase : new String[] {level, KernelTreeTrainer.LARGER}) {
+      Configuration conf = conf();
+      org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(tmp.resolve("stop-" + phase).toString());
+      TrainPipeline.Result stopped = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(separable.toString()), null, out, false,
+          phase), l -> {});
+      assertNull(stopped.modelPath(), "stopped after " + phase);
+      assertEquals(phase.equals(KernelTreeTrainer.LARGER), Files.exists(tmp.resolve("stop-" + phase).resolve("work").resolve("larger")));
+      TrainPipeline.Result resumed = TrainPipeline.run(conf, new TrainPipeline.Request(List.of(separable.toString()), null, out, true),
+          l -> {});
+      assertEquals(TreeShapeTest.coefficients(whole.model()), TreeShapeTest.coefficients(ModelFiles.readRecord(conf,
+          resumed.modelPath())), "resumed after " + phase);
+    }
   }
 
   @Test
