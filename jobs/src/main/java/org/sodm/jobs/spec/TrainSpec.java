@@ -94,8 +94,7 @@ public final class TrainSpec {
         long blockCRows) {
       long blocks = cacheBlocks(rows, cacheBytes);
       if (blockC > 0 && blockC * WarmStart.cFactor((int) Math.min(blocks, 1_000_000), rows, blockCRows) > autoBlockC) {
-        long big = blockRows > 0 ? blockRows : 3 * cacheRows(cacheBytes);
-        blocks = Math.max(1, (rows + big - 1) / big);
+        blocks = blocksOf(rows, blockRows > 0 ? blockRows : 3 * cacheRows(cacheBytes));
       }
       return List.of((int) Math.min(blocks, 1_000_000));
     }
@@ -117,8 +116,12 @@ public final class TrainSpec {
 
     /** B = ceil(rows / m): the blocks of at most m = {@link #cacheRows} rows. */
     static long cacheBlocks(long rows, long cacheBytes) {
-      long m = cacheRows(cacheBytes);
-      return Math.max(1, (rows + m - 1) / m);
+      return blocksOf(rows, cacheRows(cacheBytes));
+    }
+
+    /** ceil(rows / bound), at least 1: the blocks of at most {@code bound} rows. */
+    static long blocksOf(long rows, long bound) {
+      return Math.max(1, (rows + bound - 1) / bound);
     }
 
     /** The C B (C times {@link WarmStart#cFactor}) of blocks of m rows for {@code rows} rows ({@link #enlarged}'s test). */
@@ -136,9 +139,7 @@ public final class TrainSpec {
      * or --max-block-rows when that is smaller.
      */
     public int largerBlocks(long rows) {
-      long bound = autoBlockBound();
-      if (maxBlockRows > 0) bound = Math.min(bound, maxBlockRows);
-      return (int) Math.min(1_000_000, Math.max(1, (rows + bound - 1) / bound));
+      return (int) Math.min(1_000_000, blocksOf(rows, maxBlockRows > 0 ? Math.min(autoBlockBound(), maxBlockRows) : autoBlockBound()));
     }
 
     /** The block counts per level for {@code rows} rows before --max-block-rows: the automatic shape, or {@link #levelBlocks()}. */

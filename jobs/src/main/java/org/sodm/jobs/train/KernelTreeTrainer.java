@@ -189,7 +189,7 @@ public final class KernelTreeTrainer implements Trainer {
       LevelStats[] ls = new LevelStats[1];
       conf.setInt(TrainKeys.BLOCKS_BELOW, bottom ? 0 : levelBlocks.get(i - 1));
       PhaseRunner.Done d = runLevel(ctx, new LevelRun("level " + level, "level-" + level, level, blocks, childBlocks, previous, modelOnly,
-          multilevel && !bottom, exactInTree ? exactBlockSpec : null), rows, ls);
+          multilevel && !bottom, exactInTree ? exactBlockSpec : null), plan, rows, ls);
       levels.add(ls[0]);
       if (multilevel && !bottom) routeDir[0] = new Path(d.dir(), "kmeans");
       previous = new Path(d.dir(), "data");
@@ -235,7 +235,7 @@ public final class KernelTreeTrainer implements Trainer {
           conf.setInt(TrainKeys.BLOCKS_BELOW, 0);
           LevelStats[] ls = new LevelStats[1];
           PhaseRunner.Done d = runLevel(ctx, new LevelRun("larger", LARGER, top, to, 0, new Path(data.dir(), IngestJob.DATA), true,
-              false, null), rows, ls);
+              false, null), plan, rows, ls);
           levels.set(levels.size() - 1, ls[0]);
           last = new Path(d.dir(), "data");
           largerBlocks = to;
@@ -669,10 +669,10 @@ public final class KernelTreeTrainer implements Trainer {
   private record LevelRun(String label, String name, int level, int blocks, int childBlocks, Path input, boolean modelOnly,
       boolean clustered, TrainSpec blockSpec) {}
 
-  private static PhaseRunner.Done runLevel(TrainContext ctx, LevelRun lr, long rows, LevelStats[] ls) throws IOException {
+  private static PhaseRunner.Done runLevel(TrainContext ctx, LevelRun lr, org.sodm.model.Subproblems plan, long rows, LevelStats[] ls)
+      throws IOException {
     Configuration conf = ctx.conf();
     TrainSpec spec = ctx.spec();
-    org.sodm.model.Subproblems plan = TrainKeys.plan(conf);
     TrainContext solveCtx = lr.blockSpec() == null ? ctx : ctx.withSpec(lr.blockSpec());
     return ctx.runner().run(lr.label(), new PhaseRunner.Phase() {
       private long started = System.nanoTime();
