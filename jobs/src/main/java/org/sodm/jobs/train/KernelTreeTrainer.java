@@ -215,7 +215,8 @@ public final class KernelTreeTrainer implements Trainer {
       if (share != null && share[0] < threshold && to < levelBlocks.get(0)) {
         String tooLarge = null; // the larger blocks beyond the task heap: the m-row level stands (said, not silent)
         try {
-          checkMemory(conf, spec, data, rows, List.of(to), plan == null ? 1 : plan.count());
+          BlockMemory.check(conf, (rows + to - 1) / to, to * (plan == null ? 1 : plan.count()), conf.getFloat(TrainKeys.NONZEROS_PER_ROW,
+              0f), spec.solver().cacheBytes(), String.format(Locale.ROOT, "the larger blocks (%d of %,d rows)", to, rows), true);
         } catch (org.sodm.jobs.support.SodmException e) {
           tooLarge = e.getMessage();
         }

@@ -32,18 +32,30 @@ class SeparableBlocksTest {
 
   /** Two discs of radius 0.15 around (0.25, 0.25) (+1) and (0.75, 0.75) (-1); {@code flip} of the labels flipped. */
   private Path data(String name, double flip) throws IOException {
+    return data(name, flip, 0);
+  }
+
+  /**
+   * The discs with {@code pad} features 3, 4, ... of value 1 in every row: stored values that weigh on a block's memory
+   * estimate but, equal in every row, leave every distance and so the RBF kernel as it is (the data must then not be scaled:
+   * svm-scale's rule drops a constant feature).
+   */
+  private Path data(String name, double flip, int pad) throws IOException {
     Random r = new Random(7);
     Path f = tmp.resolve(name);
+    StringBuilder padding = new StringBuilder();
+    for (int j = 0; j < pad; j++) padding.append(' ').append(j + 3).append(":1");
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(f))) {
-      w.println("+1 1:0 2:0"); // the corners fix the [0,1] scaling of both sets
-      w.println("-1 1:1 2:1");
+      w.println("+1 1:0 2:0" + padding); // the corners fix the [0,1] scaling of both sets
+      w.println("-1 1:1 2:1" + padding);
       for (int i = 0; i < 2_998; i++) {
         boolean positive = i % 2 == 0;
         double angle = 2 * Math.PI * r.nextDouble();
         double radius = 0.15 * Math.sqrt(r.nextDouble());
         double c = positive ? 0.25 : 0.75;
         boolean label = r.nextDouble() < flip ? !positive : positive;
-        w.printf(Locale.ROOT, "%s 1:%.6f 2:%.6f%n", label ? "+1" : "-1", c + radius * Math.cos(angle), c + radius * Math.sin(angle));
+        w.printf(Locale.ROOT, "%s 1:%.6f 2:%.6f%s%n", label ? "+1" : "-1", c + radius * Math.cos(angle), c + radius * Math.sin(angle),
+            padding);
       }
     }
     return f;
@@ -157,6 +169,44 @@ class SeparableBlocksTest {
       assertEquals(TreeShapeTest.coefficients(whole.model()), TreeShapeTest.coefficients(ModelFiles.readRecord(conf,
           resumed.modelPath())), "resumed after " + phase);
     }
+  }
+
+  /**
+   * Larger blocks beyond the task heap are not solved: the run says so in a WARNING line and the report, and the mean of the
+   * m-row blocks is the model. A child JVM of -Xmx192m (two solve tasks at once: ~86 MB usable each) trains the separable discs
+   * padded to 1,002 stored values a row (~76 KB a row in the memory estimate): the 6 blocks of 500 rows need ~39 MB, the 2
+   * larger blocks of 1,500 rows ~116 MB.
+   */
+  @Test
+  void largerBlocksBeyondTheHeapLeaveTheMeanOfTheBlocks() throws Exception {
+    Path padded = data("padded.libsvm", 0, 1_000);
+    Path out = tmp.resolve("small-heap");
+    List<String> cmd = TrainPhasesAndFaultsTest.sodmCommandWithHeap(tmp, "192m", "train", "-i", padded.toString(), "-o",
+        out.toString(), "--loss", "hinge", "-c", "1", "-g", "2", "--cache-mb", "1", "-D", Param.EXACT_BELOW_ROWS.key() + "=1000",
+        "-D", "sodm.local.parallelism=2", "-D", "mapreduce.task.io.sort.mb=16");
+    Path log = tmp.resolve("small-heap.log");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the child run finished");
+    String text = Files.readString(log);
+    assertEquals(0, p.exitValue(), text);
+    assertTrue(text.contains("WARNING: separable") && text.contains("the larger blocks do not fit the task heap, so the mean of the 6 "
+        + "blocks is the model") && text.contains("Nothing was solved"), text);
+    assertFalse(text.contains("OutOfMemoryError"), text);
+    assertFalse(Files.exists(out.resolve("work").resolve(KernelTreeTrainer.LARGER)), "no larger level was written");
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> separable = (java.util.Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper()
+        .readValue(out.resolve(TrainPipeline.REPORT).toFile(), java.util.Map.class).get("separable");
+    assertEquals(6, separable.get("blocks"));
+    assertEquals(0, separable.get("largerBlocks"));
+    assertTrue(String.valueOf(separable.get("notSolved")).contains("Nothing was solved"), String.valueOf(separable));
+    // the model is the 6 blocks' mean: the same model as the rule turned off, trained here in the test's own (large) heap
+    Configuration conf = conf();
+    ModelRecord child = ModelFiles.readRecord(conf, new org.apache.hadoop.fs.Path(out.resolve(org.sodm.jobs.phase.TrainOutput.MODEL).toString()));
+    Run off = train(padded, "padded-off", SodmConf.INGEST_SCALE, "none", Param.AUTO_BOUNDED_SHARE.key(), "0");
+    assertEquals(6, off.model().getBlocks().size());
+    assertEquals(TreeShapeTest.coefficients(off.model()), TreeShapeTest.coefficients(child));
+    Run on = train(padded, "padded-on", SodmConf.INGEST_SCALE, "none");
+    assertEquals(2, on.model().getBlocks().size(), "with the heap for them the larger blocks are solved");
   }
 
   @Test

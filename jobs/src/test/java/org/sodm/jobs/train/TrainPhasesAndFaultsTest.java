@@ -196,7 +196,12 @@ class TrainPhasesAndFaultsTest {
   }
 
   static List<String> sodmCommand(Path scratch, String... args) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx768m",
+    return sodmCommandWithHeap(scratch, "768m", args);
+  }
+
+  /** {@link #sodmCommand} in a child JVM of -Xmx{@code heap}. */
+  static List<String> sodmCommandWithHeap(Path scratch, String heap, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
         "-cp", testClasspath(), "org.sodm.cli.SodmMain"));
     cmd.add(args[0]);
     cmd.addAll(List.of("-D", "hadoop.tmp.dir=" + scratch.resolve("h"), "-D", "mapreduce.jobtracker.staging.root.dir="
