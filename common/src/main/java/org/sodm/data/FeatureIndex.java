@@ -87,7 +87,15 @@ public final class FeatureIndex {
 
   /** {@code out[i] = x'rows[i]} for every vector i (out's first {@link #size()} entries are overwritten). */
   public void dots(SparseVector x, double[] out) {
-    Arrays.fill(out, 0, n, 0.0);
+    dots(x, out, 0, n);
+  }
+
+  /**
+   * {@code out[i] = x'rows[i]} for the vectors i in [from, to) (only those entries of out are written): each bit for bit as
+   * {@link #dots(SparseVector, double[])} gives it, so disjoint ranges can be filled by different threads.
+   */
+  public void dots(SparseVector x, double[] out, int from, int to) {
+    Arrays.fill(out, from, to, 0.0);
     int[] xi = x.indices();
     double[] xv = x.values();
     int[] vec = vector;
@@ -96,7 +104,28 @@ public final class FeatureIndex {
       int f = xi[k];
       if (f > dim) break;
       double a = xv[k];
-      for (int p = start[f - 1], end = start[f]; p < end; p++) out[vec[p]] += a * val[p];
+      int end = start[f];
+      // a column lists its vectors in ascending order: start at the first one >= from
+      int p = from == 0 ? start[f - 1] : firstAtLeast(vec, start[f - 1], end, from);
+      if (to == n) {
+        for (; p < end; p++) out[vec[p]] += a * val[p];
+      } else {
+        for (; p < end; p++) {
+          int v = vec[p];
+          if (v >= to) break;
+          out[v] += a * val[p];
+        }
+      }
     }
+  }
+
+  /** The first position in [lo, hi) of the ascending {@code a} whose value is >= {@code key} (hi if none). */
+  private static int firstAtLeast(int[] a, int lo, int hi, int key) {
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (a[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

@@ -88,7 +88,7 @@ public final class NuSvcSolver {
     }
     double[] yy = y.clone();
     KernelCache cache = new KernelCache(n, opts.cacheBytes());
-    QMatrix q = new QMatrix(kernel, x, yy, true, cache, new Trace(false));
+    QMatrix q = new QMatrix(kernel, x, yy, true, cache, new Trace(false), opts.threads());
     double[] qd = q.diagonal();
 
     double[] alpha = new double[n];

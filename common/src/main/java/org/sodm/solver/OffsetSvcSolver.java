@@ -105,7 +105,8 @@ public final class OffsetSvcSolver {
 
   /** Q of the rows, its columns from a kernel cache of the options' size. */
   private QMatrix matrix(SparseVector[] x, double[] y) {
-    return new QMatrix(kernel, x, y.clone(), true, new KernelCache(x.length, opts.cacheBytes()), new Trace(false));
+    return new QMatrix(kernel, x, y.clone(), true, new KernelCache(x.length, opts.cacheBytes()), new Trace(false),
+        opts.threads());
   }
 
   /**

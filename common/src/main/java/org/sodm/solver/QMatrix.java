@@ -18,8 +18,13 @@ final class QMatrix implements KernelCache.Filler {
   private final Trace trace;
 
   QMatrix(Kernel kernel, SparseVector[] x, double[] y, boolean allowDense, KernelCache cache, Trace trace) {
+    this(kernel, x, y, allowDense, cache, trace, 1);
+  }
+
+  /** {@code threads}: the threads that compute a column ({@link Rows#kernelRow}). */
+  QMatrix(Kernel kernel, SparseVector[] x, double[] y, boolean allowDense, KernelCache cache, Trace trace, int threads) {
     int n = x.length;
-    this.rows = new Rows(kernel, x, allowDense);
+    this.rows = new Rows(kernel, x, allowDense, threads);
     this.y = y;
     this.cache = cache;
     this.trace = trace;

@@ -43,7 +43,7 @@ final class SolveState {
     this.opts = opts;
     this.eps = opts.eps();
     this.trace = new Trace(opts.trace());
-    this.q = new QMatrix(k, x, y, allowDense, new KernelCache(n, opts.cacheBytes()), trace);
+    this.q = new QMatrix(k, x, y, allowDense, new KernelCache(n, opts.cacheBytes()), trace, opts.threads());
     this.orig = new int[n];
     this.g = new double[n];
     this.gam = new double[n];

@@ -93,6 +93,22 @@ public final class BlockMemory {
     return together <= ALL_AT_ONCE * Runtime.getRuntime().maxMemory() ? tasks : slots;
   }
 
+  /**
+   * The threads one block solve computes its kernel columns with (sodm.solver.threads; 0 = auto): in local mode the task slots
+   * over the solve tasks that run at once (at most {@code tasks}, the job's; a map-side solve: every slot busy), on a
+   * cluster the task's vcores. A level of one block on 2 cores: 2; of 2 or more blocks: 1 each.
+   */
+  static int solveThreads(Configuration conf, int tasks, boolean map) {
+    int given = (int) org.sodm.jobs.spec.Param.SOLVER_THREADS.longValue(conf);
+    if (given > 0) return given;
+    if (Jobs.isLocal(conf)) {
+      int slots = Jobs.localSlots(conf);
+      int running = map ? slots : Math.max(1, Math.min(tasks, conf.getInt(LOCAL_REDUCES, slots)));
+      return Math.max(1, slots / running);
+    }
+    return Math.max(1, conf.getInt(map ? "mapreduce.map.cpu.vcores" : "mapreduce.reduce.cpu.vcores", 1));
+  }
+
   /** Share of the heap the blocks of a level may plan to use together when {@link #concurrentTasks} runs them all at once. */
   static final double ALL_AT_ONCE = 0.5;
 

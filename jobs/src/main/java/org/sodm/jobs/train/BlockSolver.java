@@ -65,7 +65,8 @@ final class BlockSolver {
       TrainSpec spec = TrainSpec.of(conf);
       kernel = spec.resolvedKernel().create();
       loss = spec.loss();
-      options = spec.solver();
+      boolean map = context.getTaskAttemptID().getTaskType() == org.apache.hadoop.mapreduce.TaskType.MAP;
+      options = spec.solver().withThreads(BlockMemory.solveThreads(conf, map ? 0 : context.getNumReduceTasks(), map));
       level = conf.getInt(TrainKeys.LEVEL, 0);
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
       childBlocks = conf.getInt(TrainKeys.CHILD_BLOCKS, 0);

@@ -29,6 +29,31 @@ class BlockMemoryTest {
     assertEquals(100_000L * (400 + 760) + (256L << 20), BlockMemory.estimate(100_000, 10, 256L << 20));
   }
 
+  /** One block solve's column threads: the cores over the solve tasks running at once, a cluster task's vcores, or as given. */
+  @Test
+  void solveThreadsFromTheTasksRunningAtOnce() {
+    Configuration local = new Configuration(false);
+    local.setInt(Jobs.LOCAL_PARALLELISM, 2);
+    local.setInt(BlockMemory.LOCAL_REDUCES, 2);
+    assertEquals(2, BlockMemory.solveThreads(local, 1, false), "one block alone on 2 cores");
+    assertEquals(1, BlockMemory.solveThreads(local, 2, false));
+    assertEquals(1, BlockMemory.solveThreads(local, 7, false));
+    local.setInt(BlockMemory.LOCAL_REDUCES, 3); // 3 blocks all at once (BlockMemory.concurrentTasks)
+    assertEquals(1, BlockMemory.solveThreads(local, 3, false));
+    assertEquals(1, BlockMemory.solveThreads(local, 0, true), "a map-side solve: every slot busy");
+    local.setInt(Jobs.LOCAL_PARALLELISM, 8);
+    local.setInt(BlockMemory.LOCAL_REDUCES, 8);
+    assertEquals(4, BlockMemory.solveThreads(local, 2, false));
+    local.set(org.sodm.jobs.spec.Param.SOLVER_THREADS.key(), "3");
+    assertEquals(3, BlockMemory.solveThreads(local, 2, false), "sodm.solver.threads as given");
+    Configuration yarn = new Configuration(false);
+    yarn.set("mapreduce.framework.name", "yarn");
+    assertEquals(1, BlockMemory.solveThreads(yarn, 1, false), "a container's default vcore");
+    yarn.setInt("mapreduce.reduce.cpu.vcores", 4);
+    assertEquals(4, BlockMemory.solveThreads(yarn, 1, false));
+    assertEquals(1, BlockMemory.solveThreads(yarn, 1, true), "map tasks: mapreduce.map.cpu.vcores");
+  }
+
   @Test
   void taskHeapFromTheJobsSettings() {
     assertEquals(256L << 20, BlockMemory.xmx("-Djava.net.preferIPv4Stack=true -Xmx256m"));
