@@ -267,7 +267,7 @@ public enum Param {
   SOLVER_THREADS("sodm.solver.threads", "0", Group.SOLVER, Type.integer(0, 4096), null, null,
       "Threads that compute one block solve's kernel columns (the same columns and model at any count). 0 = auto: in local "
           + "mode the task slots over the solve tasks running at once (one block alone on 2 cores: 2), on a cluster the task's "
-          + "vcores (mapreduce.reduce.cpu.vcores)."),
+          + "vcores (mapreduce.reduce.cpu.vcores); blocks of fewer than 8,192 rows one thread."),
   CACHE_MB("sodm.cache.mb", "256", Group.SOLVER, Type.integer(1, 1 << 30), "--cache-mb", "MB",
       "Kernel-column cache per solve, in MB (as LIBSVM's -m)."),
 

@@ -96,7 +96,8 @@ public final class BlockMemory {
   /**
    * The threads one block solve computes its kernel columns with (sodm.solver.threads; 0 = auto): in local mode the task slots
    * over the solve tasks that run at once (at most {@code tasks}, the job's; a map-side solve: every slot busy), on a
-   * cluster the task's vcores. A level of one block on 2 cores: 2; of 2 or more blocks: 1 each.
+   * cluster the task's vcores. A level of one block on 2 cores: 2; of 2 or more blocks: 1 each. With 0, BlockSolver solves
+   * blocks of fewer than {@link #THREADED_BLOCK_ROWS} rows with one thread.
    */
   static int solveThreads(Configuration conf, int tasks, boolean map) {
     int given = (int) org.sodm.jobs.spec.Param.SOLVER_THREADS.longValue(conf);
@@ -107,6 +108,18 @@ public final class BlockMemory {
       return Math.max(1, slots / running);
     }
     return Math.max(1, conf.getInt(map ? "mapreduce.map.cpu.vcores" : "mapreduce.reduce.cpu.vcores", 1));
+  }
+
+  /**
+   * sodm.solver.threads 0: blocks of fewer rows are solved by one thread. Such a solve takes well under a second, and its
+   * columns' threads cost more in a short run's JIT warm-up than they save (agaricus, 6,513 rows, one block: whole `train`
+   * 1.94 s median of 5 with one thread, 2.05 s with two; the same solve warm in one JVM 0.27 s either way).
+   */
+  static final int THREADED_BLOCK_ROWS = 8_192;
+
+  /** The threads a block of {@code rows} rows is solved with: {@code threads}, or with sodm.solver.threads 0 ({@code auto}) one below {@link #THREADED_BLOCK_ROWS} rows. */
+  static int blockThreads(int threads, boolean auto, int rows) {
+    return auto && rows < THREADED_BLOCK_ROWS ? 1 : threads;
   }
 
   /** Share of the heap the blocks of a level may plan to use together when {@link #concurrentTasks} runs them all at once. */

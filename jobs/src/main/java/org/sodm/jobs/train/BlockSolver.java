@@ -39,6 +39,8 @@ final class BlockSolver {
   private Kernel kernel;
   private Loss loss;
   private SolverOptions options;
+  /** sodm.solver.threads 0: blocks of fewer than {@link BlockMemory#THREADED_BLOCK_ROWS} rows are solved by one thread. */
+  private boolean autoThreads;
   private int level;
   private int blocks;
   private int childBlocks;
@@ -67,6 +69,7 @@ final class BlockSolver {
       loss = spec.loss();
       boolean map = context.getTaskAttemptID().getTaskType() == org.apache.hadoop.mapreduce.TaskType.MAP;
       options = spec.solver().withThreads(BlockMemory.solveThreads(conf, map ? 0 : context.getNumReduceTasks(), map));
+      autoThreads = org.sodm.jobs.spec.Param.SOLVER_THREADS.longValue(conf) == 0;
       level = conf.getInt(TrainKeys.LEVEL, 0);
       blocks = conf.getInt(TrainKeys.BLOCKS, 1);
       childBlocks = conf.getInt(TrainKeys.CHILD_BLOCKS, 0);
@@ -106,6 +109,11 @@ final class BlockSolver {
     if (!supportOnly || (!written && i == n - 1)) return false;
     for (int j = i * vars; j < (i + 1) * vars; j++) if (alpha[j] != 0) return false;
     return true;
+  }
+
+  /** The options a block of {@code n} rows is solved with: one thread below {@link BlockMemory#THREADED_BLOCK_ROWS} rows (auto). */
+  private SolverOptions optionsFor(int n) {
+    return options.withThreads(BlockMemory.blockThreads(options.threads(), autoThreads, n));
   }
 
   /** Heap held by the block's vectors: arrays of indices and values plus object headers. */
@@ -160,6 +168,7 @@ final class BlockSolver {
     }
     double[] alpha;
     BlockStats s;
+    SolverOptions options = optionsFor(n);
     KernelDualSolver solver = new KernelDualSolver(kernel, options);
     try {
       // the block's loss (hinge: C times the level's factor, TrainSpec#blockCFactor) and the children's alpha scaled to it
@@ -249,7 +258,7 @@ final class BlockSolver {
     NuSvcSolver.Result res;
     long t0 = System.nanoTime();
     try {
-      res = new NuSvcSolver(kernel, options).solve(x, y, nuBlock);
+      res = new NuSvcSolver(kernel, optionsFor(n)).solve(x, y, nuBlock);
     } catch (RuntimeException e) {
       String msg = "nu-SVC solve of block " + block + " at level " + level + " (" + n + " instances) failed: " + e;
       JobFailure.report(context, msg);

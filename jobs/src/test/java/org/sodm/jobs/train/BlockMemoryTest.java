@@ -52,6 +52,10 @@ class BlockMemoryTest {
     yarn.setInt("mapreduce.reduce.cpu.vcores", 4);
     assertEquals(4, BlockMemory.solveThreads(yarn, 1, false));
     assertEquals(1, BlockMemory.solveThreads(yarn, 1, true), "map tasks: mapreduce.map.cpu.vcores");
+    // auto: a small block's solve is too short for the threads' warm-up; a given count holds at any size
+    assertEquals(1, BlockMemory.blockThreads(2, true, 8_191));
+    assertEquals(2, BlockMemory.blockThreads(2, true, 8_192));
+    assertEquals(3, BlockMemory.blockThreads(3, false, 500));
   }
 
   @Test
