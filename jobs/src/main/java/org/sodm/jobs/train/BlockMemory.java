@@ -117,7 +117,10 @@ public final class BlockMemory {
    */
   static final int THREADED_BLOCK_ROWS = 8_192;
 
-  /** The threads a block of {@code rows} rows is solved with: {@code threads}, or with sodm.solver.threads 0 ({@code auto}) one below {@link #THREADED_BLOCK_ROWS} rows. */
+  /**
+   * The threads a block of {@code rows} rows is solved with: {@code threads}, or with sodm.solver.threads 0 ({@code auto}) one
+   * below {@link #THREADED_BLOCK_ROWS} rows.
+   */
   static int blockThreads(int threads, boolean auto, int rows) {
     return auto && rows < THREADED_BLOCK_ROWS ? 1 : threads;
   }
