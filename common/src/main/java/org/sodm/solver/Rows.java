@@ -227,20 +227,59 @@ final class Rows {
         }
       }
     } else if (scattered) {
-      double[] b = buf;
-      for (int j = from; j < to; j++) {
-        SparseVector r = sx[j];
-        int[] ri = r.indices();
-        double[] rv = r.values();
-        double s = 0;
-        for (int k = 0; k < ri.length; k++) s += b[ri[k]] * rv[k];
-        out[j] = s;
-      }
+      scatteredDots(buf, sx, from, to, out);
     } else {
       SparseVector a = sx[p];
       for (int j = from; j < to; j++) out[j] = a.dot(sx[j]);
     }
     kernel.fromDots(out, norms[p], norms, from, to);
+  }
+
+  /** Rows whose inner products {@link #scatteredDots} computes side by side. */
+  static final int INTERLEAVE = 8;
+
+  /**
+   * out[j] = x_j'b for j in [from, to), x_p scattered into the dense b. Each row's sum runs over its own non-zeros in order, as
+   * one loop per row gives it, bit for bit; {@link #INTERLEAVE} rows are summed side by side, so that the additions of one
+   * row do not each wait for the last (one running sum is bound by the latency of an addition: 20,000 MNIST rows' columns
+   * took 1.5x as long).
+   */
+  static void scatteredDots(double[] b, SparseVector[] sx, int from, int to, double[] out) {
+    int j = from;
+    for (; j + INTERLEAVE <= to; j += INTERLEAVE) {
+      int[] i0 = sx[j].indices(), i1 = sx[j + 1].indices(), i2 = sx[j + 2].indices(), i3 = sx[j + 3].indices();
+      int[] i4 = sx[j + 4].indices(), i5 = sx[j + 5].indices(), i6 = sx[j + 6].indices(), i7 = sx[j + 7].indices();
+      double[] v0 = sx[j].values(), v1 = sx[j + 1].values(), v2 = sx[j + 2].values(), v3 = sx[j + 3].values();
+      double[] v4 = sx[j + 4].values(), v5 = sx[j + 5].values(), v6 = sx[j + 6].values(), v7 = sx[j + 7].values();
+      int m = Math.min(Math.min(Math.min(i0.length, i1.length), Math.min(i2.length, i3.length)),
+          Math.min(Math.min(i4.length, i5.length), Math.min(i6.length, i7.length)));
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+      for (int k = 0; k < m; k++) {
+        s0 += b[i0[k]] * v0[k];
+        s1 += b[i1[k]] * v1[k];
+        s2 += b[i2[k]] * v2[k];
+        s3 += b[i3[k]] * v3[k];
+        s4 += b[i4[k]] * v4[k];
+        s5 += b[i5[k]] * v5[k];
+        s6 += b[i6[k]] * v6[k];
+        s7 += b[i7[k]] * v7[k];
+      }
+      out[j] = rest(b, i0, v0, m, s0);
+      out[j + 1] = rest(b, i1, v1, m, s1);
+      out[j + 2] = rest(b, i2, v2, m, s2);
+      out[j + 3] = rest(b, i3, v3, m, s3);
+      out[j + 4] = rest(b, i4, v4, m, s4);
+      out[j + 5] = rest(b, i5, v5, m, s5);
+      out[j + 6] = rest(b, i6, v6, m, s6);
+      out[j + 7] = rest(b, i7, v7, m, s7);
+    }
+    for (; j < to; j++) out[j] = rest(b, sx[j].indices(), sx[j].values(), 0, 0);
+  }
+
+  /** s plus the products of b with the non-zeros from position k on. */
+  private static double rest(double[] b, int[] ri, double[] rv, int k, double s) {
+    for (; k < ri.length; k++) s += b[ri[k]] * rv[k];
+    return s;
   }
 
   /** k(x_p, x_p). */

@@ -57,6 +57,35 @@ class RowsTest {
     }
   }
 
+  /**
+   * The scattered row's inner products, computed {@link Rows#INTERLEAVE} rows side by side: every entry bit for bit the
+   * merged dot product (each row's sum in its own order), for rows of 0 to 40 non-zeros in any mix (so that the shortest of
+   * a group ends before the others), ranges that start anywhere and are not multiples of the group, entries outside the
+   * range untouched.
+   */
+  @Test
+  void scatteredDotsAreTheMergedDotProducts() {
+    Random r = new Random(29);
+    int d = 60;
+    SparseVector[] x = new SparseVector[203];
+    for (int i = 0; i < x.length; i++) x[i] = i % 17 == 5 ? SparseVector.EMPTY : sparse(r, d, r.nextInt(40) / (double) d);
+    for (int p : new int[] {0, 5, 77, 202}) {
+      double[] b = new double[d + 1];
+      SparseVector a = x[p];
+      for (int k = 0; k < a.nnz(); k++) b[a.indices()[k]] = a.values()[k];
+      for (int[] range : new int[][] {{0, x.length}, {3, 3 + Rows.INTERLEAVE}, {1, 2 * Rows.INTERLEAVE + 6}, {190, 203},
+          {40, 40}}) {
+        double[] out = new double[x.length];
+        java.util.Arrays.fill(out, -7.0);
+        Rows.scatteredDots(b, x, range[0], range[1], out);
+        for (int j = 0; j < x.length; j++) {
+          double want = j >= range[0] && j < range[1] ? a.dot(x[j]) : -7.0;
+          assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(out[j]), p + " [" + range[0] + ", " + range[1] + ") " + j);
+        }
+      }
+    }
+  }
+
   /** Low-dimensional rows take the dense copy and never the index. */
   @Test
   void lowDimensionalRowsUseTheDenseCopy() {
