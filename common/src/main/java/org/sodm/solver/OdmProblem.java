@@ -129,16 +129,7 @@ final class OdmProblem implements DualProblem {
     return bp;
   }
 
-  /** Positions from which {@link #applyArgmax} takes the Vector API path (when it has the module): four lane groups. */
-  private static final int VECTOR_MIN = 4 * 8;
-  private static final boolean VECTOR = org.sodm.kernel.RbfSums.vectorized();
-
-  /**
-   * Fused: one pass updates qg and finds the largest violation (the greedy hot loop; half of an ODM solve's time on 8,000
-   * ijcnn1 rows). With the Vector API (the JVM started with {@code --add-modules jdk.incubator.vector}, as {@code bin/sodm}
-   * does; {@code -Dsodm.vector=false} turns it off) {@link OdmArgmaxVector} takes the whole lane groups and this loop the
-   * rest: the same position and value bit for bit, so a model does not depend on the module.
-   */
+  /** Fused: one pass updates qg and finds the largest violation (the greedy hot loop). */
   @Override
   public int applyArgmax(double[] alpha, double[] qg, double delta, float[] col, int to, double[] best) {
     int bp = -1;
@@ -146,13 +137,7 @@ final class OdmProblem implements DualProblem {
     double[] yy = y;
     double tm = theta - 1;
     double tp = theta + 1;
-    int from = 0;
-    if (VECTOR && to >= VECTOR_MIN) {
-      from = OdmArgmaxVector.end(to);
-      bp = OdmArgmaxVector.applyArgmax(alpha, qg, delta, col, from, best, yy, mcPos * v, mcNeg * v, mcPos, mcNeg, tm, tp);
-      bv = best[0];
-    }
-    for (int i = from; i < to; i++) {
+    for (int i = 0; i < to; i++) {
       double q = qg[i] + delta * col[i];
       qg[i] = q;
       double z = alpha[2 * i];
