@@ -241,7 +241,7 @@ final class Rows {
   /**
    * out[j] = x_j'b for j in [from, to), x_p scattered into the dense b. Each row's sum runs over its own non-zeros in order, as
    * one loop per row gives it, bit for bit; {@link #INTERLEAVE} rows are summed side by side, so that the additions of one
-   * row do not each wait for the last (one running sum is bound by the latency of an addition: 20,000 MNIST rows' columns
+   * row do not each wait for the last (one running sum is bound by the latency of an addition: a column of 10,000 MNIST rows
    * took 1.5x as long).
    */
   static void scatteredDots(double[] b, SparseVector[] sx, int from, int to, double[] out) {
