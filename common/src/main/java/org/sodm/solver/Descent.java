@@ -13,14 +13,15 @@ interface Descent {
 
   /**
    * The order for a problem: random permutations, or greedy, pairing variables when the
-   * problem supports two-variable steps ({@link DualProblem#pairs()}) and the options ask
-   * for them.
+   * problem supports two-variable steps ({@link DualProblem#pairs()}, or ODM's own
+   * {@link GreedyOdmPairDescent}) and the options ask for them.
    */
   static Descent of(KernelDualSolver.Selection selection, DualProblem prob, SolverOptions opts) {
     if (selection == KernelDualSolver.Selection.RANDOM_PERMUTATION) return new RandomPermutationDescent();
     if (opts.pairs()) {
       PairDual pd = prob.pairs().orElse(null);
       if (pd != null) return new GreedyPairDescent(pd);
+      if (prob instanceof OdmProblem odm) return new GreedyOdmPairDescent(odm);
     }
     return new GreedyDescent();
   }

@@ -17,10 +17,10 @@ import org.sodm.kernel.Kernel;
  *       fresh permutation per epoch drawn from one {@link java.util.SplittableRandom} seeded with
  *       {@link SolverOptions#seed()}; {@code GREEDY} (the default; Gauss-Southwell, as LIBSVM's
  *       working-set selection without the equality constraint) always updates the instance with
- *       the largest projected-gradient violation (ties: lowest position), and for hinge and
- *       squared hinge pairs it with a second variable chosen by second-order gain and minimises
- *       exactly over both ({@link SolverOptions#pairs()}; offered by the problems with
- *       {@link DualProblem#pairs()}). The orders are the {@link Descent} classes. Both are
+ *       the largest projected-gradient violation (ties: lowest position), and for hinge,
+ *       squared hinge and ODM pairs it with a second instance chosen by second-order gain and
+ *       minimises exactly over both ({@link SolverOptions#pairs()}; offered by the problems with
+ *       {@link DualProblem#pairs()}, and for ODM by {@link GreedyOdmPairDescent}). The orders are the {@link Descent} classes. Both are
  *       deterministic: the same inputs and options give bit-identical results. Why greedy is
  *       the default: on ijcnn1 (RBF gamma=2, hinge C=32, n=49,990) the random order needed
  *       4,041 epochs and 230 s to reach max violation 1e-3; greedy pairs need the equivalent of

@@ -38,6 +38,19 @@ final class OdmProblem implements DualProblem {
     return y[i] > 0 ? mcPos : mcNeg;
   }
 
+  /** m c for the class of label y (+-1). */
+  double mcOf(double label) {
+    return label > 0 ? mcPos : mcNeg;
+  }
+
+  double theta() {
+    return theta;
+  }
+
+  double v() {
+    return v;
+  }
+
   @Override
   public int size() {
     return y.length;
@@ -132,13 +145,21 @@ final class OdmProblem implements DualProblem {
   /** Fused: one pass updates qg and finds the largest violation (the greedy hot loop). */
   @Override
   public int applyArgmax(double[] alpha, double[] qg, double delta, float[] col, int to, double[] best) {
+    return applyArgmax2(alpha, qg, delta, col, 0, col, to, best);
+  }
+
+  /**
+   * qg += d1 c1 + d2 c2 over [0, to) after one or two instances moved (d2 = 0: one), fused with
+   * the largest violation ({@link GreedyOdmPairDescent}; {@link #applyArgmax}).
+   */
+  int applyArgmax2(double[] alpha, double[] qg, double d1, float[] c1, double d2, float[] c2, int to, double[] best) {
     int bp = -1;
     double bv = 0;
     double[] yy = y;
     double tm = theta - 1;
     double tp = theta + 1;
     for (int i = 0; i < to; i++) {
-      double q = qg[i] + delta * col[i];
+      double q = qg[i] + d1 * c1[i] + d2 * c2[i];
       qg[i] = q;
       double z = alpha[2 * i];
       double b = alpha[2 * i + 1];

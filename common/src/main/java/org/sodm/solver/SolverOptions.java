@@ -16,7 +16,8 @@ package org.sodm.solver;
  *     inputs + seed = bit-identical result); the default greedy kernel order is deterministic
  *     without it
  * @param pairs two-variable working sets in the greedy order for the problems that support
- *     them ({@link DualProblem#pairs()}: hinge, squared hinge; default on)
+ *     them ({@link DualProblem#pairs()}: hinge, squared hinge; and ODM, {@link GreedyOdmPairDescent};
+ *     default on)
  * @param trace print where each kernel solve spends its time to stderr (default off)
  * @param threads threads that compute a kernel column of the kernel solvers (default 1: the caller's); the columns, and so
  *     the solution, are bit for bit the same at any count ({@code Rows})

@@ -46,7 +46,7 @@ class LossTest {
     }
   }
 
-  /** The order is chosen by the problem's capabilities: pairs only for the hinge losses, and only when asked. */
+  /** The order is chosen by the problem's capabilities: pairs for the hinge losses and ODM, only when asked. */
   @Test
   void descentFollowsTheProblemsCapabilities() {
     double[] y = {1, -1};
@@ -58,8 +58,10 @@ class LossTest {
       assertInstanceOf(RandomPermutationDescent.class, Descent.of(KernelDualSolver.Selection.RANDOM_PERMUTATION, p, o));
     }
     DualProblem odm = Loss.odm(1, 0, 1).dual(y, 2);
-    assertTrue(odm.pairs().isEmpty());
-    assertEquals(GreedyDescent.class, Descent.of(KernelDualSolver.Selection.GREEDY, odm, o).getClass());
+    assertTrue(odm.pairs().isEmpty()); // not a PairDual: its own pair steps
+    assertInstanceOf(GreedyOdmPairDescent.class, Descent.of(KernelDualSolver.Selection.GREEDY, odm, o));
+    assertEquals(GreedyDescent.class, Descent.of(KernelDualSolver.Selection.GREEDY, odm, o.withPairs(false)).getClass());
+    assertInstanceOf(RandomPermutationDescent.class, Descent.of(KernelDualSolver.Selection.RANDOM_PERMUTATION, odm, o));
   }
 
   @Test

@@ -260,8 +260,8 @@ public enum Param {
   SHRINKING("sodm.solver.shrinking", "true", Group.SOLVER, Type.bool(), "--no-shrinking", null,
       "Shrink bound variables during a solve, with a final unshrunk check (as LIBSVM's -h)."),
   PAIRS("sodm.solver.pairs", "true", Group.SOLVER, Type.bool(), null, null,
-      "Hinge and squared hinge: greedy steps over two variables chosen by second-order gain (as LIBSVM's working sets); false "
-          + "takes one variable per step."),
+      "Hinge, squared hinge and ODM: greedy steps over two instances chosen by second-order gain (as LIBSVM's working sets; "
+          + "ODM's exact over both pieces of its dual in zeta - beta); false takes one instance per step."),
   TRACE("sodm.solver.trace", "false", Group.SOLVER, Type.bool(), null, null,
       "Log where each block solve spends its time (kernel columns, gradient rebuilds, shrinking), for profiling."),
   SOLVER_THREADS("sodm.solver.threads", "0", Group.SOLVER, Type.integer(0, 4096), null, null,
