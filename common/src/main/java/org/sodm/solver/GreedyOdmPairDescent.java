@@ -26,7 +26,6 @@ final class GreedyOdmPairDescent implements Descent {
   private final double lo; // 1 - theta: the slope of -h at 0 from the right
   private final double hiSlope; // 1 + theta: from the left
   private final double v;
-  private float[] own;
 
   GreedyOdmPairDescent(OdmProblem odm) {
     this.odm = odm;
@@ -64,12 +63,7 @@ final class GreedyOdmPairDescent implements Descent {
     double[] g = s.g;
     QMatrix q = s.q;
     int a = s.active;
-    float[] fi = q.column(i, a);
-    if (q.isScratch(fi)) {
-      if (own == null) own = new float[s.n];
-      System.arraycopy(fi, 0, own, 0, a);
-      fi = own;
-    }
+    float[] fi = q.columnToKeep(i, a);
     double gmI = alpha[2 * i] - alpha[2 * i + 1];
     double mcI = odm.mc(i);
     double gi = gradient(gmI, g[i], mcI);

@@ -12,7 +12,6 @@ final class GreedyPairDescent implements Descent {
   private final double uNeg;
   private final double dPos;
   private final double dNeg;
-  private float[] own;
 
   GreedyPairDescent(PairDual pd) {
     uPos = pd.upper(1);
@@ -34,12 +33,7 @@ final class GreedyPairDescent implements Descent {
     double[] g = s.g;
     QMatrix q = s.q;
     int a = s.active;
-    float[] fi = q.column(i, a);
-    if (q.isScratch(fi)) {
-      if (own == null) own = new float[s.n];
-      System.arraycopy(fi, 0, own, 0, a);
-      fi = own;
-    }
+    float[] fi = q.columnToKeep(i, a);
     boolean posI = s.y[i] > 0;
     double ai = alpha[i];
     double di = posI ? dPos : dNeg;

@@ -16,6 +16,7 @@ final class QMatrix implements KernelCache.Filler {
   private final KernelCache cache;
   private final double[] buf;
   private final Trace trace;
+  private float[] kept;
 
   QMatrix(Kernel kernel, SparseVector[] x, double[] y, boolean allowDense, KernelCache cache, Trace trace) {
     this(kernel, x, y, allowDense, cache, trace, 1);
@@ -58,8 +59,16 @@ final class QMatrix implements KernelCache.Filler {
     return cache.getDouble(p, len, this);
   }
 
-  boolean isScratch(float[] col) {
-    return cache.isScratch(col);
+  /**
+   * Q[p][0..len) for use beside a second column: the cached array, or a copy in this matrix's own
+   * buffer when it is the cache's working buffer (which the next column would overwrite).
+   */
+  float[] columnToKeep(int p, int len) {
+    float[] col = cache.get(p, len, this);
+    if (!cache.isScratch(col)) return col;
+    if (kept == null) kept = new float[qd.length];
+    System.arraycopy(col, 0, kept, 0, len);
+    return kept;
   }
 
   /** k(x_p, x_j) for j in [from, to), uncached, into a buffer valid until the next call. */
